@@ -1,0 +1,1140 @@
+"""The game state: one mesa of Cuarenta from the dealer draw to its winner.
+
+:class:`Game` is the single mutable object of the engine. It deals from a
+seed, lists legal moves, applies them (checked with :meth:`Game.play`, or
+unchecked and undoable with :meth:`Game.push` / :meth:`Game.pop`), scores
+every rule event and moves on through deals, hands and chicas by itself.
+
+>>> from cuarenta import Game, Rules
+>>> game = Game.new(Rules.preset("a_todo_rigor"), seed=7)
+>>> game.turn, len(game.hand(game.turn)), game.table
+(1, 5, [])
+>>> move = game.legal_moves()[0]
+>>> [e.kind for e in game.play(move)]
+['play']
+>>> game.pop() == move
+True
+
+A position for tests and puzzles: R10's worked example, a 3 takes 3 4 5 6 7 J.
+
+>>> game = Game.from_position(
+...     Rules(), hands=[["3h", "Kc"], ["Qs"]], table=["3c", "4d", "5s", "6h", "7c", "Js"],
+...     stock=[], turn=0, dealer=1, scores=[0, 0], piles=[ALL_OTHERS, []])   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cuarenta.captures import RANK_UNIT, RankCapture, capture_options
+from cuarenta.cards import CARDS, NUM_CARDS, RANK_CHARS, Card, rank_value
+from cuarenta.errors import (
+    CardParseError,
+    GameOverError,
+    IllegalMoveError,
+    MoveParseError,
+    PositionError,
+    RecordError,
+)
+from cuarenta.events import (
+    Caida,
+    CaidaLimpia,
+    CaidaRonda,
+    Carton,
+    ChicaWon,
+    ClaimMade,
+    Deal,
+    DealerDraw,
+    Event,
+    FourOfAKind,
+    HandEnd,
+    Limpia,
+    MesaWon,
+    Play,
+    Ronda,
+    Zapatero,
+)
+from cuarenta.moves import Action, Claim, Move, parse_action
+from cuarenta.rules import Rules
+
+GAME_FORMAT: Final = "cuarenta-game"
+GAME_FORMAT_VERSION: Final = 1
+VIEW_VERSION: Final = 1
+ZAPATERO_BELOW: Final = 10
+
+
+@dataclass(frozen=True)
+class ChicaResult:
+    """How a chica ended (R24, R25)."""
+
+    winner: int
+    scores: tuple[int, ...]
+    reason: str
+    zapatero: bool
+    platillo: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "zapatero": self.zapatero,
+            "platillo": self.platillo,
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a mesa (R26): the winning team and the chicas each team won."""
+
+    winner: int
+    chicas: tuple[int, ...]
+    reason: str  #: "chicas", or "zapatero" with ``zapatero_wins_mesa``
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "chicas": list(self.chicas), "reason": self.reason}
+
+
+def _rng(seed: int | str, *parts: object) -> random.Random:
+    """An independent, reproducible random stream for one use of the seed."""
+    return random.Random("/".join(str(p) for p in (seed, *parts)))
+
+
+def _card_list(value: Iterable[str | int], what: str) -> list[Card]:
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    out = []
+    for item in value:
+        try:
+            out.append(Card(item))
+        except CardParseError as exc:
+            raise PositionError(f"{what}: {exc}") from None
+    return out
+
+
+class Game:
+    """A mesa of Cuarenta. Build it with :meth:`new`, :meth:`from_position` or :meth:`from_json`."""
+
+    # -- construction -----------------------------------------------------------------------------
+    def __init__(self, rules: Rules, seed: int | str = 0) -> None:
+        """Use :meth:`new` or :meth:`from_position`; this makes an empty, unplayable table."""
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules object, not {type(rules).__name__}")
+        self.rules: Final = rules
+        self.seed: Final = seed
+        n = rules.players
+        self._n = n
+        self._two_only = rules.sum_cards == "two"
+        self._manual = rules.capture == "manual"
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self._table: list[Card] = []
+        self._tcode = 0
+        self._stock: list[Card] = []
+        self._piles: list[list[Card]] = [[], []]
+        self._scores: tuple[int, int] = (0, 0)
+        self._chicas: tuple[int, int] = (0, 0)
+        self._turn = 0
+        self._dealer = 0
+        self._last_drop: Card | None = None
+        self._hand_no = 0
+        self._deal_no = 0
+        self._rondas: tuple[tuple[int, int], ...] = ()
+        self._forgotten: tuple[tuple[Card, ...], ...] = ()
+        self._streak: tuple[int, int, tuple[int, ...]] = (-1, 0, ())
+        self._outcome: Outcome | None = None
+        self._results: tuple[ChicaResult, ...] = ()
+        self._hand_start = 0  # index in events where the current hand begins
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self._stack: list[tuple[Any, ...]] = []
+        self._start: dict[str, Any] | None = None
+
+    @classmethod
+    def new(cls, rules: Rules | None = None, seed: int | str = 0) -> Game:
+        """Draw for the dealer and deal the first hand, all from ``seed`` (R4–R6).
+
+        Every later hand is shuffled from the same seed, so a mesa is a pure
+        function of its rules, seed and moves.
+
+        >>> a, b = Game.new(seed=3), Game.new(seed=3)
+        >>> a.hand(a.turn) == b.hand(b.turn)
+        True
+        """
+        game = cls(rules or Rules(), seed)
+        game._draw_dealer()
+        game._new_hand(game._dealer)
+        return game
+
+    def _draw_dealer(self) -> None:
+        rng = _rng(self.seed, "draw")
+        seats = list(range(self._n))
+        rounds: list[tuple[tuple[int, Card], ...]] = []
+        while True:
+            deck = list(CARDS)
+            rng.shuffle(deck)
+            draw = tuple((s, deck[i]) for i, s in enumerate(seats))
+            rounds.append(draw)
+            best = max(c >> 2 for _, c in draw)
+            seats = [s for s, c in draw if c >> 2 == best]
+            if len(seats) == 1:
+                break
+        self._dealer = seats[0]
+        self.events.append(DealerDraw(tuple(rounds), seats[0]))
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        *,
+        hands: Sequence[Iterable[str | int]],
+        table: Iterable[str | int] = (),
+        stock: Iterable[str | int] = (),
+        turn: int,
+        dealer: int,
+        scores: Sequence[int] = (0, 0),
+        piles: Sequence[Iterable[str | int]] = ((), ()),
+        last_drop: str | int | None = None,
+        chicas: Sequence[int] = (0, 0),
+        rondas: Iterable[tuple[int, str | int]] = (),
+        seed: int | str = 0,
+    ) -> Game:
+        """Any position in the middle of a hand, checked for consistency.
+
+        ``hands`` holds one list of cards per seat, ``stock`` the undealt cards
+        in dealing order, ``piles`` the cards each team captured this hand,
+        ``last_drop`` the card the previous seat just dropped (still on the
+        table), ``rondas`` the (seat, rank) rondas announced in this deal. All
+        40 cards must appear exactly once. Later hands are dealt from ``seed``.
+
+        >>> game = Game.from_position(Rules(), hands=[["7h"], ["Kc"]], table=["3c", "4d", "Js"],
+        ...     stock=[], turn=0, dealer=1, piles=[Card.parse_many(
+        ...     "Ah As Ad Ac 2h 2s 2d 2c 3h 3s 3d 4h 4s 4c 5h 5s 5d 5c 6h 6s 6d 6c 7s 7d"),
+        ...     Card.parse_many("7c Jh Jd Jc Qh Qs Qd Qc Ks Kd Kh")])
+        >>> [str(m) for m in game.legal_moves()]
+        ['7h x3c+4d,Js']
+        """
+        n = rules.players
+        try:
+            game = cls(rules, seed)
+        except TypeError as exc:
+            raise PositionError(str(exc)) from None
+        if len(hands) != n:
+            raise PositionError(f"hands: {n} players need {n} hands, got {len(hands)}")
+        hand_lists = [_card_list(h, f"hands[{i}]") for i, h in enumerate(hands)]
+        table_l = _card_list(table, "table")
+        stock_l = _card_list(stock, "stock")
+        if len(piles) != 2:
+            raise PositionError(f"piles: one pile per team (2), got {len(piles)}")
+        pile_l = [_card_list(p, f"piles[{i}]") for i, p in enumerate(piles)]
+        seen: dict[Card, str] = {}
+        dupes: list[str] = []
+        places = [(f"hands[{i}]", h) for i, h in enumerate(hand_lists)]
+        places += [("table", table_l), ("stock", stock_l)]
+        places += [(f"piles[{i}]", p) for i, p in enumerate(pile_l)]
+        for where, cards in places:
+            for c in cards:
+                if c in seen:
+                    dupes.append(f"{c} ({seen[c]} and {where})")
+                else:
+                    seen[c] = where
+        if dupes:
+            raise PositionError("cards given twice: " + ", ".join(dupes))
+        missing = [str(c) for c in CARDS if c not in seen]
+        if missing:
+            raise PositionError(
+                f"every one of the 40 cards must be placed exactly once; missing: {' '.join(missing)}"
+            )
+        for name, seat in (("turn", turn), ("dealer", dealer)):
+            if not isinstance(seat, int) or not 0 <= seat < n:
+                raise PositionError(f"{name}={seat!r} is not a seat (0..{n - 1})")
+        per_deal = 5 * n
+        dealt = NUM_CARDS - len(stock_l)
+        if dealt <= 0 or dealt % per_deal:
+            raise PositionError(
+                f"stock: {len(stock_l)} undealt cards is impossible; with {n} players "
+                f"the stock holds a multiple of {per_deal} cards below 40"
+            )
+        played = [5 - len(h) for h in hand_lists]
+        if any(p < 0 for p in played):
+            raise PositionError("hands: a seat holds more than 5 cards")
+        k = sum(played)
+        if k == per_deal:
+            raise PositionError(
+                "hands: every hand is empty; a position needs a seat to move (deal the next cards)"
+            )
+        first = (dealer + 1) % n
+        for s in range(n):
+            i = (s - first) % n
+            expect = (k - i + n - 1) // n if k > i else 0
+            if played[s] != expect:
+                raise PositionError(
+                    f"hands: with dealer {dealer}, seat {first} plays first; after {k} plays "
+                    f"in this deal seat {s} should hold {5 - expect} cards, not {5 - played[s]}"
+                )
+        if turn != (first + k) % n:
+            raise PositionError(
+                f"turn={turn}: after {k} plays in this deal it is seat {(first + k) % n}'s turn"
+            )
+        if not game._manual:
+            ranks = [c >> 2 for c in table_l]
+            if len(set(ranks)) != len(ranks):
+                raise PositionError(
+                    "table: with automatic capture the table never holds two cards of one rank "
+                    "(the second would have taken the first)"
+                )
+        if len(scores) != 2 or len(chicas) != 2:
+            raise PositionError("scores and chicas hold one number per team (2)")
+        for sc in scores:
+            if not isinstance(sc, int) or sc < 0 or sc % 2 or sc >= rules.target:
+                raise PositionError(f"scores: {sc!r} is not a score in play (even, 0..{rules.target - 2})")
+        for ch in chicas:
+            if not isinstance(ch, int) or not 0 <= ch < rules.chicas:
+                raise PositionError(f"chicas: {ch!r} is not a number of chicas won (0..{rules.chicas - 1})")
+        drop: Card | None = None
+        if last_drop is not None:
+            try:
+                drop = Card(last_drop)
+            except CardParseError as exc:
+                raise PositionError(f"last_drop: {exc}") from None
+            if drop not in table_l:
+                raise PositionError(f"last_drop {drop} must be on the table")
+            if k == 0 and not rules.caida_across_deals:
+                raise PositionError(
+                    "last_drop: no caída crosses a deal (caida_across_deals is off), "
+                    "and nobody has played in this deal yet"
+                )
+        ronda_l: list[tuple[int, int]] = []
+        for item in rondas:
+            try:
+                seat_r, rank_r = item
+                rank_i = RANK_CHARS.index(str(rank_r).upper()) if isinstance(rank_r, str) else int(rank_r)
+            except (TypeError, ValueError):
+                raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair") from None
+            if not 0 <= seat_r < n or not 0 <= rank_i < 10:
+                raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair")
+            ronda_l.append((seat_r, rank_i))
+        game._hands = hand_lists
+        game._table = table_l
+        game._tcode = sum(RANK_UNIT[c >> 2] for c in table_l)
+        game._stock = stock_l
+        game._piles = pile_l
+        game._scores = (scores[0], scores[1])
+        game._chicas = (chicas[0], chicas[1])
+        game._turn = turn
+        game._dealer = dealer
+        game._last_drop = drop
+        game._deal_no = dealt // per_deal - 1
+        game._rondas = tuple(ronda_l)
+        game._start = {
+            "hands": [[str(c) for c in h] for h in hand_lists],
+            "table": [str(c) for c in table_l],
+            "stock": [str(c) for c in stock_l],
+            "turn": turn,
+            "dealer": dealer,
+            "scores": list(scores),
+            "piles": [[str(c) for c in p] for p in pile_l],
+            "last_drop": None if drop is None else str(drop),
+            "chicas": list(chicas),
+            "rondas": [[s, RANK_CHARS[r]] for s, r in ronda_l],
+        }
+        return game
+
+    # -- read-only state --------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def turn(self) -> int:
+        """The seat to move (meaningless once :attr:`outcome` is set)."""
+        return self._turn
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds, in the order dealt (a copy)."""
+        return list(self._hands[seat])
+
+    @property
+    def table(self) -> list[Card]:
+        """Cards on the table, in the order they were put there (a copy)."""
+        return list(self._table)
+
+    @property
+    def stock(self) -> list[Card]:
+        """Undealt cards, first to be dealt first (a copy)."""
+        return list(self._stock)
+
+    def pile(self, team: int) -> list[Card]:
+        """Cards a team captured this hand (its cartón), a copy."""
+        return list(self._piles[team])
+
+    @property
+    def last_drop(self) -> Card | None:
+        """The card the previous seat just dropped, if a caída on it is possible (R13)."""
+        return self._last_drop
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of each team in this chica."""
+        return self._scores
+
+    @property
+    def chicas(self) -> tuple[int, int]:
+        """Chicas each team has won in this mesa."""
+        return self._chicas
+
+    @property
+    def chica_results(self) -> tuple[ChicaResult, ...]:
+        return self._results
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """``None`` until the mesa is won."""
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def hand_number(self) -> int:
+        """Hands dealt in this mesa before the current one."""
+        return self._hand_no
+
+    @property
+    def deal_number(self) -> int:
+        """0 for the first deal of the current hand, up to 3 (2 players) or 1 (4 players)."""
+        return self._deal_no
+
+    @property
+    def rondas(self) -> list[tuple[int, int]]:
+        """(seat, rank index) of the rondas announced in the current deal."""
+        return list(self._rondas)
+
+    @property
+    def claimable(self) -> list[tuple[Card, ...]]:
+        """Manual capture (R12): the captures the seat to move may claim, each a tuple of cards."""
+        return list(self._forgotten)
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    def hand_events(self) -> list[Event]:
+        """Events since the current hand was dealt."""
+        return self.events[self._hand_start :]
+
+    # -- move generation --------------------------------------------------------------------------
+    def _by_rank(self) -> dict[int, list[Card]]:
+        """Table cards grouped by rank, the last dropped card first (so pairs on it are caídas)."""
+        by: dict[int, list[Card]] = {}
+        for c in self._table:
+            by.setdefault(c >> 2, []).append(c)
+        drop = self._last_drop
+        if drop is not None:
+            lst = by[drop >> 2]
+            if lst[0] != drop:
+                lst.remove(drop)
+                lst.insert(0, drop)
+        return by
+
+    @staticmethod
+    def _pick(by: dict[int, list[Card]], ranks: tuple[int, ...]) -> tuple[Card, ...]:
+        """One distinct table card per rank in ``ranks`` (ranks may repeat in a sum)."""
+        out = []
+        prev = -1
+        k = 0
+        for r in ranks:
+            k = k + 1 if r == prev else 0
+            prev = r
+            out.append(by[r][k])
+        return tuple(out)
+
+    def _options(self, rank: int) -> tuple[RankCapture, ...]:
+        return capture_options(self._tcode, rank, self._two_only)
+
+    def legal_moves(self) -> list[Action]:
+        """Every legal action of the seat to move, in hand order.
+
+        Automatic capture (R12 ``auto``): one move per card and base, with the
+        whole escalera; a card that can take something must take. Manual
+        capture: also every shorter escalera and the plain drop, and first any
+        claim of forgotten cards. Same-rank table cards are interchangeable, so
+        each capture is listed once (taking the last dropped card when it can).
+        """
+        if self._outcome is not None:
+            return []
+        moves: list[Action] = []
+        if self._forgotten:
+            moves.extend(Claim(opt) for opt in self._forgotten)
+        hand = self._hands[self._turn]
+        code = self._tcode
+        two = self._two_only
+        manual = self._manual
+        by: dict[int, list[Card]] | None = None
+        for c in hand:
+            opts = capture_options(code, c >> 2, two)
+            if not opts:
+                moves.append(Move(c))
+                continue
+            if by is None:
+                by = self._by_rank()
+            if manual:
+                moves.append(Move(c))
+            for base_r, run_r in opts:
+                base = self._pick(by, base_r)
+                run = tuple(by[r][0] for r in run_r)
+                if manual:
+                    for k in range(len(run)):
+                        moves.append(Move(c, base, run[:k]))
+                moves.append(Move(c, base, run))
+        return moves
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`play` would accept the action."""
+        try:
+            self._check(action)
+        except IllegalMoveError:
+            return False
+        return True
+
+    # -- checked play ----------------------------------------------------------------------------
+    def play(self, action: Action | str) -> list[Event]:
+        """Check and apply an action (a :class:`Move`, a :class:`Claim` or its text).
+
+        Returns the events it caused, including any deal, cartón or chica
+        result that followed. An illegal action raises
+        :class:`~cuarenta.IllegalMoveError` saying why, and changes nothing.
+        """
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except MoveParseError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        self._check(action)
+        start = len(self.events)
+        self.push(action)
+        return self.events[start:]
+
+    def _check(self, action: Action) -> None:
+        if self._outcome is not None:
+            raise GameOverError("the mesa is over: no more moves")
+        seat = self._turn
+        if isinstance(action, Claim):
+            self._check_claim(action)
+            return
+        if not isinstance(action, Move):
+            raise IllegalMoveError(f"{action!r} is not a move")
+        card = action.card
+        if not isinstance(card, Card):
+            raise IllegalMoveError(f"{card!r} is not a card")
+        if card not in self._hands[seat]:
+            raise IllegalMoveError(f"{card} is not in the hand of seat {seat}, whose turn it is")
+        taken = action.base + action.run
+        for c in taken:
+            if not isinstance(c, Card):
+                raise IllegalMoveError(f"{c!r} is not a card")
+            if c not in self._table:
+                raise IllegalMoveError(f"{c} is not on the table")
+        if len(set(taken)) != len(taken):
+            raise IllegalMoveError(f"{action}: a table card is named twice")
+        rank = card >> 2
+        opts = self._options(rank)
+        if not action.base:
+            if action.run:
+                raise IllegalMoveError(f"{action}: an escalera needs a base capture first (R10)")
+            if opts and not self._manual:
+                best = self._describe(card, opts[0])
+                raise IllegalMoveError(
+                    f"{card} can take {best}: capturing is compulsory (R12, automatic capture)"
+                )
+            return
+        base_ranks = tuple(sorted(c >> 2 for c in action.base))
+        if len(base_ranks) == 1:
+            if base_ranks[0] != rank:
+                raise IllegalMoveError(
+                    f"{card} cannot take {action.base[0]}: one card is taken only by igualdad, "
+                    "the same rank (R7)"
+                )
+        else:
+            value = rank_value(rank)
+            if value is None:
+                raise IllegalMoveError(f"{card}: J, Q and K take only by igualdad, never by suma (R2)")
+            vals = [rank_value(r) for r in base_ranks]
+            if any(v is None for v in vals):
+                raise IllegalMoveError(f"{action}: J, Q and K never take part in a sum (R2)")
+            total = sum(v for v in vals if v is not None)
+            if total != value:
+                raise IllegalMoveError(
+                    f"{action}: {'+'.join(str(c) for c in action.base)} adds up to {total}, not {value} (R8)"
+                )
+            if self._two_only and len(base_ranks) != 2:
+                raise IllegalMoveError(
+                    f"{action}: this table's sums take exactly two cards (sum_cards='two', R8)"
+                )
+        match = [o for o in opts if o[0] == base_ranks]
+        if not match:  # pragma: no cover - every valid base is among the options
+            raise IllegalMoveError(f"{action} is not a capture open to {card}")
+        run_ranks = match[0][1]
+        got = tuple(c >> 2 for c in action.run)
+        full = len(got) == len(run_ranks)
+        if got != run_ranks[: len(got)] or (not full and not self._manual):
+            expected = ",".join(RANK_CHARS[r] for r in run_ranks) or "nothing"
+            raise IllegalMoveError(
+                f"{action}: after the base, {card} takes the escalera of the ranks that follow "
+                f"{card.rank_char} in order without a gap (R10): here {expected}"
+            )
+
+    def _check_claim(self, claim: Claim) -> None:
+        if not self._forgotten:
+            raise IllegalMoveError("there is nothing to claim: the previous player forgot no card (R12)")
+        for c in claim.cards:
+            if not isinstance(c, Card) or c not in self._table:
+                raise IllegalMoveError(f"{c} is not on the table")
+        if len(set(claim.cards)) != len(claim.cards):
+            raise IllegalMoveError(f"{claim}: a card is named twice")
+        ranks = sorted(c >> 2 for c in claim.cards)
+        for opt in self._forgotten:
+            if sorted(c >> 2 for c in opt) == ranks:
+                return
+        open_ = " or ".join(",".join(str(c) for c in opt) for opt in self._forgotten)
+        raise IllegalMoveError(f"{claim}: the cards that may be claimed are {open_} (R12)")
+
+    @staticmethod
+    def _describe(card: Card, option: RankCapture) -> str:
+        base, run = option
+        text = "+".join(RANK_CHARS[r] for r in base)
+        if run:
+            text += "," + ",".join(RANK_CHARS[r] for r in run)
+        return text
+
+    # -- unchecked play and undo ------------------------------------------------------------------
+    def _save(self) -> tuple[Any, ...]:
+        return (
+            list(self._hands),
+            self._table,
+            self._tcode,
+            self._stock,
+            self._piles,
+            len(self._piles[0]),
+            len(self._piles[1]),
+            self._scores,
+            self._chicas,
+            self._turn,
+            self._dealer,
+            self._last_drop,
+            self._hand_no,
+            self._deal_no,
+            self._rondas,
+            self._forgotten,
+            self._streak,
+            self._outcome,
+            self._results,
+            self._hand_start,
+            len(self.events),
+        )
+
+    def push(self, action: Action) -> None:
+        """Apply an action without checking it (fast, for search); undo with :meth:`pop`.
+
+        Pushing an illegal action corrupts the state: use :meth:`play` for
+        anything that did not come from :meth:`legal_moves`.
+        """
+        self._stack.append(self._save())
+        self.actions.append(action)
+        if type(action) is Move:
+            self._apply_move(action)
+        else:
+            self._apply_claim(action)  # type: ignore[arg-type]
+
+    def pop(self) -> Action:
+        """Undo the last action (checked or not) and return it."""
+        if not self._stack:
+            raise IndexError("pop from a game with no moves")
+        (
+            hands,
+            self._table,
+            self._tcode,
+            self._stock,
+            piles,
+            len0,
+            len1,
+            self._scores,
+            self._chicas,
+            self._turn,
+            self._dealer,
+            self._last_drop,
+            self._hand_no,
+            self._deal_no,
+            self._rondas,
+            self._forgotten,
+            self._streak,
+            self._outcome,
+            self._results,
+            self._hand_start,
+            nev,
+        ) = self._stack.pop()
+        self._hands = hands
+        del piles[0][len0:]
+        del piles[1][len1:]
+        self._piles = piles
+        del self.events[nev:]
+        return self.actions.pop()
+
+    def _apply_claim(self, claim: Claim) -> None:
+        seat = self._turn
+        team = seat & 1
+        # match by rank, whatever suits the caller named
+        cards = list(claim.cards)
+        self._table = [c for c in self._table if c not in cards]
+        for c in cards:
+            self._tcode -= RANK_UNIT[c >> 2]
+        self._piles[team].extend(cards)
+        if self._last_drop in cards:
+            self._last_drop = None
+        self._forgotten = ()
+        self.events.append(ClaimMade(seat, team, tuple(cards)))
+
+    def _apply_move(self, move: Move) -> None:
+        seat = self._turn
+        team = seat & 1
+        card = move.card
+        hand = self._hands[seat]
+        new_hand = hand.copy()
+        new_hand.remove(card)
+        self._hands[seat] = new_hand
+        events = self.events
+        events.append(Play(seat, team, move))
+        base = move.base
+        if self._manual:
+            self._forgotten = self._forgotten_by(move)
+        if not base:
+            self._table = [*self._table, card]
+            self._tcode += RANK_UNIT[card >> 2]
+            self._last_drop = card
+        else:
+            taken = base + move.run
+            self._table = [c for c in self._table if c not in taken]
+            code = self._tcode
+            for c in taken:
+                code -= RANK_UNIT[c >> 2]
+            self._tcode = code
+            pile = self._piles[team]
+            pile.append(card)
+            pile.extend(taken)
+            drop = self._last_drop
+            self._last_drop = None
+            caida = drop is not None and len(base) == 1 and base[0] == drop
+            limpia = not self._table
+            if (caida or limpia) and self._score_capture(seat, team, caida, limpia, drop):
+                return  # the chica ended: the next hand is dealt (or the mesa is over)
+        n = self._n
+        self._turn = (seat + 1) % n
+        if not new_hand and seat == self._dealer:
+            self._end_of_deal()
+
+    def _forgotten_by(self, move: Move) -> tuple[tuple[Card, ...], ...]:
+        """R12 manual capture: what the next seat may claim after ``move``."""
+        card = move.card
+        opts = self._options(card >> 2)
+        if not opts:
+            return ()
+        by = self._by_rank()
+        if not move.base:
+            return tuple((card, *self._pick(by, b), *(by[r][0] for r in run)) for b, run in opts)
+        base_ranks = tuple(sorted(c >> 2 for c in move.base))
+        for b, run in opts:
+            if b == base_ranks and len(move.run) < len(run):
+                rest = run[len(move.run) :]
+                return (tuple(by[r][0] for r in rest),)
+        return ()
+
+    # -- scoring ----------------------------------------------------------------------------------
+    def _award(self, team: int, points: int, caida: bool) -> tuple[int, str | None]:
+        """Apply R20 (38 que no juega) and add the points; returns (points, note)."""
+        rules = self.rules
+        score = self._scores[team]
+        note = None
+        if rules.treinta_y_ocho and score >= rules.target - 2 and points:
+            if caida:
+                if points != 2:
+                    points, note = 2, "treinta_y_ocho"
+            else:
+                points, note = 0, "treinta_y_ocho"
+        if points:
+            s = list(self._scores)
+            s[team] = score + points
+            self._scores = (s[0], s[1])
+        return points, note
+
+    def _score_capture(self, seat: int, team: int, caida: bool, limpia: bool, drop: Card | None) -> bool:
+        """Score a caída and/or limpia (R13–R15, R18–R21); True if that ended the chica."""
+        rules = self.rules
+        if not caida:
+            pts, note = self._award(team, 2, False)
+            self.events.append(Limpia(seat, team, pts, note))
+            return self._check_target()
+        assert drop is not None
+        victim = (seat - 1) % self._n
+        ronda = rules.caida_ronda_points and (victim, drop >> 2) in self._rondas
+        limit_note = None
+        if ronda and rules.ronda_limit is not None and self._scores[team] >= rules.ronda_limit:
+            ronda = False
+            limit_note = "ronda_limit"
+        if ronda:
+            nominal = rules.caida_ronda_points + (rules.caida_limpia_points - 2 if limpia else 0)
+            pts, note = self._award(team, nominal, True)
+            self.events.append(CaidaRonda(seat, team, drop, victim, limpia, pts, note))
+        elif limpia:
+            pts, note = self._award(team, rules.caida_limpia_points, True)
+            self.events.append(CaidaLimpia(seat, team, drop, victim, pts, note or limit_note))
+        else:
+            pts, note = self._award(team, 2, True)
+            self.events.append(Caida(seat, team, drop, victim, pts, note or limit_note))
+        if self._check_target():
+            return True
+        if rules.cuatro_caidas_gana:
+            st_team, count, victims = self._streak
+            if st_team == team:
+                self._streak = (team, count + 1, (*victims, victim))
+            else:
+                self._streak = (team, 1, (victim,))
+            _, count, victims = self._streak
+            if count >= 4 and all(victims.count(opp) >= 2 for opp in range(self._n) if opp % 2 != team):
+                self._end_chica(team, "cuatro_caidas")
+                return True
+        return False
+
+    def _check_target(self) -> bool:
+        """R24: end the chica the moment a team reaches the target during play."""
+        target = self.rules.target
+        for team in (0, 1):
+            if self._scores[team] >= target:
+                self._end_chica(team, "target")
+                return True
+        return False
+
+    # -- deals, hands, chicas ---------------------------------------------------------------------
+    def _new_hand(self, dealer: int) -> None:
+        self._dealer = dealer
+        rng = _rng(self.seed, "hand", self._hand_no)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        cut = rng.randint(1, NUM_CARDS - 1)
+        deck = deck[cut:] + deck[:cut]
+        self._stock = deck
+        self._table = []
+        self._tcode = 0
+        self._piles = [[], []]
+        self._last_drop = None
+        self._forgotten = ()
+        self._streak = (-1, 0, ())
+        self._hand_start = len(self.events)
+        self._deal_no = -1
+        self._deal(cut)
+
+    def _deal(self, cut: int | None = None) -> None:
+        n = self._n
+        stock = self._stock
+        first = (self._dealer + 1) % n
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n):
+            hands[(first + i) % n] = stock[5 * i : 5 * i + 5]
+        self._hands = hands
+        self._stock = stock[5 * n :]
+        self._deal_no += 1
+        self._turn = first
+        self._rondas = ()
+        self.events.append(Deal(self._dealer, self._hand_no, self._deal_no, cut))
+        self._score_rondas()
+
+    def _score_rondas(self) -> None:
+        """R16/R17: rondas and four of a kind, in playing order from the dealer's right."""
+        rules = self.rules
+        n = self._n
+        first = (self._dealer + 1) % n
+        rondas = []
+        for i in range(n):
+            seat = (first + i) % n
+            counts: dict[int, int] = {}
+            for c in self._hands[seat]:
+                counts[c >> 2] = counts.get(c >> 2, 0) + 1
+            for rank, cnt in counts.items():
+                if cnt < 3:
+                    continue
+                team = seat & 1
+                rondas.append((seat, rank))
+                self._rondas = tuple(rondas)
+                if cnt == 4 and rules.four_of_a_kind == "wins_chica":
+                    self.events.append(FourOfAKind(seat, team, RANK_CHARS[rank], 0, True))
+                    self._end_chica(team, "four_of_a_kind")
+                    return
+                nominal = rules.ronda_points if cnt == 3 else 4
+                limit = rules.ronda_limit
+                note: str | None
+                if limit is not None and self._scores[team] >= limit:
+                    pts, note = 0, "ronda_limit"
+                else:
+                    pts, note = self._award(team, nominal, False)
+                if cnt == 3:
+                    self.events.append(Ronda(seat, team, RANK_CHARS[rank], pts, note))
+                else:
+                    self.events.append(FourOfAKind(seat, team, RANK_CHARS[rank], pts, False, note))
+                if self._check_target():
+                    return
+
+    def _end_of_deal(self) -> None:
+        if self._stock:
+            if not self.rules.caida_across_deals:
+                self._last_drop = None
+            self._deal()
+            return
+        self._end_of_hand()
+
+    def _end_of_hand(self) -> None:
+        rules = self.rules
+        leftovers = tuple(self._table)
+        counts = (len(self._piles[0]), len(self._piles[1]))
+        self.events.append(HandEnd(leftovers, counts))
+        self._table = []
+        self._tcode = 0
+        self._last_drop = None
+        self._forgotten = ()
+        dealer_team = self._dealer & 1
+        nominal = [0, 0]
+        reasons: list[str | None] = [None, None]
+        capped = [min(c, rules.carton_cap) if rules.carton_cap else c for c in counts]
+        if max(counts) >= 20:
+            for t in (0, 1):
+                if counts[t] >= 20:
+                    pts = 6 + capped[t] - 20
+                    nominal[t] = pts + (pts & 1)
+                    reasons[t] = "carton"
+        elif rules.carton_short == "most_cards":
+            t = 0 if counts[0] > counts[1] else 1 if counts[1] > counts[0] else 1 - dealer_team
+            nominal[t], reasons[t] = 2, "most_cards"
+        elif counts[dealer_team] > counts[1 - dealer_team]:
+            nominal[dealer_team], reasons[dealer_team] = 2, "dos_por_dar"
+        for t in (0, 1):
+            pts, note = self._award(t, nominal[t], False)
+            self.events.append(Carton(t, counts[t], pts, reasons[t], note))
+        s = self._scores
+        target = rules.target
+        if s[0] >= target or s[1] >= target:
+            if s[0] >= target and s[1] >= target:
+                winner = 0 if s[0] > s[1] else 1 if s[1] > s[0] else 1 - dealer_team
+            else:
+                winner = 0 if s[0] >= target else 1
+            self._end_chica(winner, "target")
+            return
+        self._hand_no += 1
+        self._new_hand((self._dealer + 1) % self._n)
+
+    def _end_chica(self, winner: int, reason: str) -> None:
+        rules = self.rules
+        loser = 1 - winner
+        scores = self._scores
+        self.events.append(ChicaWon(winner, scores, len(self._results), reason))
+        lost_with = scores[loser]
+        zapatero = lost_with < ZAPATERO_BELOW
+        if zapatero:
+            self.events.append(Zapatero(loser, lost_with, lost_with == 0))
+        self._results = (
+            *self._results,
+            ChicaResult(winner, scores, reason, zapatero, zapatero and lost_with == 0),
+        )
+        ch = list(self._chicas)
+        ch[winner] += 1
+        self._chicas = (ch[0], ch[1])
+        mesa_reason = None
+        if ch[winner] >= rules.chicas:
+            mesa_reason = "chicas"
+        elif zapatero and rules.zapatero_wins_mesa:
+            mesa_reason = "zapatero"
+        if mesa_reason:
+            self._outcome = Outcome(winner, self._chicas, mesa_reason)
+            self.events.append(MesaWon(winner, self._chicas, mesa_reason))
+            self._hands = [[] for _ in range(self._n)]
+            self._table = []
+            self._tcode = 0
+            self._stock = []
+            self._last_drop = None
+            self._forgotten = ()
+            self._rondas = ()
+            return
+        self._scores = (0, 0)
+        self._hand_no += 1
+        self._new_hand((self._dealer + 1) % self._n)
+
+    # -- views and serialisation ------------------------------------------------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, as a JSON-ready dict, and nothing more.
+
+        Its own hand; the table and the card just dropped; every seat's card
+        count and every team's pile size, score and chicas; the announced
+        rondas; the public events of the current hand (deals name no cards).
+        Never other seats' cards, the stock order or the seed.
+
+        >>> view = Game.new(seed=2).view(0)
+        >>> sorted(view)[:5]
+        ['chica_results', 'chicas', 'claimable', 'deal_number', 'dealer']
+        """
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise ValueError(f"seat {seat!r} is not a seat (0..{self._n - 1})")
+        return {
+            "version": VIEW_VERSION,
+            "seat": seat,
+            "team": seat & 1,
+            "players": self._n,
+            "rules": self.rules.to_dict(),
+            "turn": None if self._outcome else self._turn,
+            "dealer": self._dealer,
+            "hand": [str(c) for c in self._hands[seat]],
+            "hand_sizes": [len(h) for h in self._hands],
+            "table": [str(c) for c in self._table],
+            "last_drop": None if self._last_drop is None else str(self._last_drop),
+            "stock_size": len(self._stock),
+            "pile_sizes": [len(p) for p in self._piles],
+            "scores": list(self._scores),
+            "chicas": list(self._chicas),
+            "hand_number": self._hand_no,
+            "deal_number": self._deal_no,
+            "rondas": [{"seat": s, "rank": RANK_CHARS[r]} for s, r in self._rondas],
+            "claimable": [[str(c) for c in opt] for opt in self._forgotten],
+            "history": [e.to_dict() for e in self.events[self._hand_start :]],
+            "chica_results": [r.to_dict() for r in self._results],
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
+
+    def state_summary(self) -> dict[str, Any]:
+        """The full current state (hidden cards included), for saves and checks."""
+        return {
+            "hands": [[str(c) for c in h] for h in self._hands],
+            "table": [str(c) for c in self._table],
+            "stock": [str(c) for c in self._stock],
+            "piles": [[str(c) for c in p] for p in self._piles],
+            "scores": list(self._scores),
+            "chicas": list(self._chicas),
+            "turn": self._turn,
+            "dealer": self._dealer,
+            "last_drop": None if self._last_drop is None else str(self._last_drop),
+            "hand_number": self._hand_no,
+            "deal_number": self._deal_no,
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game: rules, seed, starting position, actions, and the resulting state."""
+        return {
+            "format": GAME_FORMAT,
+            "version": GAME_FORMAT_VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "start": self._start,
+            "actions": [str(a) for a in self.actions],
+            "state": self.state_summary(),
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The whole game as JSON text; :meth:`from_json` replays it to the identical game.
+
+        >>> game = Game.new(seed=5)
+        >>> _ = game.play(game.legal_moves()[0])
+        >>> Game.from_json(game.to_json()).state_summary() == game.state_summary()
+        True
+        """
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Game:
+        """Rebuild a game written by :meth:`to_dict`, replaying and checking every action."""
+        from cuarenta.errors import RulesError
+
+        if not isinstance(data, dict):
+            raise RecordError("a saved game must be a JSON object")
+        if data.get("format") != GAME_FORMAT:
+            raise RecordError(f"not a saved game: format is {data.get('format')!r}, expected {GAME_FORMAT!r}")
+        if data.get("version") != GAME_FORMAT_VERSION:
+            raise RecordError(
+                f"saved game version {data.get('version')!r} is not supported "
+                f"(this is version {GAME_FORMAT_VERSION})"
+            )
+        for key in ("rules", "seed", "actions"):
+            if key not in data:
+                raise RecordError(f"saved game has no {key!r}")
+        try:
+            rules = Rules.from_dict(data["rules"])
+        except (RulesError, TypeError) as exc:
+            raise RecordError(f"saved game rules: {exc}") from None
+        seed = data["seed"]
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise RecordError(f"saved game seed {seed!r} must be a number or text")
+        start = data.get("start")
+        game = cls.replay(rules, seed, data["actions"], start)
+        state = data.get("state")
+        if state is not None and state != game.state_summary():
+            diff = sorted(k for k in game.state_summary() if state.get(k) != game.state_summary()[k])
+            raise RecordError(
+                "saved game is corrupt: replaying its actions does not give its stored state "
+                f"(differs in {', '.join(diff)})"
+            )
+        return game
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Rebuild a game from :meth:`to_json` text; errors say what was wrong."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"saved game is not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        seed: int | str,
+        actions: Iterable[Action | str],
+        start: dict[str, Any] | None = None,
+    ) -> Game:
+        """Play ``actions`` (checked) from a new game or a starting position."""
+        if start is None:
+            game = cls.new(rules, seed)
+        else:
+            if not isinstance(start, dict):
+                raise RecordError("the starting position must be an object")
+            try:
+                game = cls.from_position(rules, seed=seed, **start)
+            except (PositionError, TypeError) as exc:
+                raise RecordError(f"starting position: {exc}") from None
+        for i, action in enumerate(actions):
+            try:
+                game.play(action)
+            except IllegalMoveError as exc:
+                raise RecordError(f"action {i + 1} ({action}): {exc}") from None
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy with the same history (the undo stack is not shared)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._hands = [list(h) for h in self._hands]
+        other._table = list(self._table)
+        other._stock = list(self._stock)
+        other._piles = [list(p) for p in self._piles]
+        other.events = list(self.events)
+        other.actions = list(self.actions)
+        other._stack = []
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.preset_name} players={self._n} seed={self.seed!r} "
+            f"score={self._scores} chicas={self._chicas} turn={self._turn}>"
+        )

@@ -26,7 +26,7 @@ RankCapture = tuple[tuple[int, ...], tuple[int, ...]]
 RANK_SHIFT: Final = tuple(3 * r for r in range(NUM_RANKS))
 RANK_UNIT: Final = tuple(1 << (3 * r) for r in range(NUM_RANKS))
 
-_memo: dict[tuple[bool, int], tuple[RankCapture, ...]] = {}
+_memos: dict[bool, dict[int, tuple[RankCapture, ...]]] = {False: {}, True: {}}
 
 
 def table_code(ranks: Iterable[int]) -> int:
@@ -89,9 +89,19 @@ def capture_options(code: int, rank: int, two_only: bool = False) -> tuple[RankC
     that follows the played rank (R10). An empty tuple means the card takes nothing.
     ``two_only`` is the ``sum_cards="two"`` option.
     """
-    key = (two_only, code * 16 + rank)
-    found = _memo.get(key)
+    memo = _memos[two_only]
+    key = (code << 4) | rank
+    found = memo.get(key)
     if found is None:
         found = _compute(code, rank, two_only)
-        _memo[key] = found
+        memo[key] = found
     return found
+
+
+def options_memo(two_only: bool) -> dict[int, tuple[RankCapture, ...]]:
+    """The memo behind :func:`capture_options`, keyed by ``(code << 4) | rank``.
+
+    The engine reads it directly in its move generator; a missing key means
+    "not computed yet" (call :func:`capture_options`).
+    """
+    return _memos[two_only]

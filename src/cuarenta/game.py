@@ -15,12 +15,7 @@ every rule event and moves on through deals, hands and chicas by itself.
 >>> game.pop() == move
 True
 
-A position for tests and puzzles: R10's worked example, a 3 takes 3 4 5 6 7 J.
-
->>> game = Game.from_position(
-...     Rules(), hands=[["3h", "Kc"], ["Qs"]], table=["3c", "4d", "5s", "6h", "7c", "Js"],
-...     stock=[], turn=0, dealer=1, scores=[0, 0], piles=[ALL_OTHERS, []])   # doctest: +SKIP
-"""
+A position for tests and puzzles: see :meth:`Game.from_position`.
 
 from __future__ import annotations
 
@@ -30,10 +25,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cuarenta.captures import RANK_UNIT, RankCapture, capture_options
+from cuarenta.captures import RANK_UNIT, RankCapture, capture_options, options_memo
 from cuarenta.cards import CARDS, NUM_CARDS, RANK_CHARS, Card, rank_value
 from cuarenta.errors import (
-    CardParseError,
     GameOverError,
     IllegalMoveError,
     MoveParseError,
@@ -59,12 +53,16 @@ from cuarenta.events import (
     Zapatero,
 )
 from cuarenta.moves import Action, Claim, Move, parse_action
+from cuarenta.position import check_position
 from cuarenta.rules import Rules
 
 GAME_FORMAT: Final = "cuarenta-game"
 GAME_FORMAT_VERSION: Final = 1
 VIEW_VERSION: Final = 1
 ZAPATERO_BELOW: Final = 10
+
+#: The move that drops each card without taking anything (shared, immutable).
+_DROPS: Final = tuple(Move(c) for c in CARDS)
 
 
 @dataclass(frozen=True)
@@ -104,18 +102,6 @@ def _rng(seed: int | str, *parts: object) -> random.Random:
     return random.Random("/".join(str(p) for p in (seed, *parts)))
 
 
-def _card_list(value: Iterable[str | int], what: str) -> list[Card]:
-    if isinstance(value, str):
-        value = value.replace(",", " ").split()
-    out = []
-    for item in value:
-        try:
-            out.append(Card(item))
-        except CardParseError as exc:
-            raise PositionError(f"{what}: {exc}") from None
-    return out
-
-
 class Game:
     """A mesa of Cuarenta. Build it with :meth:`new`, :meth:`from_position` or :meth:`from_json`."""
 
@@ -129,6 +115,7 @@ class Game:
         n = rules.players
         self._n = n
         self._two_only = rules.sum_cards == "two"
+        self._memo = options_memo(self._two_only)
         self._manual = rules.capture == "manual"
         self._hands: list[list[Card]] = [[] for _ in range(n)]
         self._table: list[Card] = []
@@ -217,130 +204,36 @@ class Game:
         >>> [str(m) for m in game.legal_moves()]
         ['7h x3c+4d,Js']
         """
-        n = rules.players
         try:
             game = cls(rules, seed)
         except TypeError as exc:
             raise PositionError(str(exc)) from None
-        if len(hands) != n:
-            raise PositionError(f"hands: {n} players need {n} hands, got {len(hands)}")
-        hand_lists = [_card_list(h, f"hands[{i}]") for i, h in enumerate(hands)]
-        table_l = _card_list(table, "table")
-        stock_l = _card_list(stock, "stock")
-        if len(piles) != 2:
-            raise PositionError(f"piles: one pile per team (2), got {len(piles)}")
-        pile_l = [_card_list(p, f"piles[{i}]") for i, p in enumerate(piles)]
-        seen: dict[Card, str] = {}
-        dupes: list[str] = []
-        places = [(f"hands[{i}]", h) for i, h in enumerate(hand_lists)]
-        places += [("table", table_l), ("stock", stock_l)]
-        places += [(f"piles[{i}]", p) for i, p in enumerate(pile_l)]
-        for where, cards in places:
-            for c in cards:
-                if c in seen:
-                    dupes.append(f"{c} ({seen[c]} and {where})")
-                else:
-                    seen[c] = where
-        if dupes:
-            raise PositionError("cards given twice: " + ", ".join(dupes))
-        missing = [str(c) for c in CARDS if c not in seen]
-        if missing:
-            raise PositionError(
-                f"every one of the 40 cards must be placed exactly once; missing: {' '.join(missing)}"
-            )
-        for name, seat in (("turn", turn), ("dealer", dealer)):
-            if not isinstance(seat, int) or not 0 <= seat < n:
-                raise PositionError(f"{name}={seat!r} is not a seat (0..{n - 1})")
-        per_deal = 5 * n
-        dealt = NUM_CARDS - len(stock_l)
-        if dealt <= 0 or dealt % per_deal:
-            raise PositionError(
-                f"stock: {len(stock_l)} undealt cards is impossible; with {n} players "
-                f"the stock holds a multiple of {per_deal} cards below 40"
-            )
-        played = [5 - len(h) for h in hand_lists]
-        if any(p < 0 for p in played):
-            raise PositionError("hands: a seat holds more than 5 cards")
-        k = sum(played)
-        if k == per_deal:
-            raise PositionError(
-                "hands: every hand is empty; a position needs a seat to move (deal the next cards)"
-            )
-        first = (dealer + 1) % n
-        for s in range(n):
-            i = (s - first) % n
-            expect = (k - i + n - 1) // n if k > i else 0
-            if played[s] != expect:
-                raise PositionError(
-                    f"hands: with dealer {dealer}, seat {first} plays first; after {k} plays "
-                    f"in this deal seat {s} should hold {5 - expect} cards, not {5 - played[s]}"
-                )
-        if turn != (first + k) % n:
-            raise PositionError(
-                f"turn={turn}: after {k} plays in this deal it is seat {(first + k) % n}'s turn"
-            )
-        if not game._manual:
-            ranks = [c >> 2 for c in table_l]
-            if len(set(ranks)) != len(ranks):
-                raise PositionError(
-                    "table: with automatic capture the table never holds two cards of one rank "
-                    "(the second would have taken the first)"
-                )
-        if len(scores) != 2 or len(chicas) != 2:
-            raise PositionError("scores and chicas hold one number per team (2)")
-        for sc in scores:
-            if not isinstance(sc, int) or sc < 0 or sc % 2 or sc >= rules.target:
-                raise PositionError(f"scores: {sc!r} is not a score in play (even, 0..{rules.target - 2})")
-        for ch in chicas:
-            if not isinstance(ch, int) or not 0 <= ch < rules.chicas:
-                raise PositionError(f"chicas: {ch!r} is not a number of chicas won (0..{rules.chicas - 1})")
-        drop: Card | None = None
-        if last_drop is not None:
-            try:
-                drop = Card(last_drop)
-            except CardParseError as exc:
-                raise PositionError(f"last_drop: {exc}") from None
-            if drop not in table_l:
-                raise PositionError(f"last_drop {drop} must be on the table")
-            if k == 0 and not rules.caida_across_deals:
-                raise PositionError(
-                    "last_drop: no caída crosses a deal (caida_across_deals is off), "
-                    "and nobody has played in this deal yet"
-                )
-        ronda_l: list[tuple[int, int]] = []
-        for item in rondas:
-            try:
-                seat_r, rank_r = item
-                rank_i = RANK_CHARS.index(str(rank_r).upper()) if isinstance(rank_r, str) else int(rank_r)
-            except (TypeError, ValueError):
-                raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair") from None
-            if not 0 <= seat_r < n or not 0 <= rank_i < 10:
-                raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair")
-            ronda_l.append((seat_r, rank_i))
-        game._hands = hand_lists
-        game._table = table_l
-        game._tcode = sum(RANK_UNIT[c >> 2] for c in table_l)
-        game._stock = stock_l
-        game._piles = pile_l
-        game._scores = (scores[0], scores[1])
-        game._chicas = (chicas[0], chicas[1])
+        pos = check_position(
+            rules,
+            hands=hands,
+            table=table,
+            stock=stock,
+            turn=turn,
+            dealer=dealer,
+            scores=scores,
+            piles=piles,
+            last_drop=last_drop,
+            chicas=chicas,
+            rondas=rondas,
+        )
+        game._hands = pos.hands
+        game._table = pos.table
+        game._tcode = sum(RANK_UNIT[c >> 2] for c in pos.table)
+        game._stock = pos.stock
+        game._piles = pos.piles
+        game._scores = pos.scores
+        game._chicas = pos.chicas
         game._turn = turn
         game._dealer = dealer
-        game._last_drop = drop
-        game._deal_no = dealt // per_deal - 1
-        game._rondas = tuple(ronda_l)
-        game._start = {
-            "hands": [[str(c) for c in h] for h in hand_lists],
-            "table": [str(c) for c in table_l],
-            "stock": [str(c) for c in stock_l],
-            "turn": turn,
-            "dealer": dealer,
-            "scores": list(scores),
-            "piles": [[str(c) for c in p] for p in pile_l],
-            "last_drop": None if drop is None else str(drop),
-            "chicas": list(chicas),
-            "rondas": [[s, RANK_CHARS[r]] for s, r in ronda_l],
-        }
+        game._last_drop = pos.last_drop
+        game._deal_no = pos.deal_number
+        game._rondas = pos.rondas
+        game._start = pos.to_dict()
         return game
 
     # -- read-only state --------------------------------------------------------------------------
@@ -470,30 +363,44 @@ class Game:
         """
         if self._outcome is not None:
             return []
+        if self._manual:
+            return self._legal_manual()
+        # Automatic capture: the table holds at most one card per rank.
         moves: list[Action] = []
-        if self._forgotten:
-            moves.extend(Claim(opt) for opt in self._forgotten)
-        hand = self._hands[self._turn]
+        code = self._tcode << 4
+        memo = self._memo
+        by: dict[int, Card] | None = None
+        for c in self._hands[self._turn]:
+            r = c >> 2
+            opts = memo.get(code | r)
+            if opts is None:
+                opts = capture_options(self._tcode, r, self._two_only)
+            if not opts:
+                moves.append(_DROPS[c])
+                continue
+            if by is None:
+                by = {t >> 2: t for t in self._table}
+            for base_r, run_r in opts:
+                moves.append(Move(c, tuple([by[x] for x in base_r]), tuple([by[x] for x in run_r])))
+        return moves
+
+    def _legal_manual(self) -> list[Action]:
+        moves: list[Action] = [Claim(opt) for opt in self._forgotten]
         code = self._tcode
         two = self._two_only
-        manual = self._manual
         by: dict[int, list[Card]] | None = None
-        for c in hand:
+        for c in self._hands[self._turn]:
+            moves.append(_DROPS[c])
             opts = capture_options(code, c >> 2, two)
             if not opts:
-                moves.append(Move(c))
                 continue
             if by is None:
                 by = self._by_rank()
-            if manual:
-                moves.append(Move(c))
             for base_r, run_r in opts:
                 base = self._pick(by, base_r)
                 run = tuple(by[r][0] for r in run_r)
-                if manual:
-                    for k in range(len(run)):
-                        moves.append(Move(c, base, run[:k]))
-                moves.append(Move(c, base, run))
+                for k in range(len(run) + 1):
+                    moves.append(Move(c, base, run[:k]))
         return moves
 
     def is_legal(self, action: Action) -> bool:

@@ -16,6 +16,7 @@ every rule event and moves on through deals, hands and chicas by itself.
 True
 
 A position for tests and puzzles: see :meth:`Game.from_position`.
+"""
 
 from __future__ import annotations
 

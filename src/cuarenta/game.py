@@ -444,6 +444,18 @@ class Game:
             raise IllegalMoveError(f"{card!r} is not a card")
         if card not in self._hands[seat]:
             raise IllegalMoveError(f"{card} is not in the hand of seat {seat}, whose turn it is")
+        try:
+            self._check_capture(action)
+        except IllegalMoveError as exc:
+            options = [str(m) for m in self.legal_moves() if isinstance(m, Move) and m.card == card]
+            if options == [str(card)]:
+                hint = f"{card} takes nothing here"
+            else:
+                hint = "open to it: " + " | ".join(options)
+            raise IllegalMoveError(f"{exc}; {hint}") from None
+
+    def _check_capture(self, action: Move) -> None:
+        card = action.card
         taken = action.base + action.run
         for c in taken:
             if not isinstance(c, Card):
@@ -458,9 +470,8 @@ class Game:
             if action.run:
                 raise IllegalMoveError(f"{action}: an escalera needs a base capture first (R10)")
             if opts and not self._manual:
-                best = self._describe(card, opts[0])
                 raise IllegalMoveError(
-                    f"{card} can take {best}: capturing is compulsory (R12, automatic capture)"
+                    f"{card} can take something, and capturing is compulsory (R12, automatic capture)"
                 )
             return
         base_ranks = tuple(sorted(c >> 2 for c in action.base))
@@ -513,14 +524,6 @@ class Game:
                 return
         open_ = " or ".join(",".join(str(c) for c in opt) for opt in self._forgotten)
         raise IllegalMoveError(f"{claim}: the cards that may be claimed are {open_} (R12)")
-
-    @staticmethod
-    def _describe(card: Card, option: RankCapture) -> str:
-        base, run = option
-        text = "+".join(RANK_CHARS[r] for r in base)
-        if run:
-            text += "," + ",".join(RANK_CHARS[r] for r in run)
-        return text
 
     # -- unchecked play and undo ------------------------------------------------------------------
     def _save(self) -> tuple[Any, ...]:

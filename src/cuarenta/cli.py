@@ -1,0 +1,350 @@
+"""The ``cuarenta`` command line program.
+
+``cuarenta demo --seed 3`` plays one chica between random players and narrates
+it move by move, in Spanish (``--lang en`` for English). The program is a
+:mod:`typer` application, :data:`app`; every subcommand is one function
+decorated with ``@app.command()``, so ``play``, ``arena`` and ``serve`` can be
+added beside ``demo``. With no subcommand the program prints its help.
+
+The demo's game loop is :func:`play_demo`, a plain function that returns the
+game, so tests (and other front ends) can replay exactly what was shown:
+
+>>> from cuarenta import Rules
+>>> game = play_demo(Rules(), seed=3)
+>>> any(e.kind == "chica_won" for e in game.events)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Literal
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from cuarenta import __version__
+from cuarenta.errors import RulesError
+from cuarenta.events import (
+    Caida,
+    CaidaLimpia,
+    CaidaRonda,
+    Carton,
+    ChicaWon,
+    ClaimMade,
+    Deal,
+    DealerDraw,
+    Event,
+    FourOfAKind,
+    HandEnd,
+    Limpia,
+    MesaWon,
+    Play,
+    Ronda,
+    Zapatero,
+)
+from cuarenta.game import Game
+from cuarenta.i18n import DEFAULT_LANG, LANGS, Narrator, cards_text, t
+from cuarenta.moves import Action, Move
+from cuarenta.rules import PRESET_NAMES, Rules
+
+#: Called after every step of :func:`play_demo`: the game, the action (``None`` for
+#: the events of the first deal) and the events that action caused.
+StepCallback = Callable[[Game, Action | None, list[Event]], None]
+
+
+def _rich_mode() -> Literal["rich"] | None:
+    """Rich help and error panels on a terminal, plain text when the output is captured."""
+    return "rich" if sys.stdout.isatty() and sys.stderr.isatty() else None
+
+
+app = typer.Typer(
+    name="cuarenta",
+    rich_markup_mode=_rich_mode(),
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+# -- the game loop --------------------------------------------------------------------------------
+def chica_end(events: Sequence[Event]) -> int | None:
+    """Index just past the end of the first chica in ``events``, or ``None``.
+
+    The end of a chica is its :class:`~cuarenta.events.ChicaWon` event and the
+    :class:`~cuarenta.events.Zapatero` / :class:`~cuarenta.events.MesaWon`
+    events that follow it at once (the next deal is not part of it).
+    """
+    for i, event in enumerate(events):
+        if isinstance(event, ChicaWon):
+            end = i + 1
+            while end < len(events) and isinstance(events[end], (Zapatero, MesaWon)):
+                end += 1
+            return end
+    return None
+
+
+def play_demo(
+    rules: Rules,
+    seed: int,
+    *,
+    whole_mesa: bool = False,
+    on_step: StepCallback | None = None,
+) -> Game:
+    """Play random legal moves from ``Game.new(rules, seed)`` until the first chica is won.
+
+    Every move is ``random.Random(seed).choice(game.legal_moves())``, so the
+    same rules and seed always give the same game. With ``whole_mesa`` the
+    game goes on until the mesa is won. ``on_step`` sees the events of the
+    first deal (with action ``None``) and then every action with its events.
+    The returned game may hold events past the stopping point (the next deal,
+    when the chica ended and the mesa did not): :func:`chica_end` finds it.
+    """
+    game = Game.new(rules, seed=seed)
+    rng = random.Random(seed)
+    first = list(game.events)
+    if on_step is not None:
+        on_step(game, None, first)
+    if not whole_mesa and chica_end(first) is not None:
+        return game
+    while not game.is_over:
+        action = rng.choice(game.legal_moves())
+        events = game.play(action)
+        if on_step is not None:
+            on_step(game, action, events)
+        if not whole_mesa and chica_end(events) is not None:
+            break
+    return game
+
+
+# -- output ---------------------------------------------------------------------------------------
+class Output:
+    """Lines of text to stdout, coloured with rich only when stdout is a terminal."""
+
+    def __init__(self, color: bool | None = None) -> None:
+        if color is None:
+            color = sys.stdout.isatty()
+        self.console: Console | None = Console(highlight=False, soft_wrap=True) if color else None
+
+    def line(self, text: str = "", style: str | None = None, indent: int = 0) -> None:
+        text = " " * indent + text
+        if self.console is None:
+            typer.echo(text)
+        else:
+            self.console.print(Text(text, style=style or ""))
+
+
+_STYLES: dict[type[Event], str] = {
+    DealerDraw: "bold",
+    Deal: "bold cyan",
+    Ronda: "magenta",
+    FourOfAKind: "bold magenta",
+    Caida: "bold red",
+    CaidaLimpia: "bold red",
+    CaidaRonda: "bold red",
+    Limpia: "bold blue",
+    ClaimMade: "yellow",
+    HandEnd: "bold",
+    Carton: "blue",
+    ChicaWon: "bold green",
+    Zapatero: "bold yellow",
+    MesaWon: "bold green",
+}
+SAYING_STYLE = "italic yellow"
+SCORE_STYLE = "dim"
+INDENT = 5
+
+
+class DemoPrinter:
+    """Narrates the steps of :func:`play_demo` (use it as its ``on_step``)."""
+
+    def __init__(self, rules: Rules, lang: str, out: Output, whole_mesa: bool = False) -> None:
+        self.rules = rules
+        self.lang = lang
+        self.out = out
+        self.whole_mesa = whole_mesa
+        self.narrator = Narrator(rules, lang)
+        self.moves = 0
+        self.chicas_done = 0
+        self.finished = False
+
+    def header(self, seed: int) -> None:
+        lang = self.lang
+        scope = t("demo_scope_mesa" if self.whole_mesa else "demo_scope_chica", lang)
+        self.out.line(t("demo_title", lang), "bold")
+        setup = t(
+            "demo_setup",
+            lang,
+            seed=seed,
+            players=self.rules.players,
+            preset=self.rules.preset_name,
+            scope=scope,
+        )
+        self.out.line(setup)
+        self.out.line(t("demo_random", lang), SCORE_STYLE)
+        if self.whole_mesa:
+            self.out.line()
+            self.out.line(t("demo_chica_header", lang, n=1), "bold underline")
+
+    def __call__(self, game: Game, action: Action | None, events: list[Event]) -> None:
+        if self.finished:
+            return
+        shown = events
+        end = chica_end(events)
+        if end is not None and not self.whole_mesa:
+            shown = events[:end]
+            self.finished = True
+        last_deal = max((i for i, e in enumerate(events) if isinstance(e, Deal)), default=None)
+        ended = any(isinstance(e, (HandEnd, ChicaWon)) for e in events)
+        for i, line in enumerate(self.narrator.narrate(shown)):
+            event = line.event
+            if isinstance(event, Play):
+                self.moves += 1
+                text = f"{self.moves:>3}. {line.text}"
+                if isinstance(action, Move) and not ended:
+                    table = cards_text(game.table) or t("empty_table", self.lang)
+                    text += f"  [{t('demo_table', self.lang, cards=table)}]"
+                self.out.line(text)
+            else:
+                if isinstance(event, Deal) and event.deal == 0:
+                    self.out.line()
+                heading = isinstance(event, (Deal, DealerDraw))
+                self.out.line(line.text, _STYLES.get(type(event)), 0 if heading else INDENT)
+            for saying in line.sayings:
+                self.out.line(f"« {saying} »" if self.lang == "es" else saying, SAYING_STYLE, INDENT + 2)
+            if line.scores is not None:
+                self.out.line(self.narrator.score_text(line.scores), SCORE_STYLE, INDENT + 2)
+            if isinstance(event, Deal) and i == last_deal:
+                for seat in range(game.players):
+                    hand = t(
+                        "demo_hand",
+                        self.lang,
+                        seat=self.narrator.seat_names[seat],
+                        cards=cards_text(game.hand(seat)),
+                    )
+                    self.out.line(hand, SCORE_STYLE, INDENT)
+            if isinstance(event, ChicaWon):
+                self.chicas_done += 1
+            group_over = i + 1 == len(shown) or not isinstance(shown[i + 1], (Zapatero, MesaWon))
+            if self.whole_mesa and isinstance(event, (ChicaWon, Zapatero)) and group_over:
+                # the chica is over and the mesa is not: the next chica starts
+                self.out.line()
+                self.out.line(t("demo_chica_header", self.lang, n=self.chicas_done + 1), "bold underline")
+
+    def footer(self) -> None:
+        self.out.line()
+        self.out.line(t("demo_end", self.lang, moves=self.moves), "bold")
+
+
+def rules_for(preset: str, players: int | None) -> Rules:
+    """The rules of a preset; with ``players=None``, 2 players unless the preset needs 4.
+
+    Raises :class:`~cuarenta.RulesError` for an unknown preset or a wrong number of players.
+    """
+    if players is not None:
+        return Rules.preset(preset, players)
+    try:
+        return Rules.preset(preset, 2)
+    except RulesError:
+        if preset not in PRESET_NAMES:
+            raise
+        return Rules.preset(preset, 4)
+
+
+def run_demo(
+    rules: Rules,
+    seed: int,
+    lang: str = DEFAULT_LANG,
+    whole_mesa: bool = False,
+    out: Output | None = None,
+) -> Game:
+    """Print the narrated demo game and return it."""
+    printer = DemoPrinter(rules, lang, out or Output(), whole_mesa)
+    printer.header(seed)
+    game = play_demo(rules, seed, whole_mesa=whole_mesa, on_step=printer)
+    printer.footer()
+    return game
+
+
+# -- commands -------------------------------------------------------------------------------------
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cuarenta {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Cuarenta, the national card game of Ecuador.
+
+    Run a subcommand; `cuarenta demo --seed 3` shows a whole chica played by random players.
+    """
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+
+
+@app.command()
+def demo(
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", metavar="N", help="Seed of the deal and of the random players (random if omitted)."
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            metavar="2|4",
+            help="2 (mano a mano) or 4 (two pairs); default 2, or 4 if the preset needs it.",
+        ),
+    ] = None,
+    preset: Annotated[
+        str,
+        typer.Option("--rules", metavar="PRESET", help=f"Rule preset: {', '.join(PRESET_NAMES)}."),
+    ] = PRESET_NAMES[0],
+    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+    chica_only: Annotated[
+        bool,
+        typer.Option("--chicas-only/--mesa", help="Stop after the first chica, or play the whole mesa."),
+    ] = True,
+) -> None:
+    """Play one chica between random players and narrate it move by move (in Spanish by default)."""
+    if lang not in LANGS:
+        raise typer.BadParameter(
+            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
+        )
+    try:
+        rules = rules_for(preset, players)
+    except RulesError as exc:
+        hint = "'--players'" if preset in PRESET_NAMES else "'--rules'"
+        raise typer.BadParameter(str(exc), param_hint=hint) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    run_demo(rules, seed, lang, whole_mesa=not chica_only)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``cuarenta`` program (``[project.scripts]``).
+
+    Help and usage errors are formatted with rich on a terminal and as plain
+    text otherwise; a usage error exits with code 2.
+    """
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+    app.rich_markup_mode = _rich_mode()
+    app(args=None if argv is None else list(argv), prog_name="cuarenta")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -22,6 +22,7 @@ from cuarenta.errors import (
 from cuarenta.events import Event
 from cuarenta.game import ChicaResult, Game, Outcome
 from cuarenta.moves import Action, Claim, Move, parse_action
+from cuarenta.record import GameRecord
 from cuarenta.rules import PRESET_NAMES, Rules
 
 __version__ = "0.1.0"
@@ -40,6 +41,7 @@ __all__ = [
     "Event",
     "Game",
     "GameOverError",
+    "GameRecord",
     "IllegalMoveError",
     "Move",
     "MoveParseError",

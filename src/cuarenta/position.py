@@ -23,6 +23,10 @@ from cuarenta.errors import CardParseError, PositionError
 from cuarenta.rules import Rules
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def card_list(value: Iterable[str | int] | str, what: str) -> list[Card]:
     """Parse cards (text or indices) for a position field, naming the field in errors."""
     if isinstance(value, str):
@@ -113,7 +117,7 @@ def check_position(
             f"every one of the 40 cards must be placed exactly once; missing: {' '.join(missing)}"
         )
     for name, seat in (("turn", turn), ("dealer", dealer)):
-        if not isinstance(seat, int) or not 0 <= seat < n:
+        if not _is_int(seat) or not 0 <= seat < n:
             raise PositionError(f"{name}={seat!r} is not a seat (0..{n - 1})")
     per_deal = 5 * n
     dealt = NUM_CARDS - len(stock_l)
@@ -151,10 +155,10 @@ def check_position(
     if len(scores) != 2 or len(chicas) != 2:
         raise PositionError("scores and chicas hold one number per team (2)")
     for sc in scores:
-        if not isinstance(sc, int) or sc < 0 or sc % 2 or sc >= rules.target:
+        if not isinstance(sc, int) or isinstance(sc, bool) or sc < 0 or sc % 2 or sc >= rules.target:
             raise PositionError(f"scores: {sc!r} is not a score in play (even, 0..{rules.target - 2})")
     for ch in chicas:
-        if not isinstance(ch, int) or not 0 <= ch < rules.chicas:
+        if not isinstance(ch, int) or isinstance(ch, bool) or not 0 <= ch < rules.chicas:
             raise PositionError(f"chicas: {ch!r} is not a number of chicas won (0..{rules.chicas - 1})")
     drop: Card | None = None
     if last_drop is not None:
@@ -176,7 +180,7 @@ def check_position(
             rank_i = RANK_CHARS.index(str(rank_r).upper()) if isinstance(rank_r, str) else int(rank_r)
         except (TypeError, ValueError):
             raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair") from None
-        if not 0 <= seat_r < n or not 0 <= rank_i < 10:
+        if not _is_int(seat_r) or not 0 <= seat_r < n or not 0 <= rank_i < 10:
             raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair")
         ronda_l.append((seat_r, rank_i))
     return Position(

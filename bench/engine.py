@@ -43,7 +43,9 @@ def run(rules: Rules, seconds: float, seed: int, checked: bool) -> tuple[int, in
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument("--rules", default="a_todo_rigor", help="preset name")
     parser.add_argument("--seconds", type=float, default=10.0)

@@ -1,0 +1,166 @@
+"""What a seat knows, worked out from its view alone; and worlds consistent with it.
+
+:class:`Knowledge` reads a ``game.view(seat)`` dict: the seat's own cards, the
+table, every card captured in this hand (captures are made face up, so the
+hand's public history names them), and from those the *unseen* cards, which
+lie in the other hands or in the stock. It also keeps what the announced
+rondas reveal (a seat that announced a ronda of 7s still holds the 7s it has
+not played in this deal).
+
+:func:`sample_world` deals the unseen cards at random, respecting those
+constraints, and returns a :class:`~cuarenta.Game` in which a search can play
+on: a *determinization*.
+
+>>> from cuarenta import Game, Rules
+>>> game = Game.new(Rules(), seed=4)
+>>> know = Knowledge.from_view(game.view(0))
+>>> len(know.unseen), know.unseen_by_rank[0] + know.mine_by_rank[0] <= 4
+(35, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cuarenta.cards import CARDS, RANK_CHARS, Card
+from cuarenta.game import Game
+from cuarenta.moves import Move
+from cuarenta.rules import Rules
+
+View = dict[str, Any]
+
+
+@dataclass
+class Knowledge:
+    """Facts one seat can establish from its view."""
+
+    seat: int
+    players: int
+    rules: Rules
+    hand: list[Card]
+    table: list[Card]
+    last_drop: Card | None
+    piles: list[list[Card]]  #: captured this hand, per team
+    hand_sizes: list[int]
+    stock_size: int
+    scores: list[int]
+    unseen: list[Card]  #: in other hands or the stock
+    unseen_by_rank: list[int] = field(default_factory=list)
+    mine_by_rank: list[int] = field(default_factory=list)
+    table_by_rank: list[int] = field(default_factory=list)
+    gone_by_rank: list[int] = field(default_factory=list)  #: captured this hand
+    #: seat -> ranks it is known to hold, with how many of each (from rondas, minus cards played)
+    known_held: dict[int, dict[int, int]] = field(default_factory=dict)
+    #: cards each seat played in this hand, in order
+    played: dict[int, list[Card]] = field(default_factory=dict)
+
+    @classmethod
+    def from_view(cls, view: View) -> Knowledge:
+        seat = int(view["seat"])
+        n = int(view["players"])
+        rules = Rules.from_dict(view["rules"])
+        hand = [Card(c) for c in view["hand"]]
+        table = [Card(c) for c in view["table"]]
+        piles: list[list[Card]] = [[], []]
+        played: dict[int, list[Card]] = {s: [] for s in range(n)}
+        played_this_deal: dict[int, list[Card]] = {s: [] for s in range(n)}
+        for event in view["history"]:
+            kind = event["kind"]
+            if kind == "play":
+                move = Move.parse(event["move"])
+                played[event["seat"]].append(move.card)
+                played_this_deal[event["seat"]].append(move.card)
+                if move.base:
+                    piles[event["team"]].extend((move.card, *move.base, *move.run))
+            elif kind == "claim":
+                piles[event["team"]].extend(Card(c) for c in event["cards"])
+            elif kind == "deal":
+                played_this_deal = {s: [] for s in range(n)}
+        seen = set(hand) | set(table) | set(piles[0]) | set(piles[1])
+        unseen = [c for c in CARDS if c not in seen]
+        known: dict[int, dict[int, int]] = {}
+        for ronda in view["rondas"]:
+            s = int(ronda["seat"])
+            if s == seat:
+                continue
+            rank = RANK_CHARS.index(ronda["rank"])
+            left = 3 - sum(1 for c in played_this_deal[s] if c.rank == rank)
+            if left > 0:
+                known.setdefault(s, {})[rank] = left
+        drop = view["last_drop"]
+        know = cls(
+            seat=seat,
+            players=n,
+            rules=rules,
+            hand=hand,
+            table=table,
+            last_drop=None if drop is None else Card(drop),
+            piles=piles,
+            hand_sizes=list(view["hand_sizes"]),
+            stock_size=int(view["stock_size"]),
+            scores=list(view["scores"]),
+            unseen=unseen,
+            known_held=known,
+            played=played,
+        )
+        know.unseen_by_rank = _by_rank(unseen)
+        know.mine_by_rank = _by_rank(hand)
+        know.table_by_rank = _by_rank(table)
+        know.gone_by_rank = _by_rank(piles[0] + piles[1])
+        return know
+
+    def deals_left(self) -> int:
+        """Deals still to come in this hand after the current one."""
+        return self.stock_size // (5 * self.players)
+
+
+def _by_rank(cards: Sequence[Card]) -> list[int]:
+    counts = [0] * 10
+    for c in cards:
+        counts[c >> 2] += 1
+    return counts
+
+
+def sample_world(view: View, rng: random.Random, know: Knowledge | None = None) -> Game:
+    """A full game consistent with ``view``: hidden cards dealt at random.
+
+    Seats known to hold ronda cards get them; everything else is uniform. The
+    world's later hands are dealt from a random seed.
+    """
+    know = know or Knowledge.from_view(view)
+    n = know.players
+    pool = list(know.unseen)
+    rng.shuffle(pool)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    hands[know.seat] = list(know.hand)
+    for s, ranks in know.known_held.items():
+        for rank, count in ranks.items():
+            for _ in range(count):
+                for i, c in enumerate(pool):
+                    if c.rank == rank:
+                        hands[s].append(pool.pop(i))
+                        break
+    for s in range(n):
+        if s == know.seat:
+            continue
+        need = know.hand_sizes[s] - len(hands[s])
+        hands[s].extend(pool[:need])
+        del pool[:need]
+    stock = pool
+    return Game.from_position(
+        know.rules,
+        hands=hands,
+        table=know.table,
+        stock=stock,
+        turn=int(view["turn"]),
+        dealer=int(view["dealer"]),
+        scores=know.scores,
+        piles=know.piles,
+        last_drop=know.last_drop,
+        chicas=view["chicas"],
+        rondas=[(r["seat"], r["rank"]) for r in view["rondas"]],
+        seed=rng.randrange(2**31),
+    )

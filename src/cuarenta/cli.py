@@ -334,6 +334,15 @@ def demo(
     run_demo(rules, seed, lang, whole_mesa=not chica_only)
 
 
+from cuarenta.commands_arena import arena_command  # noqa: E402  (after `app`: the command module is separate)
+
+app.command("arena")(arena_command)
+
+from cuarenta.commands_play import play_command  # noqa: E402  (after `app`: the command module is separate)
+
+app.command("play")(play_command)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cuarenta`` program (``[project.scripts]``).
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cuarenta import PRESET_NAMES, Rules, RulesError
-from cuarenta.cli import app, chica_end, play_demo, rules_for
+from cuarenta.cli import app, chica_end, play_demo
 from cuarenta.events import (
     Caida,
     CaidaLimpia,
@@ -65,7 +65,7 @@ def demo(*args: str) -> str:
 
 def shown_events(preset: str, players: int | None, seed: int) -> tuple[Rules, list[Event]]:
     """Replay the demo's game and keep the events of its first chica, as the program shows them."""
-    rules = rules_for(preset, players)
+    rules = Rules.preset(preset, players)
     game = play_demo(rules, seed)
     end = chica_end(game.events)
     assert end is not None

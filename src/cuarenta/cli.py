@@ -239,21 +239,6 @@ class DemoPrinter:
         self.out.line(t("demo_end", self.lang, moves=self.moves), "bold")
 
 
-def rules_for(preset: str, players: int | None) -> Rules:
-    """The rules of a preset; with ``players=None``, 2 players unless the preset needs 4.
-
-    Raises :class:`~cuarenta.RulesError` for an unknown preset or a wrong number of players.
-    """
-    if players is not None:
-        return Rules.preset(preset, players)
-    try:
-        return Rules.preset(preset, 2)
-    except RulesError:
-        if preset not in PRESET_NAMES:
-            raise
-        return Rules.preset(preset, 4)
-
-
 def run_demo(
     rules: Rules,
     seed: int,
@@ -325,7 +310,7 @@ def demo(
             f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
         )
     try:
-        rules = rules_for(preset, players)
+        rules = Rules.preset(preset, players)
     except RulesError as exc:
         hint = "'--players'" if preset in PRESET_NAMES else "'--rules'"
         raise typer.BadParameter(str(exc), param_hint=hint) from None

@@ -36,18 +36,6 @@ from cuarenta.errors import RulesError
 from cuarenta.rules import PRESET_NAMES, Rules
 
 
-def _players_for(preset: str, players: int | None) -> int:
-    """2 unless given, or 4 when the preset is only played by four."""
-    if players is not None:
-        return players
-    if preset in PRESET_NAMES:
-        try:
-            Rules.preset(preset, 2)
-        except RulesError:
-            return 4
-    return 2
-
-
 def _signed(x: float, digits: int = 0) -> str:
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
@@ -138,7 +126,10 @@ def arena_command(
         raise typer.BadParameter(
             f"{jobs} workers? Use 1 or more, or 0 for one per CPU", param_hint="'--jobs'"
         )
-    n_players = _players_for(preset, players)
+    try:
+        n_players = Rules.preset(preset, players).players
+    except RulesError:
+        n_players = players or 2  # match_rules below says what is wrong
     try:
         match_rules(preset, n_players)
     except ArenaError as exc:

@@ -17,8 +17,8 @@ import typer
 
 from cuarenta.errors import RulesError
 from cuarenta.i18n import DEFAULT_LANG, LANGS
-from cuarenta.rules import PRESET_NAMES
-from cuarenta.terminal import LEVELS, TerminalGame, default_level, level_problem, rules_for
+from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.terminal import LEVELS, TerminalGame, default_level, level_problem
 
 #: Seconds before each computer move when a person types at a terminal.
 TTY_DELAY = 0.6
@@ -71,7 +71,7 @@ def play_command(
     if players is not None and players not in (2, 4):
         raise typer.BadParameter(f"{players} players: Cuarenta is played by 2 or 4", param_hint="'--players'")
     try:
-        rules = rules_for(preset, players)
+        rules = Rules.preset(preset, players)
     except RulesError as exc:
         hint = "'--players'" if preset in PRESET_NAMES else "'--rules'"
         raise typer.BadParameter(str(exc), param_hint=hint) from None

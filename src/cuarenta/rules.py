@@ -107,15 +107,21 @@ class Rules:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def preset(cls, name: str = "a_todo_rigor", players: int = 2) -> Rules:
+    def preset(cls, name: str = "a_todo_rigor", players: int | None = None) -> Rules:
         """The options of a named preset for a number of players.
+
+        With ``players=None``: 2 players, or 4 for a preset played only in pairs.
 
         >>> Rules.preset("basico").chicas
         1
+        >>> Rules.preset("campeonato").players
+        4
         """
         if name not in _PRESETS:
             raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESET_NAMES)}")
         allowed, options = _PRESETS[name]
+        if players is None:
+            players = allowed[0]
         if players not in (2, 4):
             raise RulesError(f"players={players!r} is not valid: Cuarenta is played by 2 or 4")
         if players not in allowed:

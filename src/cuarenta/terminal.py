@@ -38,7 +38,7 @@ from rich.text import Text
 
 from cuarenta.captures import capture_options, table_code
 from cuarenta.cards import NUM_RANKS, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
-from cuarenta.errors import IllegalMoveError, MoveParseError, RulesError
+from cuarenta.errors import IllegalMoveError, MoveParseError
 from cuarenta.events import (
     Caida,
     CaidaLimpia,
@@ -72,7 +72,7 @@ from cuarenta.i18n import (
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.players import Player, act, make_player
 from cuarenta.players.knowledge import Knowledge
-from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.rules import Rules
 
 #: The computer levels offered to people, weakest first.
 LEVELS: Final = ("facil", "normal", "dificil")
@@ -720,24 +720,6 @@ def _isatty(stream: Any) -> bool:
 
 
 # -- setting up a game from options ---------------------------------------------------------------
-def rules_for(preset: str, players: int | None) -> Rules:
-    """The rules of a preset; with ``players=None``, 2 players unless the preset needs 4.
-
-    Raises :class:`~cuarenta.RulesError` for an unknown preset or a wrong number of players.
-
-    >>> rules_for("campeonato", None).players
-    4
-    """
-    if players is not None:
-        return Rules.preset(preset, players)
-    try:
-        return Rules.preset(preset, 2)
-    except RulesError:
-        if preset not in PRESET_NAMES:
-            raise
-        return Rules.preset(preset, 4)
-
-
 def level_problem(level: str) -> str | None:
     """Why ``level`` cannot be played now (unknown, or not written yet), or ``None`` if it can.
 

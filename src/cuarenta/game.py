@@ -888,7 +888,8 @@ class Game:
         """What ``seat`` may know, as a JSON-ready dict, and nothing more.
 
         Its own hand; the table and the card just dropped; every seat's card
-        count and every team's pile size, score and chicas; the announced
+        count; the cards each team captured this hand (taken face up, so
+        public); scores and chicas; the announced
         rondas; the public events of the current hand (deals name no cards).
         Never other seats' cards, the stock order or the seed.
 
@@ -912,6 +913,7 @@ class Game:
             "last_drop": None if self._last_drop is None else str(self._last_drop),
             "stock_size": len(self._stock),
             "pile_sizes": [len(p) for p in self._piles],
+            "piles": [[str(c) for c in p] for p in self._piles],
             "scores": list(self._scores),
             "chicas": list(self._chicas),
             "hand_number": self._hand_no,

@@ -3,10 +3,10 @@
 >>> from cuarenta.players import PLAYER_NAMES, make_player
 >>> "facil" in PLAYER_NAMES
 True
->>> make_player("nadie")
+>>> make_player("nadie")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'nadie': choose one of aleatorio, facil
+ValueError: unknown player 'nadie': choose one of aleatorio, facil, normal...
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cuarenta.players.base import Player, View, act
+from cuarenta.players.normal import NormalPlayer
 from cuarenta.players.simple import FacilPlayer, RandomPlayer
 
 _REGISTRY: dict[str, Callable[[int | str], Player]] = {
     "aleatorio": RandomPlayer,
     "facil": FacilPlayer,
+    "normal": NormalPlayer,
 }
 
 PLAYER_NAMES = tuple(_REGISTRY)

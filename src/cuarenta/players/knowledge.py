@@ -64,7 +64,7 @@ class Knowledge:
         rules = Rules.from_dict(view["rules"])
         hand = [Card(c) for c in view["hand"]]
         table = [Card(c) for c in view["table"]]
-        piles: list[list[Card]] = [[], []]
+        piles = [[Card(c) for c in pile] for pile in view["piles"]]
         played: dict[int, list[Card]] = {s: [] for s in range(n)}
         played_this_deal: dict[int, list[Card]] = {s: [] for s in range(n)}
         for event in view["history"]:
@@ -73,10 +73,6 @@ class Knowledge:
                 move = Move.parse(event["move"])
                 played[event["seat"]].append(move.card)
                 played_this_deal[event["seat"]].append(move.card)
-                if move.base:
-                    piles[event["team"]].extend((move.card, *move.base, *move.run))
-            elif kind == "claim":
-                piles[event["team"]].extend(Card(c) for c in event["cards"])
             elif kind == "deal":
                 played_this_deal = {s: [] for s in range(n)}
         seen = set(hand) | set(table) | set(piles[0]) | set(piles[1])

@@ -4,7 +4,8 @@
 it move by move, in Spanish (``--lang en`` for English). The program is a
 :mod:`typer` application, :data:`app`; every subcommand is one function
 decorated with ``@app.command()``, so ``play``, ``arena`` and ``serve`` can be
-added beside ``demo``. With no subcommand the program prints its help.
+added beside ``demo``. With no subcommand the program starts the web app
+(``serve`` with its defaults).
 
 The demo's game loop is :func:`play_demo`, a plain function that returns the
 game, so tests (and other front ends) can replay exactly what was shown:
@@ -271,10 +272,11 @@ def _root(
 ) -> None:
     """Cuarenta, the national card game of Ecuador.
 
-    Run a subcommand; `cuarenta demo --seed 3` shows a whole chica played by random players.
+    With no subcommand, starts the web app (`cuarenta serve`) and prints the address to open;
+    `cuarenta demo --seed 3` shows a whole chica played by random players.
     """
     if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
+        serve_command()  # the web app with the defaults
         raise typer.Exit()
 
 
@@ -326,6 +328,10 @@ app.command("arena")(arena_command)
 from cuarenta.commands_play import play_command  # noqa: E402  (after `app`: the command module is separate)
 
 app.command("play")(play_command)
+
+from cuarenta.commands_serve import serve_command  # noqa: E402  (after `app`: the command module is separate)
+
+app.command("serve")(serve_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,193 @@
+"""The web app's messages (docs/protocol.md, version 1): parsing, validation and error codes.
+
+Every message a browser sends is read by :func:`parse_client_message`, which
+returns one of the pydantic models below or raises :class:`ProtocolError`
+with the code of the table in docs/protocol.md. Messages the server sends are
+built by the ``*_message`` functions, so their shape lives in one place.
+
+>>> parse_client_message('{"v": 1, "type": "move", "move": "7h x3c+4d", "state": 3}')
+MoveMessage(v=1, type='move', move='7h x3c+4d', state=3)
+>>> parse_client_message('{"v": 2, "type": "ping"}')
+Traceback (most recent call last):
+...
+cuarenta.server.protocol.ProtocolError: bad_version: this server speaks protocol version 1, not 2
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+#: The protocol version of docs/protocol.md.
+PROTOCOL_VERSION: Final = 1
+#: The largest message a browser may send, in characters (a move is a few dozen).
+MAX_MESSAGE_CHARS: Final = 4096
+
+#: Every error code a browser can receive, with what it means (docs/protocol.md).
+ERROR_CODES: Final[dict[str, str]] = {
+    "bad_message": "not JSON, no type, unknown type, missing or malformed fields",
+    "bad_version": "v is not 1",
+    "not_joined": "a move or next before a successful join",
+    "unknown_room": "no such room",
+    "bad_token": "the token is not a seat's token in that room",
+    "corrupt_room": "the room's saved game cannot be read",
+    "not_your_turn": "a move when it is another seat's turn",
+    "stale": "state is older than the current state",
+    "illegal_move": "the engine refused the move",
+    "game_over": "a move after the mesa ended",
+    "not_finished": "a next while the mesa is still in play",
+}
+
+#: The status of a room's current mesa.
+Status = Literal["playing", "finished"]
+
+
+class ProtocolError(Exception):
+    """A request that is refused: ``code`` is one of :data:`ERROR_CODES`, ``message`` says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+_Text = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    v: Literal[1]
+
+
+class JoinMessage(_Message):
+    """Take a seat in a room with that seat's token."""
+
+    type: Literal["join"]
+    room: _Text
+    token: _Text
+
+
+class MoveMessage(_Message):
+    """An action in the engine's notation, against the ``state`` number the browser last saw."""
+
+    type: Literal["move"]
+    move: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+    state: Annotated[StrictInt, Field(ge=0)]
+
+
+class NextMessage(_Message):
+    """Start a new mesa in the same room once the current one is finished."""
+
+    type: Literal["next"]
+
+
+class PingMessage(_Message):
+    """Keep-alive; answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = JoinMessage | MoveMessage | NextMessage | PingMessage
+
+_MODELS: Final[dict[str, type[_Message]]] = {
+    "join": JoinMessage,
+    "move": MoveMessage,
+    "next": NextMessage,
+    "ping": PingMessage,
+}
+
+
+def _describe_validation(exc: ValidationError) -> str:
+    """The first problems of a pydantic error, as one readable sentence."""
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err.get("loc", ())) or "message"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Read one browser message; raises :class:`ProtocolError` (``bad_message`` or ``bad_version``)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_message", "the message is not UTF-8 text") from None
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE_CHARS} characters")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("bad_message", "the message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "the message must be a JSON object")
+    version = data.get("v")
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
+        if "v" not in data:
+            raise ProtocolError("bad_version", f'the message has no "v": send "v": {PROTOCOL_VERSION}')
+        raise ProtocolError(
+            "bad_version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {version!r}"
+        )
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", 'the message has no "type"')
+    model = _MODELS.get(kind)
+    if model is None:
+        raise ProtocolError(
+            "bad_message", f"unknown message type {kind!r}: expected one of {', '.join(_MODELS)}"
+        )
+    try:
+        message = model.model_validate(data)
+    except ValidationError as exc:
+        raise ProtocolError(
+            "bad_message", f"malformed {kind!r} message: {_describe_validation(exc)}"
+        ) from None
+    assert isinstance(message, JoinMessage | MoveMessage | NextMessage | PingMessage)
+    return message
+
+
+# -- server messages -----------------------------------------------------------------------------------
+def error_message(code: str, message: str) -> dict[str, Any]:
+    """``{"v": 1, "type": "error", "code": ..., "message": ...}``."""
+    if code not in ERROR_CODES:
+        raise ValueError(f"unknown error code {code!r}")
+    return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
+
+
+def pong_message() -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "type": "pong"}
+
+
+def state_message(
+    *,
+    room: str,
+    state: int,
+    mesa: int,
+    seat: int,
+    seats: list[dict[str, Any]],
+    view: dict[str, Any],
+    legal: list[str],
+    hints: list[dict[str, Any]],
+    events: list[dict[str, Any]],
+    status: Status,
+) -> dict[str, Any]:
+    """The ``state`` message of one seat (docs/protocol.md)."""
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": "state",
+        "room": room,
+        "state": state,
+        "mesa": mesa,
+        "seat": seat,
+        "seats": seats,
+        "view": view,
+        "legal": legal,
+        "hints": hints,
+        "events": events,
+        "status": status,
+    }

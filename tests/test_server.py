@@ -1,0 +1,781 @@
+"""The web app's server over its real protocol (docs/protocol.md): FastAPI's TestClient, HTTP and WebSocket.
+
+Every message the server queues for a socket is also recorded by a spy on
+:meth:`Connection.send`, together with the cards hidden from that socket's seat
+*at that moment* (the other hands and the stock, read from the server's own
+game). Every test checks, on every message, that none of those cards and no
+seed appears in it (the no-hidden-card rule), and that the recorded messages are
+exactly the ones the test's socket received.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cuarenta import Game, GameRecord, Rules
+from cuarenta.players import PLAYER_NAMES
+from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
+from cuarenta.server import create_app
+from cuarenta.server.hints import seat_hints
+from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
+from cuarenta.server.rooms import Connection, Room, available_levels, mesa_seed
+from cuarenta.server.store import SCHEMA_VERSION, Store, StoreError
+
+CARD = re.compile(r"[A2-7JQK][hsdc]")
+
+
+# -- the spy and the no-hidden-card rule --------------------------------------------------------------------
+@dataclass
+class Sent:
+    """One message queued for a socket, with what was secret from its seat when it was queued."""
+
+    conn: int
+    seat: int | None
+    message: dict[str, Any]
+    hidden: frozenset[str]
+    seeds: frozenset[str]
+    finished: bool
+
+
+@dataclass
+class Spy:
+    sent: list[Sent] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def of(self, conn: int) -> list[dict[str, Any]]:
+        with self.lock:
+            return [s.message for s in self.sent if s.conn == conn]
+
+
+def hidden_from(game: Game, seat: int) -> frozenset[str]:
+    """Every card ``seat`` may not see now: the other seats' hands and the stock."""
+    cards = [c for s in range(game.players) if s != seat for c in game.hand(s)] + game.stock
+    return frozenset(str(c) for c in cards)
+
+
+@pytest.fixture
+def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    spy = Spy()
+    original = Connection.send
+
+    def send(self: Connection, message: dict[str, Any]) -> None:
+        room: Room | None = self.room
+        if room is not None and self.seat is not None:
+            hidden = hidden_from(room.game, self.seat)
+            seeds = frozenset({str(room.seed), str(room.game.seed)})
+            finished = room.game.is_over
+        else:
+            hidden, seeds, finished = frozenset(), frozenset(), False
+        with spy.lock:
+            spy.sent.append(
+                Sent(id(self), self.seat, json.loads(json.dumps(message)), hidden, seeds, finished)
+            )
+        original(self, message)
+
+    monkeypatch.setattr(Connection, "send", send)
+    return spy
+
+
+def check_no_hidden_card(sent: Sent) -> None:
+    """The no-hidden-card rule on one message (and no seed before the mesa is finished).
+
+    The whole message is searched for every card hidden from the seat when it was sent — except the
+    events *before* the current hand's first deal, when a message spans the end of a hand: those tell
+    the end of a hand whose 40 cards had all been played (nothing of it was hidden any more), or the
+    dealer draw (R4, a separate shuffle shown to everyone); the new hand is dealt from a new shuffle,
+    and the same card names then stand for cards of another deal.
+    """
+    message = json.loads(json.dumps(sent.message))
+    message.pop("room", None)  # a random id, not a card
+    events = message.get("events", [])
+    starts = [i for i, e in enumerate(events) if e.get("kind") == "deal" and e.get("deal") == 0]
+    if starts:
+        message["events"] = events[starts[-1] :]
+    text = json.dumps(message, ensure_ascii=False)
+    leaked = sorted(c for c in sent.hidden if c in text)
+    assert not leaked, f"hidden cards {leaked} sent to seat {sent.seat}: {text[:300]}"
+    if not sent.finished:
+        # (a mesa's seed has about 19 digits; a short room seed such as 7 cannot be told from other numbers)
+        for seed in sent.seeds:
+            assert len(seed) < 6 or seed not in text, f"seed {seed} sent before the mesa is finished"
+    if message.get("type") == "state":
+        view = message["view"]
+        assert message["seat"] == sent.seat == view["seat"]
+        # the own hand is the only hand in the view; the legal moves and hints name only visible cards
+        visible = set(view["hand"]) | set(view["table"])
+        for move in message["legal"]:
+            assert set(CARD.findall(move)) <= visible
+        assert {h["card"] for h in message["hints"]} <= set(view["hand"])
+
+
+def check_all(spy: Spy) -> int:
+    with spy.lock:
+        sent = list(spy.sent)
+    for s in sent:
+        check_no_hidden_card(s)
+    return len(sent)
+
+
+#: Browsers not closed yet (a failed test closes them before its server stops, or the server would wait).
+OPEN: list[Browser] = []
+
+
+@contextlib.contextmanager
+def running(data_dir: Path, bot_delay: float = 0, **options: Any) -> Iterator[TestClient]:
+    """A server on ``data_dir`` for the length of a ``with`` block; its sockets are closed first."""
+    with TestClient(create_app(data_dir, bot_delay=bot_delay, **options)) as client:
+        try:
+            yield client
+        finally:
+            for browser in [b for b in OPEN if b.client is client]:
+                browser.close()
+
+
+# -- a browser ----------------------------------------------------------------------------------------------
+class Browser:
+    """One WebSocket with the messages it received; checks them against what the server recorded."""
+
+    def __init__(self, client: TestClient, spy: Spy) -> None:
+        self.client = client
+        self.spy = spy
+        self._cm: Any = client.websocket_connect("/ws")
+        self.ws = self._cm.__enter__()
+        OPEN.append(self)
+        self.received: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None
+
+    def close(self) -> None:
+        if self._cm is not None:
+            cm, self._cm = self._cm, None
+            OPEN.remove(self)
+            cm.__exit__(None, None, None)
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        if isinstance(message, bytes):
+            self.ws.send_bytes(message)
+        elif isinstance(message, str):
+            self.ws.send_text(message)
+        else:
+            self.ws.send_json(message)
+
+    def recv(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        assert message["v"] == 1
+        self.received.append(message)
+        if message["type"] == "state":
+            self.last = message
+        return message
+
+    def join(self, room: str, token: str) -> dict[str, Any]:
+        self.send({"v": 1, "type": "join", "room": room, "token": token})
+        return self.recv()
+
+    def until_my_turn_or_end(self) -> dict[str, Any]:
+        """Read state messages until this seat has legal moves or the mesa is finished."""
+        assert self.last is not None
+        while not self.last["legal"] and self.last["status"] == "playing":
+            message = self.recv()
+            assert message["type"] == "state", message
+        return self.last
+
+    def play_first_legal(self) -> dict[str, Any]:
+        state = self.until_my_turn_or_end()
+        assert state["status"] == "playing"
+        self.send({"v": 1, "type": "move", "move": state["legal"][0], "state": state["state"]})
+        reply = self.recv()
+        assert reply["type"] == "state", reply
+        return reply
+
+    def error(self, message: dict[str, Any] | str | bytes) -> dict[str, Any]:
+        self.send(message)
+        reply = self.recv()
+        assert reply["type"] == "error", reply
+        assert reply["code"] in ERROR_CODES and reply["message"]
+        return reply
+
+
+def seen_by_server(spy: Spy, browser: Browser) -> list[dict[str, Any]]:
+    """The messages the server queued for this browser's socket (the socket is found by its first message)."""
+    with spy.lock:
+        conns = list(dict.fromkeys(s.conn for s in spy.sent))
+    for conn in conns:
+        messages = spy.of(conn)
+        if messages[: len(browser.received)] == browser.received and messages:
+            return messages
+    raise AssertionError("no socket of the server sent what this browser received")
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def client(data_dir: Path) -> Iterator[TestClient]:
+    with running(data_dir) as c:
+        yield c
+
+
+def new_room(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert set(answer) == {"room", "seat", "token"} and answer["seat"] == 0
+    return answer
+
+
+def server_room(client: TestClient, room: str) -> Room:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    found: Room = rooms.get(room)
+    return found
+
+
+def team_counts(game: Game, team: int) -> tuple[int, int]:
+    """(caídas, limpias) of a team over a whole mesa, from the engine's events."""
+    caidas = limpias = 0
+    for e in game.events:
+        if getattr(e, "team", None) != team:
+            continue
+        if e.kind in ("caida", "caida_limpia", "caida_ronda"):
+            caidas += 1
+        if e.kind in ("limpia", "caida_limpia") or (e.kind == "caida_ronda" and getattr(e, "limpia", False)):
+            limpias += 1
+    return caidas, limpias
+
+
+# -- HTTP ---------------------------------------------------------------------------------------------------
+def test_health_and_options(client: TestClient) -> None:
+    assert client.get("/api/health").json() == {"ok": True, "version": "0.1.0", "protocol": 1}
+    options = client.get("/api/options").json()
+    assert options["levels"] == [lv for lv in ("facil", "normal", "dificil") if lv in PLAYER_NAMES]
+    assert "oracle" not in options["levels"] and "aleatorio" not in options["levels"]
+    assert options["default_level"] in options["levels"]
+    assert [p["name"] for p in options["presets"]] == list(PRESET_NAMES)
+    assert {p["name"]: p["players"] for p in options["presets"]}["campeonato"] == [4]
+    names = [o["name"] for o in options["options"]]
+    assert names == [n for n in OPTION_NAMES if n != "players"]
+    default = Rules()
+    for option in options["options"]:
+        assert option["default"] == getattr(default, option["name"])
+        assert option["default"] in option["choices"]
+        assert re.fullmatch(r"R\d+", option["rule"])
+        for choice in option["choices"]:  # every value the form offers is one the engine accepts
+            Rules().replace(**{option["name"]: choice})
+    for preset in options["presets"]:
+        rules = Rules.preset(preset["name"], preset["players"][0])
+        assert preset["options"] == {
+            k: v for k, v in rules.to_dict().items() if k not in ("preset", "players")
+        }
+    assert options["languages"] == ["es", "en"]
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"players": 3}, "players"),
+        ({"players": "2"}, "players"),
+        ({"level": "oracle"}, "level"),
+        ({"level": "aleatorio"}, "level"),
+        ({"rules": {"preset": "nope"}}, "unknown preset 'nope'"),
+        ({"rules": {"preset": "campeonato"}}, "played by 4 players"),
+        ({"players": 4, "rules": {"preset": "basico"}}, "played by 2 players"),
+        ({"rules": {"target": 41}}, "target"),
+        ({"rules": {"sum_cards": "three"}}, "sum_cards"),
+        ({"rules": {"colour": "red"}}, "unknown option"),
+        ({"rules": {"players": 4}}, "agree"),
+        ({"rules": "a_todo_rigor"}, "rules"),
+        ({"name": "x" * 41}, "name"),
+        ({"name": "a\nb"}, "control"),
+        ({"seed": -1}, "seed"),
+        ({"seed": "abc"}, "seed"),
+        ({"seed": 2**63}, "seed"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_new_room_refuses_bad_requests_with_a_clear_422(
+    client: TestClient, body: dict[str, Any], fragment: str
+) -> None:
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and fragment in detail, detail
+    assert client.app.state.rooms._rooms == {}  # type: ignore[attr-defined]
+
+
+def test_new_room_refuses_a_body_that_is_not_json(client: TestClient) -> None:
+    response = client.post("/api/rooms", content=b"{nope", headers={"content-type": "application/json"})
+    assert response.status_code == 422 and isinstance(response.json()["detail"], str)
+    response = client.post("/api/rooms", json=[1, 2])
+    assert response.status_code == 422 and isinstance(response.json()["detail"], str)
+
+
+def test_new_room_with_a_custom_table_and_a_seed(client: TestClient, spy: Spy) -> None:
+    rules = {"preset": "todo_dos", "target": 30, "ronda_limit": None, "carton_cap": 28}
+    made = new_room(client, players=2, level="facil", rules=rules, name="Ana", seed=99)
+    twin = new_room(client, players=2, level="facil", rules=rules, name="Ana", seed=99)
+    expected = Rules.preset("todo_dos").replace(target=30, ronda_limit=None, carton_cap=28)
+    # reproducible: a room's first mesa is dealt from the seed derived from the room's seed
+    dealt = Game.new(expected, mesa_seed(99, 1)).state_summary()
+    assert server_room(client, made["room"]).game.state_summary() == dealt
+    assert server_room(client, twin["room"]).game.state_summary() == dealt
+    browser = Browser(client, spy)
+    state = browser.join(made["room"], made["token"])
+    assert state["view"]["rules"] == expected.to_dict()
+    assert state["seats"] == [
+        {"seat": 0, "kind": "person", "name": "Ana"},
+        {"seat": 1, "kind": "computer", "level": "facil"},
+    ]
+    assert state["view"]["hand"] == dealt["hands"][0]
+    browser.close()
+    check_all(spy)
+
+
+def test_handlers_that_use_the_rooms_run_on_the_event_loop(client: TestClient) -> None:
+    # FastAPI runs plain functions in a thread pool: a room loaded there and on the loop at once would be
+    # loaded twice. Every handler that touches the rooms is a coroutine, so it runs on the loop.
+    import inspect
+
+    from fastapi.routing import APIRoute
+
+    routes = {
+        (route.path, method): route.endpoint
+        for route in client.app.routes  # type: ignore[attr-defined]
+        if isinstance(route, APIRoute)
+        for method in route.methods
+    }
+    for key in (
+        ("/api/rooms", "POST"),
+        ("/api/rooms/{room_id}", "GET"),
+        ("/api/games/{room_id}/record", "GET"),
+    ):
+        assert inspect.iscoroutinefunction(routes[key]), key
+
+
+def test_static_page_is_served_at_the_root(tmp_path: Path) -> None:
+    page = tmp_path / "page"
+    page.mkdir()
+    (page / "index.html").write_text("<!doctype html><title>marker-123</title>", encoding="utf-8")
+    with running(tmp_path / "d1", static_dir=page) as c:
+        assert "marker-123" in c.get("/").text
+        assert c.get("/api/health").status_code == 200
+    with running(tmp_path / "d2", static_dir=tmp_path / "missing") as c:
+        response = c.get("/")
+        assert response.status_code == 200 and "/api/health" in response.text
+
+
+# -- a whole game -------------------------------------------------------------------------------------------
+def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: TestClient, spy: Spy) -> None:
+    made = new_room(client, players=2, level="facil", rules={"preset": "basico"}, name="Ana", seed=424242)
+    room_id, token = made["room"], made["token"]
+    assert client.get(f"/api/rooms/{room_id}", params={"token": token}).json() == {
+        "room": room_id,
+        "seat": 0,
+        "status": "playing",
+        "mesa": 1,
+    }
+    # no record while the mesa is in play (it would name every card and the seed)
+    response = client.get(f"/api/games/{room_id}/record", params={"token": token})
+    assert response.status_code == 409 and "in play" in response.json()["detail"]
+
+    browser = Browser(client, spy)
+    first = browser.join(room_id, token)
+    assert first["type"] == "state" and first["mesa"] == 1 and first["status"] == "playing"
+    assert [e["kind"] for e in first["events"]][:2] == ["dealer_draw", "deal"]  # a fresh mesa: its start
+    moves = 0
+    while True:
+        state = browser.until_my_turn_or_end()
+        if state["status"] == "finished":
+            break
+        assert state["view"]["turn"] == 0 and state["legal"]
+        assert [h["card"] for h in state["hints"]] == state["view"]["hand"]
+        browser.play_first_legal()
+        moves += 1
+    assert moves > 10
+    game = server_room(client, room_id).game
+    assert game.is_over and state["view"]["outcome"] == game.outcome.to_dict()  # type: ignore[union-attr]
+    assert state["legal"] == [] and state["hints"] == []
+
+    # every change is one state message, numbered one after the other; one play per message
+    states = [m for m in browser.received if m["type"] == "state"]
+    assert [m["state"] for m in states] == list(range(states[0]["state"], states[0]["state"] + len(states)))
+    assert states[-1]["state"] == len(game.actions)
+    assert all(sum(e["kind"] == "play" for e in m["events"]) <= 1 for m in states)
+    assert sum(sum(e["kind"] == "play" for e in m["events"]) for m in states) == len(game.actions)
+    # what the browser got is what the server sent, and none of it broke the rule
+    assert seen_by_server(spy, browser) == browser.received
+    assert check_all(spy) == len(browser.received)
+
+    # a move after the end changes nothing
+    before = game.to_json()
+    reply = browser.error({"v": 1, "type": "move", "move": "7h", "state": state["state"]})
+    assert reply["code"] == "game_over"
+    assert game.to_json() == before
+
+    # history, stats and the record
+    history = client.get("/api/history", params={"token": token}).json()["games"]
+    assert len(history) == 1
+    entry = history[0]
+    person_won = game.outcome.winner == 0  # type: ignore[union-attr]
+    caidas, limpias = team_counts(game, 0)
+    assert (entry["room"], entry["mesa"], entry["level"], entry["players"]) == (room_id, 1, "facil", 2)
+    assert (entry["won"], entry["winner"], entry["caidas"], entry["limpias"]) == (
+        person_won,
+        game.outcome.winner,  # type: ignore[union-attr]
+        caidas,
+        limpias,
+    )
+    stats = client.get("/api/stats").json()["levels"]
+    assert stats["facil"] == {"played": 1, "won": int(person_won), "caidas": caidas, "limpias": limpias}
+    assert set(available_levels()) <= set(stats)
+    record = client.get(f"/api/games/{room_id}/record", params={"token": token})
+    assert record.status_code == 200
+    assert "attachment" in record.headers["content-disposition"]
+    parsed = GameRecord.from_text(record.text)
+    assert parsed.seed == game.seed and parsed.seats == ("Ana", "bot:facil")
+    assert parsed.replay().state_summary() == game.state_summary()
+    assert client.get(entry["record"] + f"&token={token}").text == record.text
+
+    # next: a new mesa in the same room, from the next derived seed
+    browser.send({"v": 1, "type": "next"})
+    fresh = browser.recv()
+    assert fresh["type"] == "state" and fresh["mesa"] == 2 and fresh["status"] == "playing"
+    assert fresh["state"] == state["state"] + 1
+    assert [e["kind"] for e in fresh["events"]][:2] == ["dealer_draw", "deal"]
+    assert server_room(client, room_id).game.seed == mesa_seed(424242, 2)
+    assert client.get(f"/api/games/{room_id}/record", params={"token": token}).status_code == 409
+    assert client.get(f"/api/games/{room_id}/record", params={"token": token, "mesa": 1}).text == record.text
+    assert client.get(f"/api/games/{room_id}/record", params={"token": token, "mesa": 3}).status_code == 404
+    browser.until_my_turn_or_end()
+    browser.play_first_legal()
+    browser.close()
+    check_all(spy)
+
+
+@pytest.mark.parametrize("preset", ["a_todo_rigor", "campeonato"])
+def test_2v2_a_few_moves(client: TestClient, spy: Spy, preset: str) -> None:
+    made = new_room(client, players=4, level="facil", rules={"preset": preset}, seed=7)
+    browser = Browser(client, spy)
+    state = browser.join(made["room"], made["token"])
+    assert [s["kind"] for s in state["seats"]] == ["person", "computer", "computer", "computer"]
+    for _ in range(6):
+        state = browser.play_first_legal()
+        assert len(state["view"]["hand_sizes"]) == 4
+    last = browser.until_my_turn_or_end()  # the computer players now wait for this seat: nothing more is sent
+    assert last["view"]["rules"]["preset"] == preset
+    game = server_room(client, made["room"]).game
+    assert len(game.actions) >= 6
+    assert seen_by_server(spy, browser) == browser.received
+    # seat 0 never learnt a card of its partner (seat 2) or of the opponents
+    assert check_all(spy) == len(browser.received)
+    browser.close()
+
+
+def test_the_rule_holds_for_every_seat_of_a_room_with_several_sockets(client: TestClient, spy: Spy) -> None:
+    made = new_room(client, players=4, level="facil", seed=11)
+    one, two = Browser(client, spy), Browser(client, spy)
+    one.join(made["room"], made["token"])
+    two.join(made["room"], made["token"])
+    one.play_first_legal()
+    mine = one.until_my_turn_or_end()
+    # the second socket of the same seat follows the same changes, message by message
+    while two.last is not None and two.last["state"] < mine["state"]:
+        two.recv()
+    assert two.last == mine
+    first = two.received[0]["state"]  # (the computer may have moved before the second join)
+    assert [m["state"] for m in two.received] == [m["state"] for m in one.received if m["state"] >= first]
+    one.close()
+    two.close()
+    check_all(spy)
+
+
+# -- errors -------------------------------------------------------------------------------------------------
+def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
+    made = new_room(client, level="facil", seed=1)
+    room = server_room(client, made["room"])
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+
+    def snapshot() -> tuple[str, int, str]:
+        row = store.load_room(room.id)
+        assert row is not None
+        return room.game.to_json(), room.state, row.game
+
+    browser = Browser(client, spy)
+    before = snapshot()
+    assert browser.error({"v": 1, "type": "move", "move": "7h", "state": 0})["code"] == "not_joined"
+    assert browser.error({"v": 1, "type": "next"})["code"] == "not_joined"
+    for bad in (
+        "not json",
+        "[1, 2]",
+        '"text"',
+        {"v": 1},
+        {"v": 1, "type": "dance"},
+        {"v": 1, "type": 3},
+        {"v": 1, "type": "move"},
+        {"v": 1, "type": "move", "move": "7h", "state": "3"},
+        {"v": 1, "type": "move", "move": 7, "state": 3},
+        {"v": 1, "type": "move", "move": "7h", "state": -1},
+        {"v": 1, "type": "join", "room": made["room"]},
+        "x" * 5000,
+        b"\xff\xfe",
+    ):
+        assert browser.error(bad)["code"] == "bad_message", bad
+    for bad in (
+        {"v": 2, "type": "ping"},
+        {"type": "ping"},
+        {"v": "1", "type": "ping"},
+        {"v": True, "type": "ping"},
+    ):
+        assert browser.error(bad)["code"] == "bad_version", bad
+    assert (
+        browser.error({"v": 1, "type": "join", "room": "nope", "token": made["token"]})["code"]
+        == "unknown_room"
+    )
+    assert browser.error({"v": 1, "type": "join", "room": room.id, "token": "wrong"})["code"] == "bad_token"
+    assert snapshot() == before
+
+    browser.join(room.id, made["token"])
+    browser.play_first_legal()
+    state = browser.until_my_turn_or_end()
+    assert state["state"] >= 2 and state["legal"]
+    # from now on the computer waits long before each move, so its turn stays open for the test
+    rooms.bot_delay = 30
+    before = snapshot()
+    current, hand = state["state"], state["view"]["hand"]
+    reply = browser.error({"v": 1, "type": "move", "move": state["legal"][0], "state": current - 1})
+    assert reply["code"] == "stale" and str(current) in reply["message"]
+    # a card this seat does not hold but has seen played (naming a hidden card would be echoed back)
+    played = [c for e in state["view"]["history"] if e["kind"] == "play" for c in CARD.findall(e["move"])]
+    not_mine = played[0]
+    assert not_mine not in hand
+    for bad_move in (not_mine, "zz", f"{hand[0]} x", f"claim {not_mine}", f"{hand[0]} x{not_mine}"):
+        reply = browser.error({"v": 1, "type": "move", "move": bad_move, "state": current})
+        assert reply["code"] == "illegal_move", bad_move
+    assert browser.error({"v": 1, "type": "next"})["code"] == "not_finished"
+    browser.send({"v": 1, "type": "ping"})
+    assert browser.recv() == {"v": 1, "type": "pong"}
+    assert snapshot() == before
+
+    # a good move, and then it is the computer's turn (it waits bot_delay seconds)
+    after = browser.play_first_legal()
+    assert after["state"] == current + 1 and after["view"]["turn"] == 1 and after["legal"] == []
+    before = snapshot()
+    reply = browser.error({"v": 1, "type": "move", "move": after["view"]["hand"][0], "state": after["state"]})
+    assert reply["code"] == "not_your_turn"
+    assert snapshot() == before
+    browser.close()
+    assert {m["code"] for m in browser.received if m["type"] == "error"} == set(ERROR_CODES) - {
+        "game_over",  # tested after a whole chica
+        "corrupt_room",  # tested with a damaged database
+    }
+    check_all(spy)
+
+
+# -- saving and resuming ------------------------------------------------------------------------------------
+def test_resume_after_a_restart(data_dir: Path, spy: Spy) -> None:
+    with running(data_dir) as client:
+        made = new_room(client, level="facil", rules={"preset": "a_todo_rigor"}, seed=5)
+        browser = Browser(client, spy)
+        browser.join(made["room"], made["token"])
+        for _ in range(5):
+            browser.play_first_legal()
+        before = browser.until_my_turn_or_end()
+        saved = server_room(client, made["room"]).game.to_json()
+        browser.close()
+    # a new server on the same data directory
+    with running(data_dir) as client:
+        assert client.app.state.rooms._rooms == {}  # type: ignore[attr-defined]
+        info = client.get(f"/api/rooms/{made['room']}", params={"token": made["token"]})
+        assert info.status_code == 200 and info.json()["status"] == "playing"
+        assert client.get(f"/api/rooms/{made['room']}", params={"token": "nope"}).status_code == 403
+        assert client.get("/api/rooms/nope", params={"token": made["token"]}).status_code == 404
+        browser = Browser(client, spy)
+        again = browser.join(made["room"], made["token"])
+        assert server_room(client, made["room"]).game.to_json() == saved
+        for key in ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status"):
+            assert again[key] == before[key], key
+        assert again["events"] == []  # the hand so far is in view.history
+        for _ in range(3):
+            browser.play_first_legal()
+        browser.close()
+    check_all(spy)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        'UPDATE rooms SET game = \'{"format": "cuarenta-game"\'',
+        'UPDATE rooms SET game = replace(game, \'"actions": ["\', \'"actions": ["Zz\')',
+        "UPDATE rooms SET game = replace(game, '\"turn\": ', '\"turn\": 1')",  # no longer what replays
+        'UPDATE rooms SET rules = \'{"preset": "nope"}\'',
+        "UPDATE rooms SET seed = '12345'",
+        "DELETE FROM seats WHERE seat = 1",
+    ],
+)
+def test_a_corrupt_saved_room_gives_a_clear_error_not_a_crash(data_dir: Path, spy: Spy, damage: str) -> None:
+    with running(data_dir) as client:
+        made = new_room(client, level="facil", seed=3)
+        browser = Browser(client, spy)
+        browser.join(made["room"], made["token"])
+        browser.play_first_legal()
+        browser.close()
+    db = sqlite3.connect(data_dir / "cuarenta.sqlite3")
+    with db:
+        db.execute(damage)
+    db.close()
+    with running(data_dir) as client:
+        response = client.get(f"/api/rooms/{made['room']}", params={"token": made["token"]})
+        assert response.status_code == 500 and "corrupt" in response.json()["detail"]
+        browser = Browser(client, spy)
+        reply = browser.error({"v": 1, "type": "join", "room": made["room"], "token": made["token"]})
+        assert reply["code"] == "corrupt_room" and made["room"] in reply["message"]
+        browser.send({"v": 1, "type": "ping"})  # the socket still works
+        assert browser.recv()["type"] == "pong"
+        other = new_room(client, level="facil")  # and so does the server
+        assert browser.join(other["room"], other["token"])["type"] == "state"
+        browser.close()
+
+
+def test_the_database_is_versioned(tmp_path: Path) -> None:
+    store = Store.in_dir(tmp_path / "d")
+    assert store.schema_version() == SCHEMA_VERSION
+    store.close()
+    db = sqlite3.connect(tmp_path / "d" / "cuarenta.sqlite3")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer cuarenta"):
+        create_app(tmp_path / "d")
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "cuarenta.sqlite3").write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StoreError, match="not a usable cuarenta database"):
+        create_app(tmp_path / "e")
+
+
+def test_history_and_stats_follow_the_tokens(client: TestClient) -> None:
+    assert client.get("/api/history", params={"token": "nobody"}).json() == {"games": []}
+    stats = client.get("/api/stats").json()["levels"]
+    assert all(v == {"played": 0, "won": 0, "caidas": 0, "limpias": 0} for v in stats.values())
+    assert set(stats) == set(available_levels())
+
+
+def test_record_download_errors(client: TestClient) -> None:
+    made = new_room(client, level="facil")
+    assert client.get("/api/games/nope/record", params={"token": made["token"]}).status_code == 404
+    assert client.get(f"/api/games/{made['room']}/record", params={"token": "x"}).status_code == 403
+    assert client.get(f"/api/games/{made['room']}/record", params={"token": made["token"]}).status_code == 409
+
+
+# -- computer players ---------------------------------------------------------------------------------------
+def test_computer_players_think_in_a_worker_thread_and_the_server_stays_responsive(
+    client: TestClient, spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from cuarenta.players.simple import FacilPlayer
+
+    release = threading.Event()
+    thinking = threading.Event()
+    threads: list[tuple[str, bool]] = []
+    original = FacilPlayer.choose
+
+    def slow_choose(self: FacilPlayer, view: Any, legal: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        threads.append((threading.current_thread().name, on_loop))
+        thinking.set()
+        assert release.wait(20), "the test never released the computer player"
+        return original(self, view, legal)
+
+    monkeypatch.setattr(FacilPlayer, "choose", slow_choose)
+    seed = 0
+    while True:  # a room where the computer plays first
+        made = new_room(client, level="facil", seed=seed)
+        if server_room(client, made["room"]).game.turn == 1:
+            break
+        seed += 1
+    browser = Browser(client, spy)
+    state = browser.join(made["room"], made["token"])
+    assert state["view"]["turn"] == 1 and state["legal"] == []
+    assert thinking.wait(20)
+    # while the computer thinks, the server answers
+    browser.send({"v": 1, "type": "ping"})
+    assert browser.recv() == {"v": 1, "type": "pong"}
+    assert client.get("/api/health").status_code == 200
+    release.set()
+    after = browser.recv()
+    assert after["type"] == "state" and after["state"] == state["state"] + 1
+    assert after["events"][0]["kind"] == "play" and after["events"][0]["seat"] == 1
+    assert threads and all(not on_loop for _, on_loop in threads)
+    browser.close()
+    check_all(spy)
+
+
+# -- hints --------------------------------------------------------------------------------------------------
+def _position(hands: list[list[str]], table: list[str], last_drop: str | None = None) -> Game:
+    from cuarenta import CARDS
+
+    named = {c for h in hands for c in h} | set(table)
+    rest = [str(c) for c in CARDS if str(c) not in named]
+    return Game.from_position(
+        Rules(),
+        hands=hands,
+        table=table,
+        stock=[],
+        turn=0,
+        dealer=1,
+        piles=[rest[:10], rest[10:]],
+        last_drop=last_drop,
+    )
+
+
+def test_hints_mark_captures_caidas_limpias_and_risks() -> None:
+    game = _position([["5h", "Kc", "Qd"], ["5s", "Js", "Qh"]], ["5d", "Jd"], last_drop="5d")
+    # seat 1 holds 5s, Js, Qh (unseen by seat 0); piles hold the rest, seen
+    legal = [str(m) for m in game.legal_moves()]
+    hints = {h["card"]: h for h in seat_hints(game.view(0), legal)}
+    assert list(hints) == ["5h", "Kc", "Qd"]
+    assert hints["5h"] == {"card": "5h", "takes": True, "caida": True, "limpia": False, "warning": "limpia"}
+    # 5h x5d leaves Jd alone, and a J is unseen: an easy limpia for the next player
+    assert hints["Kc"]["takes"] is False and hints["Kc"]["warning"] is None  # every K is seen
+    assert hints["Qd"]["warning"] == "caida"  # Qh is unseen
+    assert seat_hints(game.view(1), []) == []  # not its turn: no hints
+
+
+def test_hints_never_warn_on_the_last_card_of_a_hand() -> None:
+    game = _position([["Kc"], ["Ks"]], ["3d"])
+    legal = [str(m) for m in game.legal_moves()]
+    assert seat_hints(game.view(0), legal)[0]["warning"] == "caida"
+    # seat 1 is the dealer with one card and an empty stock: its play ends the hand
+    game.play("Kc")
+    legal = [str(m) for m in game.legal_moves()]
+    assert game.turn == 1 and legal == ["Ks xKc"]
+    assert seat_hints(game.view(1), legal)[0]["warning"] is None
+
+
+# -- the protocol's parser ----------------------------------------------------------------------------------
+def test_parse_client_message() -> None:
+    message = parse_client_message('{"v": 1, "type": "join", "room": "r", "token": "t", "extra": 1}')
+    assert message.type == "join"
+    with pytest.raises(ProtocolError) as info:
+        parse_client_message('{"v": 1, "type": "move", "move": "", "state": 1}')
+    assert info.value.code == "bad_message" and "move" in info.value.message

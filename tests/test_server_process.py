@@ -1,0 +1,173 @@
+"""``cuarenta serve``: the real program as a subprocess (uvicorn, a real WebSocket), and its options."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+from websockets.sync.client import ClientConnection, connect
+
+from cuarenta.cli import app
+from cuarenta.commands_serve import DEFAULT_BOT_DELAY, address, default_data_dir
+
+
+def program() -> str:
+    beside = Path(sys.executable).parent / "cuarenta"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("cuarenta")
+    if found is None:  # pragma: no cover - the package is installed in the venv
+        pytest.skip("the cuarenta script is not installed")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str], Path]]:
+    """``cuarenta serve`` on a free port with a fresh data directory, until /api/health answers."""
+    port = free_port()
+    data = tmp_path / "data"
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [program(), "serve", "--port", str(port), "--data", str(data), "--bot-delay", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"the server stopped: {proc.stderr.read() if proc.stderr else ''}")
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /api/health"
+            time.sleep(0.1)
+        yield base, proc, data
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+
+
+def receive(ws: ClientConnection) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+    return message
+
+
+def test_the_real_server_plays_over_a_real_websocket(server: tuple[str, subprocess.Popen[str], Path]) -> None:
+    base, proc, data = server
+    health = httpx.get(f"{base}/api/health").json()
+    assert health["ok"] is True and health["protocol"] == 1
+    assert httpx.get(f"{base}/").status_code == 200
+    made = httpx.post(f"{base}/api/rooms", json={"players": 2, "level": "facil", "seed": 12}).json()
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"v": 1, "type": "join", "room": made["room"], "token": made["token"]}))
+        state = receive(ws)
+        assert state["type"] == "state" and state["seat"] == 0
+        played = 0
+        while played < 4:
+            if not state["legal"]:
+                state = receive(ws)
+                assert state["type"] == "state"
+                continue
+            ws.send(json.dumps({"v": 1, "type": "move", "move": state["legal"][0], "state": state["state"]}))
+            state = receive(ws)
+            assert state["type"] == "state", state
+            assert state["events"][0]["kind"] == "play" and state["events"][0]["seat"] == 0
+            played += 1
+        ws.send(json.dumps({"v": 1, "type": "ping"}))
+        while (reply := receive(ws))["type"] != "pong":
+            assert reply["type"] == "state"
+    # saved in the data directory given on the command line
+    assert (data / "cuarenta.sqlite3").is_file()
+    info = httpx.get(f"{base}/api/rooms/{made['room']}", params={"token": made["token"]}).json()
+    assert info["status"] == "playing"
+    proc.terminate()
+    out, _ = proc.communicate(timeout=20)
+    assert f"{base}/" in out
+
+
+# -- the command's options, in-process (uvicorn.run replaced) -----------------------------------------------
+@pytest.fixture
+def ran(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+
+    def fake_run(application: Any, **options: Any) -> None:
+        calls.append({"app": application, **options})
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    return calls
+
+
+def test_cuarenta_alone_starts_the_web_app_with_the_defaults(
+    ran: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    result = CliRunner().invoke(app, [])
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8000/" in result.output
+    assert len(ran) == 1 and ran[0]["host"] == "127.0.0.1" and ran[0]["port"] == 8000
+    assert ran[0]["app"].state.rooms.bot_delay == DEFAULT_BOT_DELAY
+    assert default_data_dir() == tmp_path / "xdg" / "cuarenta"
+    assert (tmp_path / "xdg" / "cuarenta" / "cuarenta.sqlite3").is_file()
+    # --help still shows the help, and lists serve
+    help_result = CliRunner().invoke(app, ["--help"])
+    assert help_result.exit_code == 0 and "serve" in help_result.output and len(ran) == 1
+
+
+def test_serve_options(ran: list[dict[str, Any]], tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["serve", "--host", "0.0.0.0", "--port", "8123", "--data", str(tmp_path / "d"), "--bot-delay", "0"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8123/" in result.output and str(tmp_path / "d") in result.output
+    assert ran[0]["host"] == "0.0.0.0" and ran[0]["port"] == 8123
+    assert ran[0]["app"].state.rooms.bot_delay == 0
+    assert (tmp_path / "d" / "cuarenta.sqlite3").is_file()
+    for bad in (["--port", "0"], ["--bot-delay", "-1"], ["--port", "x"]):
+        refused = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "d"), *bad])
+        assert refused.exit_code == 2, bad
+    assert len(ran) == 1
+
+
+def test_serve_refuses_an_unusable_data_directory(ran: list[dict[str, Any]], tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "cuarenta.sqlite3").write_bytes(b"not a database" * 200)
+    result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "d")])
+    assert result.exit_code == 1 and "not a usable cuarenta database" in result.output
+    assert ran == []
+
+
+def test_address() -> None:
+    assert address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert address("::", 9000) == "http://[::1]:9000/"
+    assert address("example.org", 80) == "http://example.org:80/"

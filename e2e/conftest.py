@@ -1,0 +1,85 @@
+"""Fixtures of the browser tests: the real server, Chromium, and a fresh page per test.
+
+Run them with ``.venv/bin/pytest e2e`` (scripts/test.sh does, after the main suite). They need Debian's
+``chromium`` at /usr/bin/chromium (or ``$CUARENTA_CHROMIUM``); without it they are skipped with a reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harness import CHROMIUM, PageLog, Server, launch_browser, new_context, watch_page
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not Path(CHROMIUM).exists():
+        skip = pytest.mark.skip(reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+        for item in items:
+            if item.path.is_relative_to(HERE):
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The real ``cuarenta serve`` on a free port, with a fresh data directory, for the whole run."""
+    srv = Server(tmp_path_factory.mktemp("server") / "data", bot_delay=0.05)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def base_url(server: Server) -> str:
+    return server.url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = launch_browser(pw)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh context (clean localStorage), 1280x800, no animations."""
+    ctx = new_context(browser)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def watched(context: BrowserContext, request: pytest.FixtureRequest) -> Iterator[tuple[Page, PageLog]]:
+    """A page of the fresh context, with its WebSocket frames and script errors recorded; a script
+    error in the page fails the test (at teardown)."""
+    pg = context.new_page()
+    log = watch_page(pg)
+    yield pg, log
+    shots = os.environ.get("CUARENTA_E2E_SHOTS")
+    if shots and not pg.is_closed():
+        pg.screenshot(path=str(Path(shots) / f"{request.node.name}.png"), full_page=True)
+    assert not log.errors, f"script errors in the page: {log.errors}"
+
+
+@pytest.fixture
+def page(watched: tuple[Page, PageLog]) -> Page:
+    return watched[0]
+
+
+@pytest.fixture
+def page_log(watched: tuple[Page, PageLog]) -> PageLog:
+    """What ``page`` received on its WebSocket, and its script errors."""
+    return watched[1]

@@ -1,0 +1,132 @@
+"""Take the README's screenshots of the real page, with the browser tests' tooling (e2e/harness.py).
+
+Starts ``cuarenta serve`` on a free port with a throw-away data directory, opens a game in headless
+Chromium (Debian's, /usr/bin/chromium), plays a few cards by clicking until the table has cards, and saves
+
+- ``docs/screenshots/desktop.png``: 1280x800, a 2v2 game (partner and both opponents around the table);
+- ``docs/screenshots/phone.png``: a 360x740 phone (touch, 2x pixels), 1v1, the full page.
+
+Both with Ayudas on, in Spanish, seeded so that a run gives the same pictures.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "e2e"))
+
+from harness import (  # noqa: E402  (e2e/ is put on the path just above)
+    Server,
+    choose_first_option,
+    close_summary,
+    hand_cards,
+    launch_browser,
+    new_context,
+    play_first_card,
+    start_game,
+    table_cards,
+    wait_step,
+    watch_page,
+)
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+#: The rooms of the two pictures (desktop, phone): chosen for a table with a few cards and a hint.
+SEEDS = (5, 9)
+#: True once nothing has covered the table for 1.5 s: no announcement bubble (they come one after the
+#: other, with a short gap between them), no draw panel, no dialog. A picture is not a test: waiting for
+#: a quiet spell is the simplest way to a clean one.
+_QUIET_JS = """
+() => {
+  const busy = document.querySelector('#announce.show') || !document.querySelector('#draw-panel').hidden
+    || document.querySelector('dialog[open]') || document.fonts.status !== 'loaded';
+  const now = performance.now();
+  if (busy || window.__quietSince === undefined) window.__quietSince = busy ? undefined : now;
+  return !busy && now - window.__quietSince > 1500;
+}
+"""
+
+
+def play_until(page: Page, table: int, hand: int, max_moves: int = 20) -> None:
+    """Play first cards until it is the person's turn with at least ``table`` cards on the table, at
+    least ``hand`` in the hand, and a card the Ayudas mark as taking something (a livelier picture)."""
+    for _ in range(max_moves * 3):
+        kind = wait_step(page)
+        if kind == "ready":
+            marked = page.locator("#hand .hint-takes").count()
+            if len(table_cards(page)) >= table and len(hand_cards(page)) >= hand and marked:
+                return
+            play_first_card(page)
+        elif kind == "choice":
+            choose_first_option(page)
+        elif kind == "summary":
+            close_summary(page)
+        else:
+            raise RuntimeError("the mesa ended before the picture")
+    raise RuntimeError(f"no turn with {table} cards on the table and {hand} in the hand")
+
+
+def settle(page: Page) -> None:
+    """Wait until no announcement, draw panel or dialog covers the table."""
+    page.mouse.move(0, 0)  # no hover lift on the card clicked last
+    page.evaluate("() => { window.__quietSince = undefined; window.scrollTo(0, 0); }")
+    page.wait_for_function(_QUIET_JS, timeout=30_000)
+
+
+def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, players: int) -> None:
+    size = PHONE if phone else DESKTOP
+    extra = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2} if phone else {}
+    context = new_context(browser, **size, **extra)
+    try:
+        page = context.new_page()
+        log = watch_page(page)
+        start_game(page, url, players=players, level="normal", preset="a_todo_rigor", seed=seed)
+        page.get_by_test_id("ayudas-toggle").click()
+        expect(page.get_by_test_id("ayudas-toggle")).to_have_attribute("aria-pressed", "true")
+        play_until(page, table=3, hand=4)
+        settle(page)
+        if phone:
+            # The whole page, by making the viewport as tall as the page: Playwright's full_page capture
+            # of an emulated phone drops the touch emulation for the capture, so (hover: none) stops
+            # matching and the keyboard number badges, hidden on touch screens, would show.
+            height = page.evaluate("() => document.scrollingElement.scrollHeight")
+            page.set_viewport_size({"width": size["width"], "height": max(size["height"], int(height))})
+            settle(page)
+        page.screenshot(path=str(out))
+        if log.errors:
+            raise RuntimeError(f"script errors in the page: {log.errors}")
+    finally:
+        context.close()
+    print(f"saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="output directory")
+    parser.add_argument("--seeds", type=int, nargs=2, default=SEEDS, metavar=("DESKTOP", "PHONE"))
+    args = parser.parse_args(argv)
+    out: Path = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="cuarenta-shots-") as tmp,
+        Server(Path(tmp) / "data", bot_delay=0.05) as server,
+        sync_playwright() as pw,
+    ):
+        browser = launch_browser(pw)
+        try:
+            shoot(browser, server.url, out / "desktop.png", phone=False, seed=args.seeds[0], players=4)
+            shoot(browser, server.url, out / "phone.png", phone=True, seed=args.seeds[1], players=2)
+        finally:
+            browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1740 @@
+// The Cuarenta page: new game form, the table, dialogs, history. It speaks protocol version 1
+// (docs/protocol.md): the server holds the game and the rules; this page only shows what its seat
+// may see and sends the moves the server listed as legal. localStorage keeps the language, the
+// Ayudas switch, the player's name and {room, token, seat} of the games — never a card.
+
+import { cardBackSVG, cardElement, cardFaceSVG, cardText, scoreMarkSVG } from "./cards.js";
+import * as I from "./i18n.js";
+
+const { t } = I;
+const PROTOCOL = 1;
+const KEYS = {
+  session: "cuarenta.session",
+  games: "cuarenta.games",
+  ayudas: "cuarenta.ayudas",
+  name: "cuarenta.name",
+  form: "cuarenta.form",
+};
+const LEVELS = ["facil", "normal", "dificil"];
+const PRESET_ORDER = ["a_todo_rigor", "todo_dos", "basico", "campeonato"];
+const SCORING = new Set(["ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "carton"]);
+const ANNOUNCED = new Set([
+  "ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim",
+  "chica_won", "zapatero", "mesa_won",
+]);
+
+// The options of RULES.md, used when GET /api/options cannot be read or leaves something out.
+const FALLBACK = {
+  presets: [
+    { name: "a_todo_rigor", players: [2, 4], rules: {} },
+    { name: "todo_dos", players: [2, 4], rules: { caida_limpia_points: 2, caida_ronda_points: 4 } },
+    {
+      name: "basico",
+      players: [2],
+      rules: { caida_ronda_points: 0, ronda_limit: null, treinta_y_ocho: false, chicas: 1 },
+    },
+    { name: "campeonato", players: [4], rules: { capture: "manual", cuatro_caidas_gana: true } },
+  ],
+  options: [
+    { name: "sum_cards", choices: ["two_or_more", "two"], default: "two_or_more" },
+    { name: "capture", choices: ["auto", "manual"], default: "auto" },
+    { name: "caida_limpia_points", choices: [2, 4], default: 4 },
+    { name: "ronda_points", choices: [2, 4], default: 2 },
+    { name: "four_of_a_kind", choices: ["wins_chica", "points"], default: "wins_chica" },
+    { name: "caida_ronda_points", choices: [0, 4, 10], default: 10 },
+    { name: "ronda_limit", choices: [null, 30], default: 30 },
+    { name: "treinta_y_ocho", choices: [true, false], default: true },
+    { name: "cuatro_caidas_gana", choices: [false, true], default: false },
+    { name: "carton_short", choices: ["most_cards", "dos_por_dar"], default: "most_cards" },
+    { name: "caida_across_deals", choices: [false, true], default: false },
+    { name: "carton_cap", choices: [null, 28, 36], default: null },
+    { name: "target", choices: [20, 30, 40], default: 40 },
+    { name: "chicas", choices: [1, 2, 3], default: 2 },
+    { name: "zapatero_wins_mesa", choices: [false, true], default: false },
+  ],
+  levels: LEVELS,
+};
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, props = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k === "html") node.innerHTML = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+};
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function store(key, value) {
+  try {
+    if (value === null || value === undefined) localStorage.removeItem(key);
+    else localStorage.setItem(key, typeof value === "string" ? value : JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the page still works for this visit */
+  }
+}
+function load(key, parse = true) {
+  try {
+    const raw = localStorage.getItem(key);
+    if (raw === null) return null;
+    return parse ? JSON.parse(raw) : raw;
+  } catch {
+    return null;
+  }
+}
+
+// -- the page's state ---------------------------------------------------------------------------
+const app = {
+  options: null, // normalised /api/options
+  optionsFromServer: false,
+  screen: "new",
+  session: load(KEYS.session), // {room, token, seat}
+  conn: null,
+  connected: false,
+  msg: null, // the last `state` message shown
+  queue: [], // `state` messages not yet shown
+  busy: false,
+  joinPending: true, // the next state is the answer to a join: show it without animations
+  pending: false, // a move was sent and no answer came yet
+  ayudas: load(KEYS.ayudas, false) === "1",
+  focusIndex: 0,
+  say: null, // what the sayings need, carried from message to message
+  announceQueue: [],
+  announcing: false,
+  drawShownFor: null,
+};
+
+// -- options for the new-game form --------------------------------------------------------------
+function normaliseOptions(raw) {
+  const out = { presets: [], options: [], levels: [] };
+  const fallbackPreset = Object.fromEntries(FALLBACK.presets.map((p) => [p.name, p]));
+  const rawPresets = raw && raw.presets;
+  const presetEntries = Array.isArray(rawPresets)
+    ? rawPresets.map((p) => (typeof p === "string" ? [p, {}] : [p.name ?? p.id ?? p.preset, p]))
+    : rawPresets && typeof rawPresets === "object"
+      ? Object.entries(rawPresets)
+      : [];
+  for (const [name, value] of presetEntries) {
+    if (!name) continue;
+    const v = value && typeof value === "object" ? value : {};
+    let rules = v.rules ?? v.options ?? v.values ?? null;
+    if (!rules) {
+      rules = { ...v };
+      for (const k of ["name", "id", "preset", "players", "allowed_players", "label", "description"]) delete rules[k];
+    }
+    let players = v.allowed_players ?? (Array.isArray(v.players) ? v.players : null);
+    if (!players) players = fallbackPreset[name]?.players ?? [2, 4];
+    out.presets.push({ name, players, rules: { ...rules } });
+  }
+  if (!out.presets.length) out.presets = FALLBACK.presets.map((p) => ({ ...p, rules: { ...p.rules } }));
+  out.presets.sort((a, b) => {
+    const ia = PRESET_ORDER.indexOf(a.name);
+    const ib = PRESET_ORDER.indexOf(b.name);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
+  });
+
+  const rawOptions = raw && (raw.options ?? raw.rule_options);
+  const entries = Array.isArray(rawOptions)
+    ? rawOptions.map((o) => [o.name ?? o.id, o])
+    : rawOptions && typeof rawOptions === "object"
+      ? Object.entries(rawOptions)
+      : [];
+  const fallbackOpt = Object.fromEntries(FALLBACK.options.map((o) => [o.name, o]));
+  for (const [name, value] of entries) {
+    if (!name || name === "players" || name === "preset") continue;
+    let choices = Array.isArray(value) ? value : value?.choices ?? value?.values ?? null;
+    const dflt = Array.isArray(value) ? fallbackOpt[name]?.default : "default" in (value ?? {}) ? value.default : fallbackOpt[name]?.default;
+    if (!Array.isArray(choices)) {
+      if (typeof dflt === "boolean") choices = [true, false];
+      else choices = fallbackOpt[name]?.choices ?? [dflt];
+    }
+    out.options.push({ name, choices: [...choices], default: dflt });
+  }
+  const known = new Set(out.options.map((o) => o.name));
+  for (const o of FALLBACK.options) if (!known.has(o.name)) out.options.push({ ...o, choices: [...o.choices] });
+  // the default of every option, completed from the presets' base (a_todo_rigor)
+  const base = out.presets.find((p) => p.name === "a_todo_rigor");
+  for (const o of out.options) if (base && o.name in base.rules && o.default === undefined) o.default = base.rules[o.name];
+
+  const rawLevels = raw && raw.levels;
+  if (Array.isArray(rawLevels)) {
+    for (const l of rawLevels) out.levels.push(typeof l === "string" ? l : l.name ?? l.id);
+  } else if (rawLevels && typeof rawLevels === "object") {
+    out.levels.push(...Object.keys(rawLevels));
+  }
+  if (!out.levels.length) out.levels = [...FALLBACK.levels];
+  out.defaultLevel = raw && out.levels.includes(raw.default_level) ? raw.default_level : out.levels[0];
+  out.defaultPreset =
+    raw && out.presets.some((p) => p.name === raw.default_preset) ? raw.default_preset : out.presets[0].name;
+  return out;
+}
+
+/** Every option's value for a preset (its own values over the defaults). */
+function presetValues(preset) {
+  const values = {};
+  for (const o of app.options.options) values[o.name] = o.default;
+  if (preset) Object.assign(values, preset.rules);
+  return values;
+}
+
+function choiceLabel(name, value) {
+  if (typeof value === "boolean") return t(value ? "ch_true" : "ch_false");
+  if (value === null) {
+    if (name === "ronda_limit") return t("ch_no_limit");
+    if (name === "carton_cap") return t("ch_no_cap");
+    return "—";
+  }
+  if (typeof value === "string") return I.hasKey(`ch_${value}`) ? t(`ch_${value}`) : value;
+  if (name === "caida_ronda_points" && value === 0) return t("ch_off");
+  if (["caida_limpia_points", "ronda_points", "caida_ronda_points", "target", "ronda_limit"].includes(name)) {
+    return t("ch_points_n", { n: value });
+  }
+  if (name === "carton_cap") return t("ch_cards_n", { n: value });
+  return String(value);
+}
+
+function optionLabel(name) {
+  return I.hasKey(`opt_${name}`) ? t(`opt_${name}`) : name;
+}
+
+const form = {
+  players: () => Number(document.querySelector('input[name="players"]:checked')?.value ?? 2),
+  level: () => document.querySelector('input[name="level"]:checked')?.value ?? "facil",
+  preset: () => $("#preset").value,
+};
+
+function buildLevelChoices() {
+  const box = $("#level-choices");
+  const chosen = box.querySelector("input:checked")?.value ?? load(KEYS.form)?.level ?? app.options.defaultLevel;
+  box.replaceChildren(
+    ...app.options.levels.map((level) =>
+      el(
+        "label",
+        { class: "choice" },
+        el("input", {
+          type: "radio",
+          name: "level",
+          value: level,
+          "data-testid": `level-${level}`,
+          checked: level === chosen || undefined,
+        }),
+        el("span", { class: "choice-main", text: I.hasKey(`level_${level}`) ? t(`level_${level}`) : level }),
+        I.hasKey(`level_${level}_sub`) ? el("span", { class: "choice-sub", text: t(`level_${level}_sub`) }) : null,
+      ),
+    ),
+  );
+  if (!box.querySelector("input:checked")) box.querySelector("input")?.setAttribute("checked", "");
+  const first = box.querySelector("input:checked") ?? box.querySelector("input");
+  if (first) first.checked = true;
+}
+
+function buildPresetSelect() {
+  const select = $("#preset");
+  const previous = select.value || load(KEYS.form)?.preset || app.options.defaultPreset;
+  const players = form.players();
+  const opts = app.options.presets.map((p) => {
+    const allowed = p.players.includes(players);
+    let label = I.hasKey(`preset_${p.name}`) ? t(`preset_${p.name}`) : p.name;
+    if (!allowed) label += ` (${t(p.players.includes(2) ? "preset_only_2" : "preset_only_4")})`;
+    return el("option", { value: p.name, disabled: !allowed || undefined, text: label });
+  });
+  opts.push(el("option", { value: "custom", text: t("preset_custom") }));
+  select.replaceChildren(...opts);
+  const wanted = app.options.presets.find((p) => p.name === previous);
+  if (previous === "custom") select.value = "custom";
+  else if (wanted && wanted.players.includes(players)) select.value = previous;
+  else select.value = app.options.presets.find((p) => p.players.includes(players))?.name ?? "custom";
+  updatePresetDescription();
+}
+
+function updatePresetDescription() {
+  const name = $("#preset").value;
+  $("#preset-desc").textContent = I.hasKey(`preset_desc_${name}`) ? t(`preset_desc_${name}`) : "";
+}
+
+function buildOptionsTable(values) {
+  const table = $("#options-table");
+  const current = values ?? readOptionsTable();
+  table.replaceChildren(
+    ...app.options.options.map((o) => {
+      const id = `opt-${o.name}`;
+      const choices = [...o.choices];
+      if (current && o.name in current && !choices.some((c) => c === current[o.name])) choices.push(current[o.name]);
+      const select = el(
+        "select",
+        { id, name: o.name, "data-testid": id, "data-option": o.name },
+        choices.map((c) => el("option", { value: JSON.stringify(c), text: choiceLabel(o.name, c) })),
+      );
+      const value = current && o.name in current ? current[o.name] : o.default;
+      select.value = JSON.stringify(value ?? null);
+      return el("div", { class: "option-row" }, el("label", { for: id, text: optionLabel(o.name) }), select);
+    }),
+  );
+}
+
+function readOptionsTable() {
+  const selects = document.querySelectorAll("#options-table select");
+  if (!selects.length) return null;
+  const out = {};
+  for (const s of selects) out[s.dataset.option] = JSON.parse(s.value);
+  return out;
+}
+
+function sameValues(a, b) {
+  return Object.keys(a).every((k) => a[k] === b[k]);
+}
+
+/** After an option changed by hand: the preset these values equal, else "custom". */
+function matchPreset() {
+  const values = readOptionsTable();
+  const players = form.players();
+  const found = app.options.presets.find((p) => p.players.includes(players) && sameValues(values, presetValues(p)));
+  $("#preset").value = found ? found.name : "custom";
+  updatePresetDescription();
+}
+
+function onPresetChanged() {
+  const name = form.preset();
+  if (name !== "custom") buildOptionsTable(presetValues(app.options.presets.find((p) => p.name === name)));
+  updatePresetDescription();
+}
+
+function onPlayersChanged() {
+  const before = form.preset();
+  buildPresetSelect();
+  if (form.preset() !== before) onPresetChanged();
+}
+
+function buildForm() {
+  buildLevelChoices();
+  buildPresetSelect();
+  const name = form.preset();
+  const preset = app.options.presets.find((p) => p.name === name);
+  buildOptionsTable(name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(preset));
+  $("#options-note").hidden = app.optionsFromServer;
+  $("#options-note").textContent = app.optionsFromServer ? "" : t("options_fallback");
+}
+
+async function loadOptions() {
+  try {
+    const res = await fetch("api/options");
+    if (!res.ok) throw new Error(String(res.status));
+    app.options = normaliseOptions(await res.json());
+    app.optionsFromServer = true;
+  } catch {
+    app.options = normaliseOptions(null);
+    app.optionsFromServer = false;
+  }
+}
+
+function restoreForm() {
+  const saved = load(KEYS.form);
+  const name = load(KEYS.name, false);
+  if (name) $("#player-name").value = name;
+  if (saved && (saved.players === 2 || saved.players === 4)) {
+    const input = document.querySelector(`input[name="players"][value="${saved.players}"]`);
+    if (input) input.checked = true;
+  }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const button = $("#start-game");
+  const players = form.players();
+  const level = form.level();
+  const preset = form.preset();
+  const typed = $("#player-name").value.trim();
+  const name = typed || t("f_name_placeholder");
+  const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
+  store(KEYS.name, typed || null);
+  store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null });
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  hideError();
+  try {
+    const res = await fetch("api/rooms", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ players, level, rules, name, seed: null }),
+    });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(errorDetail(body) || `HTTP ${res.status}`);
+    const session = { room: body.room, token: body.token, seat: body.seat ?? 0 };
+    rememberGame(session, { players, level });
+    openSession(session);
+  } catch (err) {
+    showError(err instanceof TypeError ? t("err_network") : t("err_create", { message: err.message }));
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+function errorDetail(body) {
+  if (!body) return "";
+  const d = body.detail ?? body.message ?? body.error;
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((x) => x.msg ?? JSON.stringify(x)).join("; ");
+  return d ? JSON.stringify(d) : "";
+}
+
+function rememberGame(session, extra) {
+  store(KEYS.session, session);
+  app.session = session;
+  const games = (load(KEYS.games) ?? []).filter((g) => g.room !== session.room);
+  games.unshift({ ...session, ...extra, started: new Date().toISOString() });
+  store(KEYS.games, games.slice(0, 100));
+}
+
+function forgetSession() {
+  store(KEYS.session, null);
+  app.session = null;
+  if (app.conn) app.conn.close();
+  app.conn = null;
+  app.msg = null;
+  app.queue = [];
+  updateNav();
+}
+
+// -- the connection -----------------------------------------------------------------------------
+class Connection {
+  constructor(session, onMessage, onState) {
+    this.session = session;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.closed = false;
+    this.retry = 0;
+    this.ws = null;
+    this.timer = null;
+    this.pinger = null;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const base = location.pathname.replace(/[^/]*$/, "");
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}${base}ws`);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.onState("open");
+      this.send({ type: "join", room: this.session.room, token: this.session.token });
+      this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!this.closed) {
+        this.scheduleReconnect();
+        this.onState("lost");
+      }
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    const delay = Math.min(10000, 500 * 2 ** this.retry);
+    this.retry += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (obj.type === "join") app.joinPending = true;
+    this.ws.send(JSON.stringify({ v: PROTOCOL, ...obj }));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}
+
+function openSession(session) {
+  if (app.conn) app.conn.close();
+  app.session = session;
+  app.msg = null;
+  app.queue = [];
+  app.pending = false;
+  app.connected = false;
+  app.say = null;
+  app.drawShownFor = null;
+  $("#result").hidden = true;
+  $("#draw-panel").hidden = true;
+  clearTable();
+  showScreen("table");
+  updateStatus();
+  app.conn = new Connection(session, onMessage, (what) => {
+    app.connected = what === "open";
+    updateStatus();
+  });
+}
+
+function onMessage(msg) {
+  if (!msg || typeof msg !== "object") return;
+  if (msg.type === "state") {
+    app.queue.push(msg);
+    pump();
+  } else if (msg.type === "error") {
+    onServerError(msg);
+  }
+}
+
+function onServerError(msg) {
+  app.pending = false;
+  const code = msg.code ?? "";
+  if (code === "unknown_room" || code === "bad_token" || code === "corrupt_room") {
+    forgetSession();
+    showScreen("new");
+    showError(t(`err_${code}`, { message: msg.message ?? "" }));
+    return;
+  }
+  if (code === "not_joined" && app.conn) {
+    app.conn.send({ type: "join", room: app.session.room, token: app.session.token });
+  }
+  const key = `err_${code}`;
+  const text = I.hasKey(key) ? t(key, { message: msg.message ?? "" }) : t("err_generic", { message: msg.message ?? code });
+  showError(text, code);
+  updateStatus();
+  renderHand();
+}
+
+// -- showing state messages one by one ----------------------------------------------------------
+async function pump() {
+  if (app.busy) return;
+  app.busy = true;
+  updateReady();
+  try {
+    while (app.queue.length) {
+      const msg = app.queue.shift();
+      try {
+        await showState(msg);
+      } catch (err) {
+        console.error(err); // a drawing problem must not stop the game
+        app.msg = msg;
+        renderAll();
+      }
+    }
+  } finally {
+    app.busy = false;
+    updateReady();
+  }
+}
+
+function isFresh(view) {
+  return (
+    view.hand_number === 0 &&
+    view.deal_number === 0 &&
+    !(view.history || []).some((e) => e.kind === "play") &&
+    !(view.chica_results || []).length &&
+    view.scores.every((s) => s === 0)
+  );
+}
+
+async function showState(msg) {
+  const prev = app.msg;
+  const first = app.joinPending || !prev || prev.room !== msg.room;
+  app.joinPending = false;
+  const newMesa =
+    prev && ((msg.mesa !== undefined && msg.mesa !== prev.mesa) || (prev.status === "finished" && msg.status === "playing"));
+  const rects = first || newMesa ? null : snapshot();
+  if (!first && !newMesa) hideError(["stale", "illegal_move", "not_your_turn"]);
+  app.msg = msg;
+  app.pending = false;
+  if (first || newMesa || !app.say) app.say = sayingState(msg.view);
+  const events = msg.events || [];
+  let narrated;
+  if (!(first || newMesa)) narrated = narrate(events, app.say);
+  else if (isFresh(msg.view)) {
+    // a new mesa: announce its first rondas (the draw is shown on the felt)
+    narrated = narrate(events, sayingStart({ ...msg.view, history: [] })).filter((l) =>
+      ["ronda", "four_of_a_kind"].includes(l.event.kind),
+    );
+  } else narrated = [];
+  renderAll({ dealt: events.some((e) => e.kind === "deal") && !first });
+  if (msg.status !== "finished") $("#result").hidden = true;
+  if ((first || newMesa) && isFresh(msg.view)) showDraw(msg, events);
+  else if (msg.view.hand_number > 0 || msg.view.deal_number > 0) $("#draw-panel").hidden = true;
+  if (rects) await animate(msg, prev, rects);
+  for (const line of narrated) if (ANNOUNCED.has(line.event.kind) || line.sayings.length) announce(line);
+  const handEnd = events.find((e) => e.kind === "hand_end");
+  const chicaWon = events.find((e) => e.kind === "chica_won");
+  if (!first && msg.status !== "finished" && (handEnd || chicaWon)) await showSummary(events, prev, msg);
+  if (msg.status === "finished") {
+    app.lastHandView = first ? null : prev?.view ?? null;
+    app.finalEvents = first ? null : events;
+    showResult(msg, first);
+  }
+}
+
+// -- names --------------------------------------------------------------------------------------
+function view() {
+  return app.msg?.view;
+}
+function mySeat() {
+  return app.msg?.seat ?? app.msg?.view?.seat ?? app.session?.seat ?? 0;
+}
+function players() {
+  return view()?.players ?? 2;
+}
+function seatInfo(seat) {
+  return (app.msg?.seats || []).find((s) => s.seat === seat) ?? null;
+}
+function seatName(seat) {
+  const info = seatInfo(seat);
+  const n = players();
+  if (info && info.kind === "person" && info.name) return info.name;
+  if (seat === mySeat()) return t("you");
+  if (info && info.kind === "person") return t("player_n", { n: seat + 1 });
+  if (n === 2) return t("computer");
+  const rel = (seat - mySeat() + 4) % 4;
+  return t(["you", "rival_right", "partner", "rival_left"][rel]);
+}
+function teamName(team) {
+  if (players() === 2) return seatName(team);
+  return team === mySeat() % 2 ? t("team_yours") : t("team_rivals");
+}
+function names() {
+  return { seat: seatName, team: teamName, players: players() };
+}
+function levelName(level) {
+  return I.hasKey(`level_${level}`) ? t(`level_${level}`) : String(level ?? "");
+}
+function position(seat) {
+  const n = players();
+  const rel = (seat - mySeat() + n) % n;
+  if (n === 2) return rel === 0 ? "bottom" : "top";
+  return ["bottom", "right", "top", "left"][rel];
+}
+/** The seat whose panel shows a team's pile: mine for my team, the next seat for the other. */
+function pileKeeper(team) {
+  const me = mySeat();
+  return team === me % 2 ? me : (me + 1) % players();
+}
+function isMyTurn() {
+  const msg = app.msg;
+  return Boolean(msg && msg.status !== "finished" && msg.view.turn === mySeat() && (msg.legal || []).length);
+}
+
+// -- sayings and narration ----------------------------------------------------------------------
+/** What the sayings need at the start of the current hand (scores then = now minus the hand's points). */
+function sayingStart(v) {
+  const added = [0, 0];
+  for (const e of v.history || []) {
+    if (SCORING.has(e.kind) && e.points > 0 && typeof e.team === "number") added[e.team] += e.points;
+  }
+  return {
+    scores: v.scores.map((s, i) => Math.max(0, s - added[i])),
+    lastCaida: null,
+    move: null,
+    tableWasCleared: false,
+    players: v.players,
+    target: v.rules?.target ?? 40,
+    treintaYOcho: Boolean(v.rules?.treinta_y_ocho),
+  };
+}
+
+/** What the sayings need now, rebuilt from the current hand's history (on join and after resets). */
+function sayingState(v) {
+  const state = sayingStart(v);
+  narrate(v.history || [], state);
+  return state;
+}
+
+/** Walk events in order; returns [{event, text, sayings}] and updates `state`. */
+function narrate(events, state) {
+  const lines = [];
+  for (const e of events) {
+    if (e.kind === "play") state.move = I.parseMove(e.move);
+    else if (e.kind === "deal" || e.kind === "dealer_draw") {
+      state.move = null;
+      if (e.kind === "dealer_draw" || e.deal === 0) {
+        state.lastCaida = null;
+        state.tableWasCleared = false;
+      }
+    }
+    if (SCORING.has(e.kind) && e.points > 0 && typeof e.team === "number") {
+      state.scores = state.scores.map((s, i) => (i === e.team ? s + e.points : s));
+    }
+    const ctx = {
+      players: state.players,
+      move: state.move,
+      scores: state.scores,
+      target: state.target,
+      treintaYOcho: state.treintaYOcho,
+      lastCaida: state.lastCaida,
+      tableWasCleared: state.tableWasCleared,
+    };
+    const keys = Array.isArray(e.sayings) ? e.sayings : I.sayingKeys(e, ctx);
+    const points = typeof e.points === "number" && e.points > 0 ? e.points : 2;
+    const sayings = keys.map((k) => I.sayingLine(k, points)).filter(Boolean);
+    lines.push({ event: e, text: I.describeEvent(e, names()), sayings, keys });
+    if (e.kind === "caida" || e.kind === "caida_limpia" || e.kind === "caida_ronda") state.lastCaida = [e.seat, e.victim];
+    if (e.kind === "play") state.tableWasCleared = false;
+    if (e.kind === "limpia" || e.kind === "caida_limpia" || (e.kind === "caida_ronda" && e.limpia)) {
+      state.tableWasCleared = true;
+    }
+    if (e.kind === "chica_won") {
+      state.scores = [0, 0];
+      state.lastCaida = null;
+    }
+  }
+  return lines;
+}
+
+function announce(line) {
+  app.announceQueue.push(line);
+  if (app.announceQueue.length > 4) app.announceQueue.splice(0, app.announceQueue.length - 4);
+  if (!app.announcing) runAnnouncements();
+}
+
+async function runAnnouncements() {
+  app.announcing = true;
+  const box = $("#announce");
+  while (app.announceQueue.length) {
+    const line = app.announceQueue.shift();
+    const saying = line.sayings[0];
+    box.replaceChildren(
+      el(
+        "div",
+        { class: `bubble kind-${line.event.kind}`, "data-testid": "saying", dataset: { kind: line.event.kind, sayings: (line.keys || []).join(" ") } },
+        saying ? el("p", { class: "bubble-saying", text: saying }) : null,
+        el("p", { class: "bubble-text", text: line.text }),
+      ),
+    );
+    box.classList.add("show");
+    // shown for a while, or a little less when something newer is waiting
+    const until = Date.now() + (saying ? 2200 : 1700);
+    const least = Date.now() + 900;
+    while (Date.now() < until && !(app.announceQueue.length && Date.now() >= least)) await sleep(100);
+    box.classList.remove("show");
+    await sleep(reducedMotion.matches ? 0 : 200);
+  }
+  app.announcing = false;
+}
+
+// -- drawing the table --------------------------------------------------------------------------
+function clearTable() {
+  for (const id of ["#table-cards", "#hand", "#teams", "#slot-top", "#slot-left", "#slot-right", "#my-info", "#log"]) {
+    $(id).replaceChildren();
+  }
+  $("#meta").textContent = "";
+  $("#claims").hidden = true;
+  $("#rondas").hidden = true;
+  $("#table-empty").hidden = true;
+}
+
+function renderAll(opts = {}) {
+  if (!app.msg) return;
+  renderScoreboard();
+  renderSeats();
+  renderTable();
+  renderHand(opts);
+  renderClaims();
+  renderLog();
+  updateStatus();
+  updateNav();
+}
+
+function marksFor(points) {
+  const [perros, tantos] = I.tantosPerros(points);
+  const wrap = el("span", { class: "marks", role: "img", "aria-label": I.pointsWords(points) });
+  wrap.innerHTML = scoreMarkSVG("perro").repeat(perros) + scoreMarkSVG("tanto").repeat(tantos);
+  return wrap;
+}
+
+function renderScoreboard() {
+  const v = view();
+  const need = v.rules?.chicas ?? 2;
+  const teams = [0, 1].map((team) => {
+    const chicas = v.chicas[team] ?? 0;
+    const dots = el(
+      "span",
+      { class: "chica-dots", "aria-hidden": "true" },
+      Array.from({ length: Math.max(need, chicas) }, (_, i) => el("span", { class: i < chicas ? "dot on" : "dot" })),
+    );
+    return el(
+      "div",
+      { class: `team${team === v.team ? " mine" : ""}`, "data-team": team, "data-testid": `team-${team}` },
+      el("div", { class: "team-name", text: teamName(team) }),
+      el(
+        "div",
+        { class: "score-line" },
+        el("span", { class: "score-num", "data-testid": `score-${team}`, "aria-label": t("score_aria", { team: teamName(team), points: I.pointsWords(v.scores[team]) }), text: String(v.scores[team]) }),
+        marksFor(v.scores[team]),
+      ),
+      el(
+        "div",
+        { class: "team-chicas" },
+        el("span", { text: `${t("chicas_label")}: ` }),
+        el("span", { class: "chica-count", "data-testid": `chicas-${team}`, text: String(chicas) }),
+        dots,
+      ),
+    );
+  });
+  $("#teams").replaceChildren(...teams);
+  const deals = 40 / (5 * v.players);
+  $("#meta").replaceChildren(
+    ...[
+    app.msg.mesa > 1 ? el("span", { "data-testid": "mesa-number", text: t("mesa_label", { n: app.msg.mesa }) }) : null,
+    el("span", { "data-testid": "hand-number", text: t("hand_label", { hand: v.hand_number + 1 }) }),
+    el("span", { text: t("deal_label", { deal: Math.min(v.deal_number + 1, deals), deals }) }),
+    el("span", { "data-testid": "stock-size", text: t("stock_label", { n: v.stock_size }) }),
+    el("span", { text: t("target_label", { n: v.rules?.target ?? 40 }) }),
+    ].filter(Boolean),
+  );
+}
+
+function pileStack(team) {
+  const n = view().pile_sizes[team] ?? 0;
+  const stack = el("div", {
+    class: "pile",
+    "data-testid": `pile-${team}`,
+    "data-team": team,
+    "data-count": n,
+    role: "img",
+    "aria-label": `${t("pile_count", { n })} · ${t("pile_aria", { n })}`,
+  });
+  const layers = Math.min(4, Math.ceil(n / 6));
+  const cards = el("span", { class: "pile-stack", "aria-hidden": "true" });
+  for (let i = 0; i < Math.max(1, layers); i += 1) {
+    const c = el("span", { class: n ? "pile-card" : "pile-card empty", html: n ? cardBackSVG() : "" });
+    c.style.setProperty("--i", String(i));
+    cards.append(c);
+  }
+  stack.append(cards);
+  stack.append(el("span", { class: "pile-count", text: t("pile_count", { n }) }));
+  return stack;
+}
+
+function renderSeats() {
+  const v = view();
+  const n = v.players;
+  $("#board").dataset.players = String(n);
+  const slots = { top: $("#slot-top"), left: $("#slot-left"), right: $("#slot-right") };
+  for (const s of Object.values(slots)) s.replaceChildren();
+  for (let seat = 0; seat < n; seat += 1) {
+    if (seat === mySeat()) continue;
+    const pos = position(seat);
+    const info = seatInfo(seat);
+    const count = v.hand_sizes[seat] ?? 0;
+    const backs = el("div", {
+      class: "backs",
+      "data-testid": "seat-hand",
+      "data-count": count,
+      role: "img",
+      "aria-label": count === 1 ? t("hand_count_1") : t("hand_count", { n: count }),
+    });
+    for (let i = 0; i < count; i += 1) backs.append(el("span", { class: "back", html: cardBackSVG() }));
+    const partner = n === 4 && seat === (mySeat() + 2) % 4;
+    const sub = info && info.kind === "computer" ? t("seat_computer_level", { level: levelName(info.level) }) : info?.kind === "person" ? t("seat_person") : "";
+    const panel = el(
+      "div",
+      {
+        class: `seat seat-${pos}${v.turn === seat ? " is-turn" : ""}${partner ? " partner" : ""}`,
+        "data-testid": `seat-${seat}`,
+        "data-seat": seat,
+      },
+      el(
+        "div",
+        { class: "seat-head" },
+        el("span", { class: "seat-name", text: seatName(seat) }),
+        v.dealer === seat ? el("span", { class: "chip dealer", title: t("dealer_aria"), text: t("dealer_tag") }) : null,
+      ),
+      sub ? el("div", { class: "seat-sub", text: partner ? `${t("seat_partner_tag")} · ${sub}` : sub }) : null,
+      el("div", { class: "seat-cards" }, backs, pileKeeper(seat % 2) === seat ? pileStack(seat % 2) : null),
+    );
+    slots[pos].append(panel);
+  }
+  // my own corner: name, dealer, my team's pile
+  const me = mySeat();
+  $("#my-info").replaceChildren(
+    el(
+      "div",
+      { class: `seat seat-bottom${v.turn === me ? " is-turn" : ""}`, "data-testid": `seat-${me}`, "data-seat": me },
+      el(
+        "div",
+        { class: "seat-head" },
+        el("span", { class: "seat-name", text: seatInfo(me)?.name || t("you") }),
+        el("span", { class: "chip you", text: t("seat_you_tag") }),
+        v.dealer === me ? el("span", { class: "chip dealer", title: t("dealer_aria"), text: t("dealer_tag") }) : null,
+      ),
+      pileStack(me % 2),
+    ),
+  );
+}
+
+function renderTable() {
+  const v = view();
+  const box = $("#table-cards");
+  const claimable = new Set((v.claimable || []).flat());
+  box.replaceChildren(
+    ...v.table.map((code) => {
+      const last = code === v.last_drop;
+      const node = cardElement(code, { className: `card table-card${last ? " last-drop" : ""}${claimable.has(code) ? " claimable" : ""}` });
+      node.setAttribute("role", "listitem");
+      node.setAttribute("data-testid", "table-card");
+      node.setAttribute("aria-label", last ? `${I.cardLabel(code)}, ${t("last_drop_aria")}` : I.cardLabel(code));
+      if (last) {
+        node.dataset.lastDrop = "1";
+        node.append(el("span", { class: "badge badge-last", "aria-hidden": "true", text: t("last_drop_badge") }));
+      }
+      return node;
+    }),
+  );
+  box.dataset.count = String(v.table.length);
+  $("#table-empty").hidden = v.table.length > 0;
+  const rondas = v.rondas || [];
+  $("#rondas").hidden = !rondas.length;
+  $("#rondas").textContent = rondas.length
+    ? t("rondas_label", { list: rondas.map((r) => `${seatName(r.seat)} (${I.rankPlural(r.rank)})`).join(", ") })
+    : "";
+}
+
+function movesForCard(code) {
+  return (app.msg?.legal || []).filter((m) => !m.startsWith("claim") && I.parseMove(m).card === code);
+}
+
+function renderHand(opts = {}) {
+  const v = view();
+  if (!v) return;
+  const hand = $("#hand");
+  const myTurn = isMyTurn() && !app.pending;
+  const hints = new Map((app.msg.hints || []).map((h) => [h.card, h]));
+  if (app.focusIndex >= v.hand.length) app.focusIndex = Math.max(0, v.hand.length - 1);
+  const hadFocus = hand.contains(document.activeElement);
+  const buttons = v.hand.map((code, i) => {
+    const playable = myTurn && movesForCard(code).length > 0;
+    const b = el("button", {
+      type: "button",
+      class: "card hand-card",
+      "data-testid": "hand-card",
+      "data-card": code,
+      "data-index": i + 1,
+      tabindex: i === app.focusIndex ? "0" : "-1",
+      "aria-disabled": playable ? "false" : "true",
+    });
+    b.innerHTML = cardFaceSVG(code);
+    b.append(el("span", { class: "key-hint", "aria-hidden": "true", text: String(i + 1) }));
+    const label = [I.cardLabel(code)];
+    const h = hints.get(code);
+    if (app.ayudas && h) {
+      if (h.takes) {
+        b.classList.add("hint-takes");
+        b.dataset.hintTakes = "1";
+        label.push(t("hint_takes_aria"));
+      }
+      if (h.caida) {
+        b.classList.add("hint-caida");
+        b.dataset.hintCaida = "1";
+        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("hint_caida") }));
+        label.push(t("hint_caida_aria"));
+      } else if (h.takes) {
+        b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: h.limpia ? t("hint_limpia") : t("hint_takes") }));
+      }
+      if (h.limpia) {
+        b.dataset.hintLimpia = "1";
+        label.push(t("hint_limpia_aria"));
+      }
+      if (h.warning) {
+        b.classList.add("hint-warn");
+        b.dataset.hintWarning = h.warning;
+        const key = h.warning === "limpia" ? "limpia" : "caida";
+        b.append(el("span", { class: "badge badge-warn", "aria-hidden": "true", text: t(`hint_warn_${key}`) }));
+        label.push(t(`hint_warn_${key}_aria`));
+      }
+    }
+    b.setAttribute("aria-label", label.join(". "));
+    if (opts.dealt && !reducedMotion.matches) {
+      b.classList.add("dealt");
+      b.style.setProperty("--i", String(i));
+    }
+    b.addEventListener("click", () => onCardClick(code));
+    b.addEventListener("focus", () => {
+      app.focusIndex = i;
+      for (const other of hand.children) other.tabIndex = other === b ? 0 : -1;
+    });
+    return b;
+  });
+  hand.replaceChildren(...buttons);
+  hand.classList.toggle("my-turn", myTurn);
+  if (hadFocus && buttons[app.focusIndex]) buttons[app.focusIndex].focus({ preventScroll: true });
+  $("#ayudas-toggle").setAttribute("aria-pressed", String(app.ayudas));
+}
+
+function renderClaims() {
+  const box = $("#claims");
+  const claims = (app.msg?.legal || []).filter((m) => m.startsWith("claim"));
+  if (!claims.length || !isMyTurn()) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const victim = (mySeat() + players() - 1) % players();
+  box.hidden = false;
+  box.replaceChildren(
+    el("p", { class: "claims-title", text: t("claims_title", { victim: seatName(victim) }) }),
+    el(
+      "div",
+      { class: "claims-buttons" },
+      claims.map((m) => {
+        const cards = I.parseMove(m).claim;
+        return el("button", {
+          type: "button",
+          class: "btn btn-claim",
+          "data-testid": "claim-option",
+          "data-move": m,
+          text: t("claim_btn", { cards: I.cardsText(cards) }),
+          "aria-label": t("claim_btn", { cards: cards.map(I.cardLabel).join(", ") }),
+          onclick: () => sendMove(m),
+        });
+      }),
+    ),
+  );
+}
+
+function renderLog() {
+  const v = view();
+  const lines = narrate(v.history || [], sayingStart(v));
+  const list = $("#log");
+  list.replaceChildren(
+    ...lines.map((l) =>
+      el(
+        "li",
+        { class: `log-${l.event.kind}` },
+        el("span", { class: "log-text", text: l.text }),
+        l.sayings.length ? el("span", { class: "log-saying", text: ` ${l.sayings.join(" ")}` }) : null,
+      ),
+    ),
+  );
+  list.scrollTop = list.scrollHeight;
+}
+
+function updateStatus() {
+  const status = $("#status");
+  let text;
+  if (!app.session) text = t("status_no_game");
+  else if (!app.msg) text = app.connected ? t("status_connecting") : app.conn?.retry ? t("status_reconnecting") : t("status_connecting");
+  else if (!app.connected && app.conn && app.conn.retry) text = t("status_reconnecting");
+  else if (app.msg.status === "finished") text = t("status_finished");
+  else if (app.pending) text = t("status_sending");
+  else if (isMyTurn()) {
+    const claims = (app.msg.legal || []).some((m) => m.startsWith("claim"));
+    const keys = window.matchMedia("(hover: hover) and (min-width: 600px)").matches;
+    text = claims ? t("status_your_turn_claim") : keys ? t("status_your_turn_keys") : t("status_your_turn");
+  } else if (app.msg.view.turn !== null && app.msg.view.turn !== undefined) {
+    text = t("status_turn_of", { name: seatName(app.msg.view.turn) });
+  } else text = "";
+  status.textContent = text;
+  updateReady();
+}
+
+/** data-turn / data-ready on the table screen: what end-to-end tests wait for. */
+function updateReady() {
+  const screen = $("#screen-table");
+  const msg = app.msg;
+  let turn = "none";
+  if (msg) turn = msg.status === "finished" ? "over" : isMyTurn() ? "me" : "other";
+  screen.dataset.turn = turn;
+  screen.dataset.state = msg ? String(msg.state) : "";
+  const ready = Boolean(msg) && !app.busy && !app.queue.length && !app.pending && turn === "me";
+  screen.dataset.ready = ready ? "1" : "0";
+}
+
+function updateNav() {
+  $("#nav-table").hidden = !app.session;
+  for (const [id, screen] of [["#nav-table", "table"], ["#nav-new", "new"], ["#nav-history", "history"]]) {
+    if (app.screen === screen) $(id).setAttribute("aria-current", "page");
+    else $(id).removeAttribute("aria-current");
+  }
+  $("#resume-game").hidden = !app.session || app.screen !== "new";
+}
+
+// -- playing ------------------------------------------------------------------------------------
+function onCardClick(code) {
+  if (!app.msg) return;
+  if (app.pending) return;
+  if (!isMyTurn()) {
+    flash(t("not_your_turn"));
+    return;
+  }
+  const moves = movesForCard(code);
+  if (!moves.length) {
+    flash(t("card_no_move"));
+    return;
+  }
+  if (moves.length === 1) sendMove(moves[0]);
+  else openChoice(code, orderOptions(moves));
+}
+
+function sendMove(move) {
+  if (!app.conn || !app.msg) return;
+  hideError();
+  const ok = app.conn.send({ type: "move", move, state: app.msg.state });
+  if (!ok) {
+    showError(t("status_reconnecting"));
+    return;
+  }
+  app.pending = true;
+  $("#draw-panel").hidden = true;
+  const dialog = $("#choice-dialog");
+  if (dialog.open) dialog.close();
+  renderHand();
+  renderClaims();
+  updateStatus();
+}
+
+function flash(text) {
+  const status = $("#status");
+  status.textContent = text;
+  status.classList.remove("flash");
+  void status.offsetWidth;
+  status.classList.add("flash");
+  setTimeout(updateStatus, 1800);
+}
+
+function describeOption(move, all) {
+  const v = view();
+  const m = I.parseMove(move);
+  const tags = [];
+  let text;
+  if (!m.base.length) {
+    text = t("opt_drop", { card: cardText(m.card) });
+    if (all.some((o) => I.parseMove(o).base.length)) tags.push(t("tag_forgets"));
+  } else {
+    const base = m.base.map(cardText).join(" + ");
+    text = m.run.length ? t("opt_take_run", { base, run: I.cardsText(m.run) }) : t("opt_take", { base });
+    if (m.base.length === 1 && m.base[0] === v.last_drop) tags.push(t("tag_caida"));
+    if (m.base.length + m.run.length === v.table.length) tags.push(t("tag_limpia"));
+    // a shorter escalera than another option with the same base (manual capture)
+    const sameBase = all.map(I.parseMove).filter((o) => o.base.join("+") === m.base.join("+"));
+    const longest = sameBase.reduce((a, b) => (b.run.length > a.run.length ? b : a), m);
+    if (longest.run.length > m.run.length) tags.push(t("tag_short", { cards: I.cardsText(longest.run.slice(m.run.length)) }));
+  }
+  return { text, tags, taken: [...m.base, ...m.run] };
+}
+
+/** Captures first (in the server's order of bases, longest escalera first), taking nothing last. */
+function orderOptions(moves) {
+  const parsed = moves.map((m, i) => ({ m, i, p: I.parseMove(m) }));
+  const bases = [...new Set(parsed.filter((x) => x.p.base.length).map((x) => x.p.base.join("+")))];
+  const rank = (x) => (x.p.base.length ? bases.indexOf(x.p.base.join("+")) : bases.length);
+  parsed.sort((a, b) => rank(a) - rank(b) || b.p.run.length - a.p.run.length || a.i - b.i);
+  return parsed.map((x) => x.m);
+}
+
+function openChoice(code, moves) {
+  const dialog = $("#choice-dialog");
+  $("#choice-title").textContent = t("choice_title", { card: cardText(code) });
+  const list = $("#choice-list");
+  list.replaceChildren(
+    ...moves.map((move) => {
+      const d = describeOption(move, moves);
+      const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
+      for (const c of d.taken.length ? d.taken : [code]) minis.append(cardElement(c, { tag: "span", className: "card mini" }));
+      const label = d.tags.length ? `${d.text} (${d.tags.join(", ")})` : d.text;
+      return el(
+        "button",
+        {
+          type: "button",
+          class: "choice-option",
+          "data-testid": "capture-option",
+          "data-move": move,
+          "aria-label": label,
+          onclick: () => sendMove(move),
+        },
+        minis,
+        el(
+          "span",
+          { class: "choice-words" },
+          el("span", { class: "choice-text", text: d.text }),
+          d.tags.length ? el("span", { class: "choice-tags", text: d.tags.join(" · ") }) : null,
+        ),
+      );
+    }),
+  );
+  dialog.showModal();
+  list.querySelector("button")?.focus();
+}
+
+// -- animations ---------------------------------------------------------------------------------
+function snapshot() {
+  const rects = { table: new Map(), hand: new Map(), seats: new Map(), piles: new Map() };
+  for (const node of document.querySelectorAll("#table-cards .table-card")) rects.table.set(node.dataset.card, node.getBoundingClientRect());
+  for (const node of document.querySelectorAll("#hand .hand-card")) rects.hand.set(node.dataset.card, node.getBoundingClientRect());
+  for (const node of document.querySelectorAll(".seat[data-seat]")) {
+    const backs = node.querySelector(".backs") ?? node;
+    rects.seats.set(Number(node.dataset.seat), backs.getBoundingClientRect());
+  }
+  rects.felt = $("#felt").getBoundingClientRect();
+  rects.handBox = $("#hand").getBoundingClientRect();
+  return rects;
+}
+
+function visible(rect) {
+  return rect && rect.width > 0 && rect.height > 0;
+}
+
+function ghost(code, rect, faceDown = false) {
+  const g = cardElement(code, { className: "card ghost", faceDown });
+  g.setAttribute("aria-hidden", "true");
+  Object.assign(g.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+  document.body.append(g);
+  g.getBoundingClientRect(); // start the transition from here
+  return g;
+}
+
+function moveTo(node, from, to, scale = 1, extra = {}) {
+  const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+  const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+  node.style.transform = `translate(${dx}px, ${dy}px) scale(${scale})`;
+  Object.assign(node.style, extra);
+}
+
+async function animate(msg, prev, rects) {
+  if (reducedMotion.matches) return;
+  const events = msg.events || [];
+  const plays = events.filter((e) => e.kind === "play" || e.kind === "claim");
+  if (!plays.length) return;
+  const pileRect = (team) => {
+    const node = document.querySelector(`.pile[data-team="${team}"]`);
+    return node ? node.getBoundingClientRect() : rects.felt;
+  };
+  // cards that stayed on the table slide to their new places
+  for (const node of document.querySelectorAll("#table-cards .table-card")) {
+    const before = rects.table.get(node.dataset.card);
+    if (!before) continue;
+    const after = node.getBoundingClientRect();
+    if (Math.abs(before.left - after.left) < 1 && Math.abs(before.top - after.top) < 1) continue;
+    node.style.transition = "none";
+    node.style.transform = `translate(${before.left - after.left}px, ${before.top - after.top}px)`;
+    node.getBoundingClientRect();
+    node.style.transition = "";
+    node.style.transform = "";
+  }
+  for (const e of plays) {
+    const team = e.team ?? e.seat % 2;
+    if (e.kind === "claim") {
+      const ghosts = (e.cards || []).filter((c) => rects.table.has(c)).map((c) => [ghost(c, rects.table.get(c)), rects.table.get(c)]);
+      if (!ghosts.length) continue;
+      await sleep(30);
+      const to = pileRect(team);
+      for (const [g, from] of ghosts) moveTo(g, from, to, 0.45, { opacity: "0.2" });
+      await sleep(520);
+      for (const [g] of ghosts) g.remove();
+      continue;
+    }
+    const m = I.parseMove(e.move);
+    let origin = e.seat === mySeat() ? rects.hand.get(m.card) : rects.seats.get(e.seat);
+    if (!visible(origin)) origin = rects.felt;
+    const taken = [...m.base, ...m.run];
+    if (!taken.length) {
+      const target = [...document.querySelectorAll("#table-cards .table-card")].find((n) => n.dataset.card === m.card);
+      if (!target) continue;
+      const to = target.getBoundingClientRect();
+      target.style.transition = "none";
+      const s = origin.width / (to.width || 1);
+      target.style.transform = `translate(${origin.left - to.left + (origin.width - to.width) / 2}px, ${origin.top - to.top + (origin.height - to.height) / 2}px) scale(${s})`;
+      target.getBoundingClientRect();
+      target.style.transition = "";
+      target.style.transform = "";
+      await sleep(420);
+      continue;
+    }
+    // the played card flies onto what it takes, then all of them go to the team's pile
+    const firstRect = rects.table.get(taken[0]) ?? rects.felt;
+    const size = rects.table.values().next().value ?? firstRect;
+    const startRect = { left: origin.left, top: origin.top, width: size.width, height: size.height };
+    const played = ghost(m.card, startRect);
+    const others = taken.filter((c) => rects.table.has(c)).map((c) => [ghost(c, rects.table.get(c)), rects.table.get(c)]);
+    played.classList.add("flying");
+    await sleep(20);
+    moveTo(played, startRect, { ...firstRect, left: firstRect.left + 10, top: firstRect.top - 8 });
+    await sleep(380);
+    const to = pileRect(team);
+    const here = played.getBoundingClientRect();
+    played.style.transform = "";
+    Object.assign(played.style, { left: `${here.left}px`, top: `${here.top}px`, transition: "none" });
+    played.getBoundingClientRect();
+    played.style.transition = "";
+    for (const [g, from] of [[played, here], ...others]) moveTo(g, from, to, 0.45, { opacity: "0.25" });
+    await sleep(560);
+    played.remove();
+    for (const [g] of others) g.remove();
+  }
+}
+
+// -- the draw, the end of a hand, the result ----------------------------------------------------
+function showDraw(msg, events) {
+  const v = msg.view;
+  const key = `${msg.room}:${(v.chica_results || []).length}:${v.hand_number}`;
+  if (app.drawShownFor === key) return;
+  app.drawShownFor = key;
+  const draw = [...events, ...(v.history || [])].find((e) => e.kind === "dealer_draw");
+  const rounds = $("#draw-rounds");
+  rounds.replaceChildren();
+  if (draw && Array.isArray(draw.draws)) {
+    draw.draws.forEach((round, i) => {
+      if (i > 0) rounds.append(el("p", { class: "draw-again", text: t("draw_again") }));
+      rounds.append(
+        el(
+          "div",
+          { class: "draw-round" },
+          round.map(([seat, code]) => {
+            const card = cardElement(code, { className: "card draw-card" });
+            card.setAttribute("role", "img");
+            card.setAttribute("aria-label", I.cardLabel(code));
+            return el("figure", { class: `draw-seat${seat === draw.dealer && i === draw.draws.length - 1 ? " winner" : ""}` }, card, el("figcaption", { text: seatName(seat) }));
+          }),
+        ),
+      );
+    });
+    $("#draw-dealer").textContent = t("draw_dealer", { name: seatName(draw.dealer) });
+  } else {
+    $("#draw-dealer").textContent = t("draw_note", { name: seatName(v.dealer) });
+  }
+  $("#draw-panel").hidden = false;
+}
+
+function summaryTable(events, v, withChica = true) {
+  const cartons = events.filter((e) => e.kind === "carton");
+  const handEnd = events.find((e) => e.kind === "hand_end");
+  const chica = events.find((e) => e.kind === "chica_won");
+  const body = [];
+  if (handEnd) {
+    const rows = [0, 1].map((team) => {
+      const c = cartons.find((x) => x.team === team);
+      let cartonText = t("summary_no_carton");
+      if (c && c.points > 0) {
+        if (c.reason === "most_cards") cartonText = t("summary_most_cards", { n: c.points });
+        else if (c.reason === "dos_por_dar") cartonText = t("summary_dos_por_dar", { n: c.points });
+        else cartonText = `+${c.points}`;
+      } else if (c && c.note) cartonText = `0 (${t("note_treinta_y_ocho")})`;
+      const score = chica ? chica.scores[team] : v.scores[team];
+      return el(
+        "tr",
+        { "data-team": team },
+        el("th", { scope: "row", text: teamName(team) }),
+        el("td", { "data-testid": `summary-cards-${team}`, text: String(handEnd.pile_sizes?.[team] ?? c?.cards ?? "") }),
+        el("td", { "data-testid": `summary-carton-${team}`, text: cartonText }),
+        el("td", { "data-testid": `summary-score-${team}` }, el("strong", { text: String(score) }), " ", marksFor(score)),
+      );
+    });
+    body.push(
+      el(
+        "table",
+        { class: "summary-table" },
+        el("thead", {}, el("tr", {}, ["summary_team", "summary_cards", "summary_carton", "summary_score"].map((k) => el("th", { scope: "col", text: t(k) })))),
+        el("tbody", {}, rows),
+      ),
+    );
+    if (handEnd.leftovers && handEnd.leftovers.length) {
+      const minis = el("div", { class: "mini-cards" });
+      for (const c of handEnd.leftovers) {
+        const m = cardElement(c, { tag: "span", className: "card mini" });
+        m.setAttribute("role", "img");
+        m.setAttribute("aria-label", I.cardLabel(c));
+        minis.append(m);
+      }
+      body.push(el("p", { class: "summary-leftovers", text: t("summary_leftovers") }), minis);
+    } else {
+      body.push(el("p", { class: "summary-leftovers", text: t("summary_clean") }));
+    }
+  } else if (chica) {
+    body.push(el("p", { text: t("summary_abandoned") }));
+  }
+  if (chica && withChica) {
+    body.push(
+      el("p", {
+        class: "summary-chica",
+        "data-testid": "summary-chica",
+        text: t("summary_chica", { team: teamName(chica.team), n: chica.chica + 1, won: chica.scores[chica.team], lost: chica.scores[1 - chica.team] }),
+      }),
+    );
+    const zap = events.find((e) => e.kind === "zapatero");
+    if (zap) {
+      body.push(
+        el(
+          "p",
+          { class: "summary-zapatero", "data-testid": "summary-zapatero" },
+          el("strong", { text: I.sayingLine(zap.platillo ? "platillo" : "zapatero") }),
+          " ",
+          I.describeEvent(zap, names()),
+        ),
+      );
+    }
+  }
+  return body;
+}
+
+function showSummary(events, prev, msg) {
+  const handEnd = events.find((e) => e.kind === "hand_end");
+  const prevView = prev?.view ?? msg.view;
+  const n = (prevView.hand_number ?? 0) + 1;
+  $("#summary-title").textContent = handEnd ? t("summary_title", { n }) : t("result_title");
+  $("#summary-body").replaceChildren(...summaryTable(events, msg.view));
+  const dialog = $("#summary-dialog");
+  return new Promise((resolve) => {
+    const done = () => {
+      dialog.removeEventListener("close", done);
+      resolve();
+    };
+    dialog.addEventListener("close", done);
+    dialog.showModal();
+    $("#summary-continue").focus();
+  });
+}
+
+function showResult(msg, quiet) {
+  const v = msg.view;
+  const outcome = v.outcome;
+  const panel = $("#result");
+  if (!outcome) return;
+  const mine = v.team;
+  const won = outcome.winner === mine;
+  const key = v.players === 2 ? (won ? "result_you_win" : "result_you_lose") : won ? "result_team_win" : "result_team_lose";
+  $("#result-headline").textContent = t(key);
+  panel.dataset.winner = String(outcome.winner);
+  panel.dataset.won = won ? "1" : "0";
+  const chicas = outcome.chicas ?? v.chicas;
+  $("#result-chicas").textContent = `${t("result_chicas", { a: chicas[mine], b: chicas[1 - mine] })}${outcome.reason === "zapatero" ? ` · ${t("result_by_zapatero")}` : ""}`;
+  $("#result-list").replaceChildren(
+    ...(v.chica_results || []).map((r, i) => {
+      const scores = r.scores.map((s, team) => `${teamName(team)} ${s}`).join(" – ");
+      const loser = 1 - r.winner;
+      return el(
+        "li",
+        { "data-testid": "result-chica" },
+        t("result_chica_line", { n: i + 1, scores, team: teamName(r.winner) }),
+        r.platillo
+          ? el("span", { class: "result-zapatero" }, ` · ${t("result_platillo", { team: teamName(loser) })} `, el("strong", { text: I.sayingLine("platillo") }))
+          : r.zapatero
+            ? el("span", { class: "result-zapatero" }, ` · ${t("result_zapatero", { team: teamName(loser) })} `, el("strong", { text: I.sayingLine("zapatero") }))
+            : null,
+      );
+    }),
+  );
+  const final = app.finalEvents ?? [];
+  if (final.some((e) => e.kind === "hand_end")) {
+    const prevView = app.lastHandView ?? v;
+    $("#result-hand").replaceChildren(
+      el("h3", { text: t("summary_title", { n: (prevView.hand_number ?? 0) + 1 }) }),
+      ...summaryTable(final, v, false),
+    );
+  } else $("#result-hand").replaceChildren();
+  const link = $("#download-record");
+  if (app.session) {
+    const mesa = msg.mesa ? `&mesa=${msg.mesa}` : "";
+    link.href = `api/games/${encodeURIComponent(app.session.room)}/record?token=${encodeURIComponent(app.session.token)}${mesa}`;
+    link.setAttribute("download", `cuarenta-${app.session.room}${msg.mesa ? `-mesa${msg.mesa}` : ""}.cuarenta`);
+  }
+  const wasHidden = panel.hidden;
+  panel.hidden = false;
+  if (wasHidden && !quiet) {
+    panel.scrollIntoView({ behavior: reducedMotion.matches ? "auto" : "smooth", block: "start" });
+    panel.focus({ preventScroll: true });
+  }
+}
+
+// -- errors -------------------------------------------------------------------------------------
+let errorTimer = null;
+function showError(text, code = "") {
+  const box = $("#error");
+  $(".error-text", box).textContent = text;
+  box.dataset.code = code;
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  if (["stale", "not_your_turn"].includes(code)) errorTimer = setTimeout(() => hideError(), 6000);
+}
+function hideError(codes = null) {
+  const box = $("#error");
+  if (box.hidden) return;
+  if (codes && !codes.includes(box.dataset.code)) return;
+  box.hidden = true;
+}
+
+// -- history and statistics ---------------------------------------------------------------------
+async function showHistory() {
+  showScreen("history");
+  const list = $("#history-list");
+  const stats = $("#stats");
+  list.replaceChildren(el("p", { text: t("loading") }));
+  stats.replaceChildren(el("p", { text: t("loading") }));
+  const games = load(KEYS.games) ?? [];
+  const tokens = games.map((g) => g.token).filter(Boolean);
+  const byRoom = new Map(games.map((g) => [g.room, g]));
+  try {
+    const query = tokens.map((tok) => `token=${encodeURIComponent(tok)}`).join("&");
+    const res = tokens.length ? await fetch(`api/history?${query}`) : null;
+    const data = res && res.ok ? await res.json() : [];
+    const items = Array.isArray(data) ? data : data.games ?? data.history ?? [];
+    list.replaceChildren(items.length ? historyTable(items, byRoom) : el("p", { "data-testid": "history-empty", text: t("history_empty") }));
+  } catch {
+    list.replaceChildren(el("p", { text: t("err_network") }));
+  }
+  try {
+    const res = await fetch("api/stats");
+    const data = res.ok ? await res.json() : null;
+    stats.replaceChildren(statsTable(data));
+  } catch {
+    stats.replaceChildren(el("p", { text: t("err_network") }));
+  }
+}
+
+function formatDate(value) {
+  if (!value) return "";
+  const d = typeof value === "number" ? new Date(value < 1e12 ? value * 1000 : value) : new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  return d.toLocaleString(I.getLang() === "es" ? "es-EC" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+function resultText(item, mine) {
+  const team = typeof item.person_team === "number" ? item.person_team : (item.seat ?? mine?.seat ?? 0) % 2;
+  let won = item.won;
+  if (typeof won !== "boolean" && typeof item.winner === "number") won = item.winner === team;
+  if (typeof won !== "boolean") return "";
+  const chicas = item.chicas;
+  const score = Array.isArray(chicas) ? ` ${chicas[team]}–${chicas[1 - team]}` : "";
+  return `${t(won ? "res_won" : "res_lost")}${score}`;
+}
+
+function historyTable(items, byRoom) {
+  const head = ["col_date", "col_level", "col_players", "col_rules", "col_result", "col_record"];
+  const rows = items.map((item) => {
+    const room = item.room ?? item.id;
+    const mine = byRoom.get(room);
+    const token = item.token ?? mine?.token;
+    const rules = item.rules;
+    const preset = typeof rules === "string" ? rules : rules?.preset ?? item.preset ?? "";
+    const nPlayers = item.players ?? rules?.players ?? mine?.players;
+    const level = item.level ?? mine?.level;
+    let href = null;
+    if (token && typeof item.record === "string") {
+      href = `${item.record.replace(/^\//, "")}${item.record.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+    } else if (room && token) {
+      href = `api/games/${encodeURIComponent(room)}/record?token=${encodeURIComponent(token)}${item.mesa ? `&mesa=${item.mesa}` : ""}`;
+    }
+    return el(
+      "tr",
+      { "data-testid": "history-row", "data-room": room ?? "", "data-won": item.won ? "1" : "0" },
+      el("td", { "data-label": t("col_date"), text: formatDate(item.date ?? item.finished ?? item.finished_at ?? item.ended_at ?? item.created_at) }),
+      el("td", { "data-label": t("col_level"), text: levelName(level) }),
+      el("td", { "data-label": t("col_players"), text: nPlayers === 4 ? t("players_4") : nPlayers === 2 ? t("players_2") : String(nPlayers ?? "") }),
+      el("td", { "data-label": t("col_rules"), text: I.hasKey(`preset_${preset}`) ? t(`preset_${preset}`) : String(preset) }),
+      el("td", { "data-label": t("col_result"), "data-testid": "history-result", text: resultText(item, mine) }),
+      el("td", { "data-label": t("col_record") }, href ? el("a", { href, download: `cuarenta-${room}${item.mesa ? `-mesa${item.mesa}` : ""}.cuarenta`, "data-testid": "history-record", text: t("record_link") }) : ""),
+    );
+  });
+  return el(
+    "div",
+    { class: "table-scroll" },
+    el("table", { class: "data-table history-table" }, el("thead", {}, el("tr", {}, head.map((k) => el("th", { scope: "col", text: t(k) })))), el("tbody", {}, rows)),
+  );
+}
+
+function statsTable(data) {
+  if (!data) return el("p", { text: t("stats_empty") });
+  let entries = [];
+  const src = data.levels ?? data.stats ?? data;
+  if (Array.isArray(src)) entries = src.map((x) => [x.level ?? x.name, x]);
+  else if (src && typeof src === "object") entries = Object.entries(src).filter(([, v]) => v && typeof v === "object");
+  if (!entries.length) return el("p", { text: t("stats_empty") });
+  entries.sort((a, b) => LEVELS.indexOf(a[0]) - LEVELS.indexOf(b[0]));
+  const cols = ["played", "won", "caidas", "limpias"];
+  return el(
+    "div",
+    { class: "table-scroll" },
+    el(
+      "table",
+      { class: "data-table" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("col_level") }), cols.map((c) => el("th", { scope: "col", text: t(`col_${c}`) })))),
+      el(
+        "tbody",
+        {},
+        entries.map(([level, s]) =>
+          el("tr", { "data-testid": `stats-${level}` }, el("th", { scope: "row", text: levelName(level) }), cols.map((c) => el("td", { "data-stat": c, text: String(s[c] ?? 0) }))),
+        ),
+      ),
+    ),
+  );
+}
+
+// -- screens, language, keyboard ----------------------------------------------------------------
+function showScreen(name) {
+  app.screen = name;
+  for (const [id, screen] of [["#screen-new", "new"], ["#screen-table", "table"], ["#screen-history", "history"]]) {
+    $(id).hidden = screen !== name;
+  }
+  updateNav();
+}
+
+function applyLanguage() {
+  const lang = I.getLang();
+  document.documentElement.lang = lang;
+  I.applyStatic();
+  const sw = $("#lang-switch");
+  sw.replaceChildren(el("span", { class: "long", text: t("lang_switch") }), el("span", { class: "short", text: t("lang_switch_short") }));
+  sw.setAttribute("lang", lang === "es" ? "en" : "es");
+  sw.setAttribute("aria-label", t("lang_switch_aria"));
+  $("#nav-rules").href = t("rules_href");
+  document.title = app.screen === "table" ? `${t("table_title")} · Cuarenta` : "Cuarenta";
+  if (app.options) buildForm();
+  if (app.msg) {
+    renderAll();
+    if (app.msg.status === "finished") showResult(app.msg, true);
+    if (!$("#draw-panel").hidden && isFresh(app.msg.view)) {
+      app.drawShownFor = null;
+      showDraw(app.msg, app.msg.events || []);
+    }
+  }
+  const choice = $("#choice-dialog");
+  if (choice.open) choice.close();
+  if (app.screen === "history") showHistory();
+}
+
+function onKeyDown(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const openDialog = document.querySelector("dialog[open]");
+  if (openDialog) {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      const buttons = [...openDialog.querySelectorAll("button")];
+      const i = buttons.indexOf(document.activeElement);
+      const next = buttons[(i + (e.key === "ArrowDown" ? 1 : -1) + buttons.length) % buttons.length];
+      next?.focus();
+      e.preventDefault();
+    }
+    return;
+  }
+  if (e.key === "Escape") {
+    hideError();
+    $("#draw-panel").hidden = true;
+    return;
+  }
+  if (app.screen !== "table" || !app.msg) return;
+  if (e.target instanceof HTMLElement && e.target.matches("input, select, textarea")) return;
+  const cards = [...document.querySelectorAll("#hand .hand-card")];
+  if (!cards.length) return;
+  if (/^[1-9]$/.test(e.key)) {
+    const i = Number(e.key) - 1;
+    if (i < cards.length) {
+      cards[i].focus();
+      e.preventDefault();
+    }
+    return;
+  }
+  const inHand = $("#hand").contains(document.activeElement);
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight" || e.key === "Home" || e.key === "End") {
+    if (!inHand && document.activeElement !== document.body && document.activeElement !== $("#main")) return;
+    let i = inHand ? cards.indexOf(document.activeElement) : app.focusIndex;
+    if (e.key === "ArrowLeft") i = inHand ? (i - 1 + cards.length) % cards.length : i;
+    else if (e.key === "ArrowRight") i = inHand ? (i + 1) % cards.length : i;
+    else if (e.key === "Home") i = 0;
+    else i = cards.length - 1;
+    cards[Math.max(0, Math.min(cards.length - 1, i))].focus();
+    e.preventDefault();
+  }
+}
+
+function wire() {
+  $("#new-game-form").addEventListener("submit", startGame);
+  for (const input of document.querySelectorAll('input[name="players"]')) input.addEventListener("change", onPlayersChanged);
+  $("#preset").addEventListener("change", onPresetChanged);
+  $("#options-table").addEventListener("change", matchPreset);
+  $("#lang-switch").addEventListener("click", () => {
+    I.setLang(I.getLang() === "es" ? "en" : "es");
+    applyLanguage();
+  });
+  $("#nav-new").addEventListener("click", () => showScreen("new"));
+  $("#nav-table").addEventListener("click", () => {
+    if (!app.session) return;
+    if (!app.conn) openSession(app.session);
+    else showScreen("table");
+  });
+  $("#resume-game").addEventListener("click", () => {
+    if (app.conn) showScreen("table");
+    else if (app.session) openSession(app.session);
+  });
+  $("#nav-history").addEventListener("click", showHistory);
+  $("#ayudas-toggle").addEventListener("click", () => {
+    app.ayudas = !app.ayudas;
+    store(KEYS.ayudas, app.ayudas ? "1" : "0");
+    renderHand();
+  });
+  $("#choice-cancel").addEventListener("click", () => $("#choice-dialog").close());
+  $("#summary-continue").addEventListener("click", () => $("#summary-dialog").close());
+  $("#play-again").addEventListener("click", () => {
+    if (app.conn && app.conn.send({ type: "next" })) $("#play-again").disabled = true;
+    setTimeout(() => ($("#play-again").disabled = false), 3000);
+  });
+  $("#result-new").addEventListener("click", () => showScreen("new"));
+  $(".error-close").addEventListener("click", () => hideError());
+  $(".draw-close").addEventListener("click", () => ($("#draw-panel").hidden = true));
+  document.addEventListener("keydown", onKeyDown);
+}
+
+async function resume(session) {
+  // ask first whether the saved room still exists (404 unknown, 403 wrong token)
+  try {
+    const res = await fetch(`api/rooms/${encodeURIComponent(session.room)}?token=${encodeURIComponent(session.token)}`);
+    if (res.status === 404 || res.status === 403) {
+      forgetSession();
+      showScreen("new");
+      showError(t(res.status === 404 ? "err_unknown_room" : "err_bad_token"));
+      return;
+    }
+    if (res.ok) {
+      const info = await res.json().catch(() => null);
+      if (info && typeof info.seat === "number") session.seat = info.seat;
+    }
+  } catch {
+    /* the server may be starting: the WebSocket retries */
+  }
+  openSession(session);
+}
+
+async function main() {
+  I.setLang(I.getLang());
+  if (window.matchMedia("(min-width: 900px)").matches) $("#log-box").open = true;
+  wire();
+  restoreForm();
+  applyLanguage();
+  await loadOptions();
+  buildForm();
+  if (app.session && app.session.room && app.session.token) {
+    await resume(app.session);
+  } else {
+    app.session = null;
+    showScreen("new");
+  }
+}
+
+main();

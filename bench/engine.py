@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
+    parser.add_argument("--players", type=int, default=None, choices=(2, 4), help="default: the preset's")
     parser.add_argument("--rules", default="a_todo_rigor", help="preset name")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     run(rules, 0.5, args.seed, args.checked)  # warm the capture tables
     plies, hands, mesas, elapsed, wall = run(rules, args.seconds, args.seed, args.checked)
     print(f"python {platform.python_version()} on {platform.machine()}, one core")
-    print(f"rules {args.rules}, {args.players} players, {'play (checked)' if args.checked else 'push'}")
+    print(f"rules {args.rules}, {rules.players} players, {'play (checked)' if args.checked else 'push'}")
     print(f"{mesas} mesas, {hands} complete hands, {plies} plies in {elapsed:.1f} s CPU ({wall:.1f} s wall)")
     print(f"{hands / elapsed:,.0f} hands/s")
     print(f"{plies / elapsed:,.0f} plies/s")

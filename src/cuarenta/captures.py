@@ -27,6 +27,7 @@ RANK_SHIFT: Final = tuple(3 * r for r in range(NUM_RANKS))
 RANK_UNIT: Final = tuple(1 << (3 * r) for r in range(NUM_RANKS))
 
 _memos: dict[bool, dict[int, tuple[RankCapture, ...]]] = {False: {}, True: {}}
+_masks: dict[bool, dict[int, int]] = {False: {}, True: {}}
 
 
 def table_code(ranks: Iterable[int]) -> int:
@@ -105,3 +106,25 @@ def options_memo(two_only: bool) -> dict[int, tuple[RankCapture, ...]]:
     "not computed yet" (call :func:`capture_options`).
     """
     return _memos[two_only]
+
+
+def capture_mask(code: int, two_only: bool = False) -> int:
+    """Bit ``r`` set when a card of rank ``r`` takes something from the table ``code``.
+
+    >>> bin(capture_mask(table_code([2, 3, 7])))   # 3 4 J: a 3, 4 or J pairs; a 7 sums 3+4
+    '0b11001100'
+    """
+    memo = _masks[two_only]
+    found = memo.get(code)
+    if found is None:
+        found = 0
+        for rank in range(NUM_RANKS):
+            if capture_options(code, rank, two_only):
+                found |= 1 << rank
+        memo[code] = found
+    return found
+
+
+def masks_memo(two_only: bool) -> dict[int, int]:
+    """The memo behind :func:`capture_mask`, keyed by the table code."""
+    return _masks[two_only]

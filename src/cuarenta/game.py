@@ -26,7 +26,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cuarenta.captures import RANK_UNIT, RankCapture, capture_options, options_memo
+from cuarenta.captures import (
+    RANK_UNIT,
+    RankCapture,
+    capture_mask,
+    capture_options,
+    masks_memo,
+    options_memo,
+)
 from cuarenta.cards import CARDS, NUM_CARDS, RANK_CHARS, Card, rank_value
 from cuarenta.errors import (
     GameOverError,
@@ -117,6 +124,7 @@ class Game:
         self._n = n
         self._two_only = rules.sum_cards == "two"
         self._memo = options_memo(self._two_only)
+        self._masks = masks_memo(self._two_only)
         self._manual = rules.capture == "manual"
         self._hands: list[list[Card]] = [[] for _ in range(n)]
         self._table: list[Card] = []
@@ -368,11 +376,19 @@ class Game:
             return self._legal_manual()
         # Automatic capture: the table holds at most one card per rank.
         moves: list[Action] = []
-        code = self._tcode << 4
+        tcode = self._tcode
+        mask = self._masks.get(tcode)
+        if mask is None:
+            mask = capture_mask(tcode, self._two_only)
+        code = tcode << 4
         memo = self._memo
+        drops = _DROPS
         by: dict[int, Card] | None = None
         for c in self._hands[self._turn]:
             r = c >> 2
+            if not (mask >> r) & 1:
+                moves.append(drops[c])
+                continue
             opts = memo.get(code | r)
             if opts is None:
                 opts = capture_options(self._tcode, r, self._two_only)
@@ -528,7 +544,8 @@ class Game:
     # -- unchecked play and undo ------------------------------------------------------------------
     def _save(self) -> tuple[Any, ...]:
         return (
-            list(self._hands),
+            self._hands,
+            self._hands[self._turn],
             self._table,
             self._tcode,
             self._stock,
@@ -570,6 +587,7 @@ class Game:
             raise IndexError("pop from a game with no moves")
         (
             hands,
+            hand,
             self._table,
             self._tcode,
             self._stock,
@@ -591,6 +609,7 @@ class Game:
             self._hand_start,
             nev,
         ) = self._stack.pop()
+        hands[self._turn] = hand  # the only in-place change a push makes to a hands list
         self._hands = hands
         del piles[0][len0:]
         del piles[1][len1:]

@@ -14,13 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cuarenta.players.base import Player, View, act
+from cuarenta.players.dificil import DificilPlayer
 from cuarenta.players.normal import NormalPlayer
+from cuarenta.players.oracle import OraclePlayer
 from cuarenta.players.simple import FacilPlayer, RandomPlayer
 
 _REGISTRY: dict[str, Callable[[int | str], Player]] = {
     "aleatorio": RandomPlayer,
     "facil": FacilPlayer,
     "normal": NormalPlayer,
+    "dificil": DificilPlayer,
+    "oracle": OraclePlayer,
 }
 
 PLAYER_NAMES = tuple(_REGISTRY)

@@ -1,0 +1,192 @@
+"""``dificil``: determinized search over the hidden cards, valued in chances to win the chica.
+
+On each turn the player reads its view (never hidden cards) and:
+
+1. groups the legal actions that differ only in suits, and plays at once when
+   only one group is left;
+2. deals the cards it has not seen at random into the other hands and the
+   stock, consistently with what it saw — cards played and captured, the
+   announced rondas, and the caídas a seat let pass in this deal (it holds no
+   card of that rank: :func:`passed_caidas`) — a *world*;
+3. in each world, searches every action with alpha-beta
+   (:class:`~cuarenta.players.search.WorldSearch`) to the end of the deal (with
+   4 players, at most 8 cards ahead), valuing the outcome as the probability
+   of winning the chica (:mod:`cuarenta.players.winprob`): scores and piles,
+   what the next deal's first seat may clear from the table, the cartón to come;
+4. plays the action with the best average over the worlds.
+
+With two players the last deal of a hand hides nothing (the stock is empty and
+every other card has been seen): that deal is solved exactly, cartón included.
+
+The work per move is bounded by a node budget (:class:`Budget`), not by the
+clock, so the same seed and the same views always give the same choices.
+
+>>> from cuarenta import Game, Rules
+>>> from cuarenta.players import act
+>>> game = Game.new(Rules(), seed=3)
+>>> bot = DificilPlayer(seed=1)
+>>> bot.start(game.turn, game.rules)
+>>> act(bot, game) in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cuarenta.cards import Card
+from cuarenta.game import Game
+from cuarenta.moves import Action, Move
+from cuarenta.players.base import Player, View
+from cuarenta.players.knowledge import Knowledge
+from cuarenta.players.search import WorldSearch, move_classes, view_streak
+from cuarenta.players.winprob import win_model
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a search player may think per move."""
+
+    nodes: int = 30000  #: positions searched per move, over all worlds (then no new world is started)
+    min_worlds: int = 10  #: worlds searched even when the budget runs out
+    max_worlds: int = 80  #: never more worlds than this
+    depth: int = 10  #: plies searched below the root at most (2 players)
+    depth4: int = 8  #: the same with 4 players
+    nodes4: int = 60000  #: ``nodes`` with 4 players (the hidden hands are three, the worlds more varied)
+    quiet: bool = False  #: at the depth limit, let the seat to move make its caída or limpia
+
+
+class DificilPlayer(Player):
+    """Samples worlds consistent with its view and searches each to the end of the deal."""
+
+    name = "dificil"
+    #: the default budget (arena figures in docs/strength.md are measured with it)
+    budget = Budget()
+
+    def __init__(self, seed: int | str = 0, budget: Budget | None = None) -> None:
+        super().__init__(seed)
+        if budget is not None:
+            self.budget = budget
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        know = Knowledge.from_view(view)
+        rules = know.rules
+        classes = move_classes(legal, rules.capture == "manual")
+        if len(classes) == 1:
+            return classes[0]
+        budget = self.budget
+        hidden = sum(know.hand_sizes) - len(know.hand)
+        exact = know.players == 2 and know.stock_size == 0 and len(know.unseen) == hidden
+        depth = budget.depth if know.players == 2 else budget.depth4
+        if exact:
+            depth = 10
+        model = win_model(rules)
+        totals = [0.0] * len(classes)
+        nodes = 0
+        worlds = 0
+        limit = 1 if exact else budget.max_worlds
+        voids = {} if exact else passed_caidas(view)
+        streak = view_streak(view) if rules.cuatro_caidas_gana else None
+        node_budget = budget.nodes if know.players == 2 else budget.nodes4
+        while worlds < limit and (worlds < budget.min_worlds or nodes < node_budget):
+            world = sample_inferred(view, self.rng, know, voids)
+            search = WorldSearch(world, model, depth, budget.quiet, streak)
+            for i, v in enumerate(search.values(classes)):
+                totals[i] += v
+            nodes += search.nodes
+            worlds += 1
+        sign = 1.0 if know.seat % 2 == 0 else -1.0
+        best = max(range(len(classes)), key=lambda i: sign * totals[i])
+        return classes[best]
+
+
+def passed_caidas(view: View) -> dict[int, set[int]]:
+    """Ranks other seats cannot hold now: earlier in this deal they let a caída on that rank pass.
+
+    A caída (R13) is 2 points and cards for nothing; every sensible player takes
+    it. So a seat that played something else on a card just dropped (other than
+    a limpia, worth as much) held no card of that rank then, and — no cards come
+    in during a deal — holds none now.
+    """
+    me = int(view["seat"])
+    voids: dict[int, set[int]] = {}
+    last: Card | None = None
+    history = view["history"]
+    for i, event in enumerate(history):
+        kind = event["kind"]
+        if kind == "deal":
+            voids = {}
+            last = None
+        elif kind == "play":
+            move = Move.parse(event["move"])
+            seat = int(event["seat"])
+            # a limpia instead (also 2 points) proves nothing
+            limpia = i + 1 < len(history) and history[i + 1]["kind"] == "limpia"
+            if last is not None and seat != me and move.card.rank != last.rank and not limpia:
+                voids.setdefault(seat, set()).add(last.rank)
+            last = None if move.base else move.card
+        elif kind == "claim" and last is not None and str(last) in event["cards"]:
+            last = None
+    return voids
+
+
+def sample_inferred(view: View, rng: random.Random, know: Knowledge, voids: dict[int, set[int]]) -> Game:
+    """A world like :func:`~cuarenta.players.knowledge.sample_world`'s, also keeping the ranks in
+    ``voids`` away from the seats that cannot hold them.
+
+    When the view's history does not name every captured card (a game set up with
+    :meth:`~cuarenta.Game.from_position`), the piles are filled up to their sizes with unseen cards.
+    If the constraints cannot be met after a few tries, they are dropped.
+    """
+    n = know.players
+    missing = [int(view["pile_sizes"][t]) - len(know.piles[t]) for t in (0, 1)]
+    tries = 20 if voids else 1
+    for attempt in range(tries + 1):
+        strict = attempt < tries
+        pool = list(know.unseen)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        hands[know.seat] = list(know.hand)
+        for s, ranks in know.known_held.items():
+            for rank, count in ranks.items():
+                for _ in range(count):
+                    for i, c in enumerate(pool):
+                        if c.rank == rank:
+                            hands[s].append(pool.pop(i))
+                            break
+        order = sorted((s for s in range(n) if s != know.seat), key=lambda s: -len(voids.get(s, ())))
+        ok = True
+        for s in order:
+            need = know.hand_sizes[s] - len(hands[s])
+            void = voids.get(s, set()) - set(know.known_held.get(s, {})) if strict else set()
+            allowed = [c for c in pool if c.rank not in void][:need]
+            if len(allowed) < need:
+                ok = False
+                break
+            hands[s].extend(allowed)
+            taken = set(allowed)
+            pool = [c for c in pool if c not in taken]
+        if not ok:
+            continue
+        piles = [list(know.piles[0]), list(know.piles[1])]
+        for t in (0, 1):
+            if missing[t] > 0:
+                piles[t].extend(pool[: missing[t]])
+                del pool[: missing[t]]
+        return Game.from_position(
+            know.rules,
+            hands=hands,
+            table=know.table,
+            stock=pool,
+            turn=int(view["turn"]),
+            dealer=int(view["dealer"]),
+            scores=know.scores,
+            piles=piles,
+            last_drop=know.last_drop,
+            chicas=view["chicas"],
+            rondas=[(r["seat"], r["rank"]) for r in view["rondas"]],
+            seed=rng.randrange(2**31),
+        )
+    raise AssertionError("unreachable: the last try has no constraints")  # pragma: no cover

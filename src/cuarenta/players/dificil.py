@@ -40,7 +40,7 @@ from cuarenta.cards import Card
 from cuarenta.game import Game
 from cuarenta.moves import Action, Move
 from cuarenta.players.base import Player, View
-from cuarenta.players.knowledge import Knowledge
+from cuarenta.players.knowledge import Knowledge, sample_world
 from cuarenta.players.search import WorldSearch, move_classes, view_streak
 from cuarenta.players.winprob import win_model
 
@@ -133,60 +133,5 @@ def passed_caidas(view: View) -> dict[int, set[int]]:
 
 
 def sample_inferred(view: View, rng: random.Random, know: Knowledge, voids: dict[int, set[int]]) -> Game:
-    """A world like :func:`~cuarenta.players.knowledge.sample_world`'s, also keeping the ranks in
-    ``voids`` away from the seats that cannot hold them.
-
-    When the view's history does not name every captured card (a game set up with
-    :meth:`~cuarenta.Game.from_position`), the piles are filled up to their sizes with unseen cards.
-    If the constraints cannot be met after a few tries, they are dropped.
-    """
-    n = know.players
-    missing = [int(view["pile_sizes"][t]) - len(know.piles[t]) for t in (0, 1)]
-    tries = 20 if voids else 1
-    for attempt in range(tries + 1):
-        strict = attempt < tries
-        pool = list(know.unseen)
-        rng.shuffle(pool)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        hands[know.seat] = list(know.hand)
-        for s, ranks in know.known_held.items():
-            for rank, count in ranks.items():
-                for _ in range(count):
-                    for i, c in enumerate(pool):
-                        if c.rank == rank:
-                            hands[s].append(pool.pop(i))
-                            break
-        order = sorted((s for s in range(n) if s != know.seat), key=lambda s: -len(voids.get(s, ())))
-        ok = True
-        for s in order:
-            need = know.hand_sizes[s] - len(hands[s])
-            void = voids.get(s, set()) - set(know.known_held.get(s, {})) if strict else set()
-            allowed = [c for c in pool if c.rank not in void][:need]
-            if len(allowed) < need:
-                ok = False
-                break
-            hands[s].extend(allowed)
-            taken = set(allowed)
-            pool = [c for c in pool if c not in taken]
-        if not ok:
-            continue
-        piles = [list(know.piles[0]), list(know.piles[1])]
-        for t in (0, 1):
-            if missing[t] > 0:
-                piles[t].extend(pool[: missing[t]])
-                del pool[: missing[t]]
-        return Game.from_position(
-            know.rules,
-            hands=hands,
-            table=know.table,
-            stock=pool,
-            turn=int(view["turn"]),
-            dealer=int(view["dealer"]),
-            scores=know.scores,
-            piles=piles,
-            last_drop=know.last_drop,
-            chicas=view["chicas"],
-            rondas=[(r["seat"], r["rank"]) for r in view["rondas"]],
-            seed=rng.randrange(2**31),
-        )
-    raise AssertionError("unreachable: the last try has no constraints")  # pragma: no cover
+    """A world consistent with the view and with the ``voids`` inferred by :func:`passed_caidas`."""
+    return sample_world(view, rng, know, voids)

@@ -120,43 +120,63 @@ def _by_rank(cards: Sequence[Card]) -> list[int]:
     return counts
 
 
-def sample_world(view: View, rng: random.Random, know: Knowledge | None = None) -> Game:
+def sample_world(
+    view: View,
+    rng: random.Random,
+    know: Knowledge | None = None,
+    voids: dict[int, set[int]] | None = None,
+) -> Game:
     """A full game consistent with ``view``: hidden cards dealt at random.
 
-    Seats known to hold ronda cards get them; everything else is uniform. The
-    world's later hands are dealt from a random seed.
+    Seats known to hold ronda cards get them; ``voids`` maps seats to ranks they
+    are believed not to hold (an inference such as a caída let pass), kept away
+    from them when possible — after a few failed tries the belief is dropped.
+    Everything else is uniform. The world's later hands are dealt from a random
+    seed.
     """
     know = know or Knowledge.from_view(view)
     n = know.players
-    pool = list(know.unseen)
-    rng.shuffle(pool)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[know.seat] = list(know.hand)
-    for s, ranks in know.known_held.items():
-        for rank, count in ranks.items():
-            for _ in range(count):
-                for i, c in enumerate(pool):
-                    if c.rank == rank:
-                        hands[s].append(pool.pop(i))
-                        break
-    for s in range(n):
-        if s == know.seat:
+    voids = voids or {}
+    tries = 20 if voids else 1
+    for attempt in range(tries + 1):
+        strict = attempt < tries
+        pool = list(know.unseen)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        hands[know.seat] = list(know.hand)
+        for s, ranks in know.known_held.items():
+            for rank, count in ranks.items():
+                for _ in range(count):
+                    for i, c in enumerate(pool):
+                        if c.rank == rank:
+                            hands[s].append(pool.pop(i))
+                            break
+        order = sorted((s for s in range(n) if s != know.seat), key=lambda s: -len(voids.get(s, ())))
+        ok = True
+        for s in order:
+            need = know.hand_sizes[s] - len(hands[s])
+            void = voids.get(s, set()) - set(know.known_held.get(s, {})) if strict else set()
+            allowed = [c for c in pool if c.rank not in void][:need]
+            if len(allowed) < need:
+                ok = False
+                break
+            hands[s].extend(allowed)
+            taken = set(allowed)
+            pool = [c for c in pool if c not in taken]
+        if not ok:
             continue
-        need = know.hand_sizes[s] - len(hands[s])
-        hands[s].extend(pool[:need])
-        del pool[:need]
-    stock = pool
-    return Game.from_position(
-        know.rules,
-        hands=hands,
-        table=know.table,
-        stock=stock,
-        turn=int(view["turn"]),
-        dealer=int(view["dealer"]),
-        scores=know.scores,
-        piles=know.piles,
-        last_drop=know.last_drop,
-        chicas=view["chicas"],
-        rondas=[(r["seat"], r["rank"]) for r in view["rondas"]],
-        seed=rng.randrange(2**31),
-    )
+        return Game.from_position(
+            know.rules,
+            hands=hands,
+            table=know.table,
+            stock=pool,
+            turn=int(view["turn"]),
+            dealer=int(view["dealer"]),
+            scores=know.scores,
+            piles=know.piles,
+            last_drop=know.last_drop,
+            chicas=view["chicas"],
+            rondas=[(r["seat"], r["rank"]) for r in view["rondas"]],
+            seed=rng.randrange(2**31),
+        )
+    raise AssertionError("unreachable: the last try has no constraints")  # pragma: no cover

@@ -53,8 +53,8 @@ class Budget:
     min_worlds: int = 10  #: worlds searched even when the budget runs out
     max_worlds: int = 80  #: never more worlds than this
     depth: int = 10  #: plies searched below the root at most (2 players)
-    depth4: int = 8  #: the same with 4 players
-    nodes4: int = 60000  #: ``nodes`` with 4 players (the hidden hands are three, the worlds more varied)
+    depth4: int = 12  #: the same with 4 players (a deal is 20 plies)
+    nodes4: int = 120000  #: ``nodes`` with 4 players (the hidden hands are three, the worlds more varied)
     quiet: bool = False  #: at the depth limit, let the seat to move make its caída or limpia
 
 

@@ -837,23 +837,11 @@ class Game:
         self._last_drop = None
         self._forgotten = ()
         dealer_team = self._dealer & 1
-        nominal = [0, 0]
-        reasons: list[str | None] = [None, None]
-        capped = [min(c, rules.carton_cap) if rules.carton_cap else c for c in counts]
-        if max(counts) >= 20:
-            for t in (0, 1):
-                if counts[t] >= 20:
-                    pts = 6 + capped[t] - 20
-                    nominal[t] = pts + (pts & 1)
-                    reasons[t] = "carton"
-        elif rules.carton_short == "most_cards":
-            t = 0 if counts[0] > counts[1] else 1 if counts[1] > counts[0] else 1 - dealer_team
-            nominal[t], reasons[t] = 2, "most_cards"
-        elif counts[dealer_team] > counts[1 - dealer_team]:
-            nominal[dealer_team], reasons[dealer_team] = 2, "dos_por_dar"
+        carton = rules.carton(counts, dealer_team)
         for t in (0, 1):
-            pts, note = self._award(t, nominal[t], False)
-            self.events.append(Carton(t, counts[t], pts, reasons[t], note))
+            nominal, reason = carton[t]
+            pts, note = self._award(t, nominal, False)
+            self.events.append(Carton(t, counts[t], pts, reason, note))
         s = self._scores
         target = rules.target
         if s[0] >= target or s[1] >= target:

@@ -182,6 +182,34 @@ class Rules:
         """R5: 4 deals of 5 cards each per hand with 2 players, 2 with 4 players."""
         return 40 // (5 * self.players)
 
+    def carton(
+        self, counts: tuple[int, int], dealer_team: int
+    ) -> tuple[tuple[int, str | None], tuple[int, str | None]]:
+        """R23: each team's nominal cartón points and reason for final pile sizes ``counts``.
+
+        The reason is ``"carton"`` (20 cards or more), ``"most_cards"``, ``"dos_por_dar"`` or
+        ``None``; R20 (38 que no juega) is applied by the game, not here.
+
+        >>> Rules().carton((23, 15), dealer_team=0)
+        ((10, 'carton'), (0, None))
+        >>> Rules().carton((15, 15), dealer_team=0)
+        ((0, None), (2, 'most_cards'))
+        """
+        pts = [0, 0]
+        reasons: list[str | None] = [None, None]
+        if max(counts) >= 20:
+            for t in (0, 1):
+                if counts[t] >= 20:
+                    capped = min(counts[t], self.carton_cap) if self.carton_cap else counts[t]
+                    p = 6 + capped - 20
+                    pts[t], reasons[t] = p + (p & 1), "carton"
+        elif self.carton_short == "most_cards":
+            t = 0 if counts[0] > counts[1] else 1 if counts[1] > counts[0] else 1 - dealer_team
+            pts[t], reasons[t] = 2, "most_cards"
+        elif counts[dealer_team] > counts[1 - dealer_team]:
+            pts[dealer_team], reasons[dealer_team] = 2, "dos_por_dar"
+        return (pts[0], reasons[0]), (pts[1], reasons[1])
+
     def team_of(self, seat: int) -> int:
         """R3: seats 0 and 2 are team 0, seats 1 and 3 team 1."""
         return seat % 2

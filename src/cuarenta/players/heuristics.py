@@ -168,29 +168,13 @@ def mates_gone(know: Knowledge, rank: int) -> bool:
 
 
 # -- the cartón ----------------------------------------------------------------------------------
-def _carton_nominal(rules: Rules, counts: tuple[int, int], dealer_team: int) -> tuple[int, int]:
-    """R23: the cartón points of the two teams for final pile sizes ``counts``."""
-    pts = [0, 0]
-    capped = [min(c, rules.carton_cap) if rules.carton_cap else c for c in counts]
-    if max(counts) >= 20:
-        for t in (0, 1):
-            if counts[t] >= 20:
-                p = 6 + capped[t] - 20
-                pts[t] = p + (p & 1)
-    elif rules.carton_short == "most_cards":
-        t = 0 if counts[0] > counts[1] else 1 if counts[1] > counts[0] else 1 - dealer_team
-        pts[t] = 2
-    elif counts[dealer_team] > counts[1 - dealer_team]:
-        pts[dealer_team] = 2
-    return pts[0], pts[1]
-
-
 def _carton_utility(
     rules: Rules, counts: tuple[int, int], scores: tuple[int, int], dealer_team: int
 ) -> float:
     """Team 0's gain from the cartón at the end of the hand: its points minus team 1's, or
     ±:data:`WIN_BONUS` when the count decides the chica (R24)."""
-    nominal = _carton_nominal(rules, counts, dealer_team)
+    (p0, _), (p1, _) = rules.carton(counts, dealer_team)
+    nominal = (p0, p1)
     got = [award(rules, scores[t], nominal[t], False) for t in (0, 1)]
     final = [scores[t] + got[t] for t in (0, 1)]
     target = rules.target

@@ -57,17 +57,8 @@ def carton_points(rules: Rules, mine: int, other: int, mine_deals: bool) -> int:
     >>> carton_points(rules, 15, 15, mine_deals=False), carton_points(rules, 15, 15, mine_deals=True)
     (2, 0)
     """
-    if mine >= 20:
-        capped = min(mine, rules.carton_cap) if rules.carton_cap else mine
-        pts = 6 + capped - 20
-        return pts + (pts & 1)
-    if other >= 20:
-        return 0
-    if rules.carton_short == "most_cards":
-        if mine > other or (mine == other and not mine_deals):
-            return 2
-        return 0
-    return 2 if mine_deals and mine > other else 0
+    (points, _), _ = rules.carton((mine, other), dealer_team=0 if mine_deals else 1)
+    return points
 
 
 def table_key(rules: Rules) -> tuple[str, float]:

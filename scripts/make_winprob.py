@@ -1,4 +1,4 @@
-"""Estimate the win-probability tables of src/cuarenta/players/winprob.py by simulation.
+"""Estimate the win-probability tables of cuarenta.players.winprob by simulation.
 
 1. Play many hands from 0-0 between two computer players (``--policy``, default
    ``facil``) and record, per hand, the scoring events in order (by kind, with the
@@ -12,8 +12,8 @@
    points made in play by each team in those deals and the quantiles of how the
    remaining cards split, for the end-of-deal evaluation.
 
-The result replaces the data block at the end of winprob.py. Run from the
-repository root (a few minutes on one core)::
+The result is written to src/cuarenta/players/data/winprob.json, the data file that
+winprob.py reads. Run from the repository root (a few minutes on one core)::
 
     .venv/bin/python scripts/make_winprob.py --hands 6000
 """
@@ -21,8 +21,7 @@ repository root (a few minutes on one core)::
 from __future__ import annotations
 
 import argparse
-import pprint
-import re
+import json
 import sys
 import time
 from collections import Counter
@@ -32,10 +31,10 @@ from typing import Any
 from cuarenta import Game, Rules
 from cuarenta.events import Caida, CaidaLimpia, CaidaRonda, Deal, FourOfAKind, HandEnd, Limpia, Ronda
 from cuarenta.players import act, make_player
-from cuarenta.players.winprob import carton_points
+from cuarenta.players.winprob import DATA_FORMAT, carton_points
 from cuarenta.rules import PRESET_NAMES
 
-TARGET_FILE = Path(__file__).resolve().parents[1] / "src" / "cuarenta" / "players" / "winprob.py"
+TARGET_FILE = Path(__file__).resolve().parents[1] / "src" / "cuarenta" / "players" / "data" / "winprob.json"
 
 # A simulated hand: events (deal, team relative to the dealer: 0 dealer's team, kind),
 # piles (dealer's team, other) at the end of each deal but the last, final piles.
@@ -221,6 +220,15 @@ def mid_hand(rules: Rules, samples: list[Sample], deals: int, keep: int = 60) ->
     return {"atoms": atoms, "shares": shares, "left": left}
 
 
+def _json_keys(value: Any) -> Any:
+    """The same data with every dict key as text (JSON objects have text keys)."""
+    if isinstance(value, dict):
+        return {str(k): _json_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_keys(v) for v in value]
+    return value
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -245,16 +253,14 @@ def main(argv: list[str] | None = None) -> None:
             entry: dict[str, Any] = {"v": [[round(10000 * p) for p in row] for row in v]}
             entry.update(mid_hand(rules, samples, deals))
             data[f"{players}/{name}"] = entry
-    body = pprint.pformat(data, width=100, compact=True, sort_dicts=True)
-    block = f"# fmt: off\n_DATA: dict[str, dict[str, Any]]\n_DATA = {body}\n# fmt: on\n"
-    if args.dry_run:
-        print(block)
-        return
-    text = TARGET_FILE.read_text(encoding="utf-8")
-    new = re.sub(
-        r"(# BEGIN DATA\n).*(# END DATA)", lambda m: m.group(1) + block + m.group(2), text, flags=re.S
+    tables = {key: _json_keys(entry) for key, entry in data.items()}
+    text = json.dumps(
+        {"format": DATA_FORMAT, "version": 1, "tables": tables}, separators=(",", ":"), sort_keys=True
     )
-    TARGET_FILE.write_text(new, encoding="utf-8")
+    if args.dry_run:
+        print(text)
+        return
+    TARGET_FILE.write_text(text + "\n", encoding="utf-8")
     print(f"wrote {TARGET_FILE}", file=sys.stderr)
 
 

@@ -1,6 +1,6 @@
 """Tests of the arena: duplicate-deal matches between computer players, their statistics and the command.
 
-The library (:mod:`cuarenta.arena`) is tested in-process with the fast players (``aleatorio``,
+The library (:mod:`cuarenta.players.arena`) is tested in-process with the fast players (``aleatorio``,
 ``facil``, and small test players registered for one test); the ``cuarenta arena`` program as a
 subprocess for its JSON output and its usage errors (exit code 2).
 """
@@ -22,7 +22,10 @@ from typer.testing import CliRunner
 
 from cuarenta import CARDS, Game, Move, Rules
 from cuarenta import players as players_mod
-from cuarenta.arena import (
+from cuarenta.cli import app
+from cuarenta.moves import Action
+from cuarenta.players import Player, View
+from cuarenta.players.arena import (
     ArenaError,
     BotError,
     ChicaRecord,
@@ -36,9 +39,6 @@ from cuarenta.arena import (
     seat_labels,
     wilson_interval,
 )
-from cuarenta.cli import app
-from cuarenta.moves import Action
-from cuarenta.players import Player, View
 
 runner = CliRunner()
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from conftest import position
 from cuarenta import Game, Rules
-from cuarenta.server.hints import EASY, holds_any, seat_hints
+from cuarenta.players.hints import EASY, holds_any, seat_hints
 
 
 def hints_by_card(game: Game) -> dict[str, dict[str, Any]]:

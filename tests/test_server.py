@@ -25,9 +25,9 @@ from fastapi.testclient import TestClient
 
 from cuarenta import Game, GameRecord, Rules
 from cuarenta.players import PLAYER_NAMES
+from cuarenta.players.hints import seat_hints
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
 from cuarenta.server import create_app
-from cuarenta.server.hints import seat_hints
 from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
 from cuarenta.server.rooms import Connection, Room, available_levels, mesa_seed
 from cuarenta.server.store import SCHEMA_VERSION, Store, StoreError

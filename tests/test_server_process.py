@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta.cli import app
-from cuarenta.commands_serve import DEFAULT_BOT_DELAY, address, default_data_dir
+from cuarenta.cli.serve import DEFAULT_BOT_DELAY, address, default_data_dir
 
 
 def program() -> str:

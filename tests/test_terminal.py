@@ -1,5 +1,5 @@
 """Tests of the terminal game (``cuarenta play``): the real program driven through a pipe, and the
-library loop (:class:`cuarenta.terminal.TerminalGame`) driven by scripted people who read the prompts.
+library loop (:class:`cuarenta.cli.terminal.TerminalGame`) driven by scripted people who read the prompts.
 """
 
 from __future__ import annotations
@@ -21,6 +21,14 @@ from typer.testing import CliRunner
 from conftest import position
 from cuarenta import CARDS, Card, Claim, Game, IllegalMoveError, Move, Rules
 from cuarenta.cli import app
+from cuarenta.cli.terminal import (
+    LEVELS,
+    TerminalGame,
+    interpret,
+    level_problem,
+    make_hint,
+    seat_labels,
+)
 from cuarenta.events import (
     Caida,
     CaidaLimpia,
@@ -37,14 +45,6 @@ from cuarenta.events import (
 from cuarenta.i18n import describe_event, score_text
 from cuarenta.moves import Action
 from cuarenta.players import Player, View
-from cuarenta.terminal import (
-    LEVELS,
-    TerminalGame,
-    interpret,
-    level_problem,
-    make_hint,
-    seat_labels,
-)
 
 runner = CliRunner()
 
@@ -302,7 +302,7 @@ def test_program_refuses_bad_options_clearly() -> None:
 
 
 def test_a_level_not_written_yet_is_named_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
-    import cuarenta.terminal as terminal
+    import cuarenta.cli.terminal as terminal
 
     assert LEVELS == ("facil", "normal", "dificil")
 

@@ -39,9 +39,9 @@ from cuarenta.errors import CuarentaError, IllegalMoveError, MoveParseError
 from cuarenta.game import Game
 from cuarenta.moves import Action, parse_action
 from cuarenta.players import Player, make_player
+from cuarenta.players.hints import seat_hints
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
-from cuarenta.server.hints import seat_hints
 from cuarenta.server.protocol import (
     JoinMessage,
     MoveMessage,

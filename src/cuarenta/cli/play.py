@@ -1,7 +1,7 @@
 """``cuarenta play``: a person against the computer in the terminal.
 
 The command only checks its options and hands over to
-:class:`cuarenta.terminal.TerminalGame`, wired to stdin and stdout. It exits
+:class:`cuarenta.cli.terminal.TerminalGame`, wired to stdin and stdout. It exits
 with 0 when the mesa is won, on ``q`` and at the end of the input, and with
 130 on Ctrl-C. Registered in :mod:`cuarenta.cli` as ``app.command("play")``.
 """
@@ -15,10 +15,10 @@ from typing import Annotated
 
 import typer
 
+from cuarenta.cli.terminal import LEVELS, TerminalGame, default_level, level_problem
 from cuarenta.errors import RulesError
 from cuarenta.i18n import DEFAULT_LANG, LANGS
 from cuarenta.rules import PRESET_NAMES, Rules
-from cuarenta.terminal import LEVELS, TerminalGame, default_level, level_problem
 
 #: Seconds before each computer move when a person types at a terminal.
 TTY_DELAY = 0.6

@@ -1,6 +1,6 @@
 """``cuarenta arena A B``: a match between two computer players on duplicate deals.
 
-The command is a thin layer over :func:`cuarenta.arena.run_match`: it checks the
+The command is a thin layer over :func:`cuarenta.players.arena.run_match`: it checks the
 arguments (a bad player name, an odd number of chicas, an unknown preset … are
 usage errors, exit code 2), shows a progress bar on stderr when stderr is a
 terminal (never with ``--json``), and prints the statistics as a table, or as
@@ -22,7 +22,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cuarenta import players as players_
-from cuarenta.arena import (
+from cuarenta.errors import RulesError
+from cuarenta.players.arena import (
     ArenaError,
     BotError,
     ChicaRecord,
@@ -32,7 +33,6 @@ from cuarenta.arena import (
     match_rules,
     run_match,
 )
-from cuarenta.errors import RulesError
 from cuarenta.rules import PRESET_NAMES, Rules
 
 

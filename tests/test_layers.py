@@ -1,0 +1,168 @@
+"""The package's layers (docs/architecture.md): what each part may import.
+
+- the engine (cards, rules, moves, captures, events, position, game, view, record, errors, the text
+  catalogue loader) imports only the standard library and itself;
+- the computer players, the arena and the hints import the engine and each other;
+- the texts (``cuarenta.i18n``) import the engine;
+- the command line and the server sit on top and may import everything below them.
+
+``pip install cuarenta`` installs no other package: the engine and the players run on the standard
+library alone, which a subprocess with every third-party import blocked proves.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "cuarenta"
+
+#: Modules kept only so that old imports work (each warns and forwards to its new home).
+SHIMS = {"cuarenta.arena", "cuarenta.terminal", "cuarenta.server.hints"}
+
+ENGINE = "engine"
+PLAYERS = "players"
+TEXTS = "texts"
+CLI = "cli"
+SERVER = "server"
+
+#: What each layer may import from the package.
+ALLOWED: dict[str, set[str]] = {
+    ENGINE: {ENGINE},
+    PLAYERS: {ENGINE, PLAYERS},
+    TEXTS: {ENGINE, TEXTS},
+    SERVER: {ENGINE, PLAYERS, TEXTS, SERVER},
+    CLI: {ENGINE, PLAYERS, TEXTS, SERVER, CLI},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return ENGINE  # the package itself: its __init__ exports the engine
+    head = parts[1]
+    if head == "players":
+        return PLAYERS
+    if head == "i18n":
+        return TEXTS
+    if head == "cli":
+        return CLI
+    if head in ("server", "web"):
+        return SERVER
+    return ENGINE
+
+
+def package_imports(path: Path) -> set[str]:
+    """Every ``cuarenta…`` module a source file imports (at any depth, type-checking blocks included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "cuarenta")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "cuarenta":
+            found.add(str(node.module))
+    return found
+
+
+def sources() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if module_name(p) not in SHIMS)
+
+
+def test_the_layers_cover_the_package() -> None:
+    layers = {layer_of(module_name(p)) for p in sources()}
+    assert layers == {ENGINE, PLAYERS, TEXTS, CLI, SERVER}
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda p: module_name(p))
+def test_imports_point_down(path: Path) -> None:
+    module = module_name(path)
+    layer = layer_of(module)
+    wrong = sorted(m for m in package_imports(path) if layer_of(m) not in ALLOWED[layer])
+    assert not wrong, f"{module} ({layer}) imports {wrong}: only {sorted(ALLOWED[layer])} are below it"
+
+
+def test_no_module_imports_a_deprecated_name() -> None:
+    users = {module_name(p): package_imports(p) & SHIMS for p in sources()}
+    assert not {m: s for m, s in users.items() if s}
+
+
+BLOCKER = r"""
+import importlib.abc, sys
+
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top != "cuarenta" and top not in sys.stdlib_module_names:
+            raise ModuleNotFoundError(f"third-party module {name!r} is blocked", name=name)
+        return None
+
+sys.meta_path.insert(0, Block())
+sys.path.insert(0, SRC)
+"""
+
+ENGINE_SCRIPT = r"""
+import cuarenta, cuarenta.i18n, cuarenta.players, cuarenta.players.arena, cuarenta.players.hints
+from cuarenta import Game, Rules
+from cuarenta.players import act, make_player
+
+game = Game.new(Rules.preset("a_todo_rigor", players=4), seed=5)
+bots = [make_player(name, seed=s) for s, name in enumerate(["facil", "normal", "dificil", "normal"])]
+for seat, bot in enumerate(bots):
+    bot.start(seat, game.rules)
+for _ in range(12):
+    game.play(act(bots[game.turn], game))
+outside = sorted(
+    name for name in sys.modules
+    if name.split(".")[0] not in sys.stdlib_module_names
+    and name.split(".")[0] not in ("cuarenta", "__main__", "__mp_main__")
+)
+print("outside:", outside)
+"""
+
+
+def run_blocked(script: str) -> subprocess.CompletedProcess[str]:
+    code = BLOCKER.replace("SRC", repr(str(SRC))) + script
+    return subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_engine_and_players_run_on_the_standard_library_alone() -> None:
+    result = run_blocked(ENGINE_SCRIPT)
+    assert result.returncode == 0, result.stderr
+    assert "outside: []" in result.stdout
+
+
+def test_the_blocker_really_blocks() -> None:
+    """The check above could pass by accident if nothing were blocked: the web app must fail here."""
+    result = run_blocked("import cuarenta.server\n")
+    assert result.returncode != 0
+    assert "third-party module" in result.stderr
+
+
+def test_the_command_line_names_the_missing_extra() -> None:
+    result = run_blocked("from cuarenta.cli import main\nmain(['--version'])\n")
+    assert result.returncode == 1
+    assert "pip install 'cuarenta[cli]'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_pip_install_cuarenta_installs_nothing_else() -> None:
+    requires = importlib.metadata.requires("cuarenta") or []
+    plain = [r for r in requires if "extra ==" not in r]
+    assert plain == []
+    extras = importlib.metadata.metadata("cuarenta").get_all("Provides-Extra") or []
+    assert {"cli", "web", "all", "test"} <= set(extras)

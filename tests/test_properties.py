@@ -28,7 +28,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cuarenta import CARDS, Action, Claim, Game, GameOverError, Move, Rules
+from cuarenta import CARDS, Action, Card, Claim, Game, GameOverError, Move, Rules, SeatView
 from cuarenta.events import ChicaWon, Deal, DealerDraw, Event, HandEnd, Play
 
 PRESETS = [
@@ -546,7 +546,9 @@ def check_views(game: Game, rng: random.Random) -> None:
     n = game.players
     s = game.state_summary()
     for seat in range(n):
-        view = game.view(seat)
+        typed = game.view(seat)
+        view = typed.to_dict()
+        assert SeatView.from_dict(view) == typed  # the wire form reads back to the same view
         hidden = {c for o in range(n) if o != seat for c in s["hands"][o]} | set(s["stock"])
         text = json.dumps(view, ensure_ascii=False)
         leaked = set(CARD_RE.findall(text)) & hidden
@@ -556,18 +558,23 @@ def check_views(game: Game, rng: random.Random) -> None:
         assert all(c in s["table"] for opt in view["claimable"] for c in opt)
 
         # the same public position with the hidden cards dealt differently gives the same view
-        pool = [c for o in range(n) if o != seat for c in s["hands"][o]] + list(s["stock"])
+        # (an announced ronda is public: its cards stay with the seat that announced it)
+        announced = {(o, r) for o, r in game.rondas}
+        pool = [c for o in range(n) if o != seat for c in s["hands"][o] if (o, Card(c).rank) not in announced]
+        pool += list(s["stock"])
         rng.shuffle(pool)
         hands = [list(h) for h in s["hands"]]
         for o in range(n):
             if o != seat:
-                hands[o], pool = pool[: len(hands[o])], pool[len(hands[o]) :]
+                fixed = [c for c in hands[o] if (o, Card(c).rank) in announced]
+                take = len(hands[o]) - len(fixed)
+                hands[o], pool = fixed + pool[:take], pool[take:]
         same = Game.from_position(game.rules, **position_args(game, s["hands"], s["stock"]))
         shuffled = Game.from_position(game.rules, **position_args(game, hands, pool))
         want = position_part(view)
-        assert len(want) >= 15 and set(view) == set(same.view(seat))
-        assert position_part(same.view(seat)) == want  # the position rebuilds these fields exactly
-        assert position_part(shuffled.view(seat)) == want
+        assert len(want) >= 15 and set(view) == set(same.view(seat).to_dict())
+        assert position_part(same.view(seat).to_dict()) == want  # the position rebuilds these exactly
+        assert position_part(shuffled.view(seat).to_dict()) == want
         if seat == game.turn:  # and the same moves (claims are not part of a position)
             assert shuffled.legal_moves() == [m for m in game.legal_moves() if isinstance(m, Move)]
 

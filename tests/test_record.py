@@ -325,6 +325,24 @@ def test_stored_campeonato_with_claims() -> None:
     assert (last.card, last.points, last.team) == (Card("Kc"), 2, 0)  # type: ignore[attr-defined]
 
 
+def test_a_version_1_record_keeps_the_presets_of_its_time() -> None:
+    """Format version 1 (cuarenta 0.1) named ``campeonato`` when that preset scored caída y limpia 4;
+    RULES.md now gives it 2. The old file still reads as the game it recorded, and is rewritten as
+    version 2 with the difference as an Option line."""
+    old = (DATA.parent / "records-v1" / "campeonato-4p.cuarenta").read_text(encoding="utf-8")
+    assert '[Format "cuarenta-record 1"]' in old and "caida_limpia_points" not in old
+    record = GameRecord.from_text(old)
+    assert record.errors == ()
+    assert record.rules == Rules.preset("campeonato").replace(caida_limpia_points=4)
+    assert Rules.preset("campeonato").caida_limpia_points == 2
+    assert record == stored("campeonato-4p.cuarenta")
+    text = record.to_text()
+    assert '[Format "cuarenta-record 2"]' in text and '[Option "caida_limpia_points=4"]' in text
+    # the same moves under today's campeonato preset are a different game (written as version 2)
+    today = GameRecord.from_text(text.replace('[Option "caida_limpia_points=4"]\n', ""), strict=False)
+    assert today.rules == Rules.preset("campeonato") and today.errors
+
+
 def test_stored_basico_json() -> None:
     record = stored("basico-2p.json")
     assert record.rules == Rules.preset("basico") and record.date == "2026-11-29"
@@ -372,15 +390,15 @@ def test_docs_example_is_a_valid_record_written_exactly_so() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "fragments"),
     [
-        ('[Format "cuarenta-record 1"]', "", ["no [Format", "Cuarenta record"]),
-        ('[Format "cuarenta-record 1"]', '[Format "pgn 1"]', ["line 1", "not a Cuarenta record"]),
+        ('[Format "cuarenta-record 2"]', "", ["no [Format", "Cuarenta record"]),
+        ('[Format "cuarenta-record 2"]', '[Format "pgn 1"]', ["line 1", "not a Cuarenta record"]),
         (
-            '[Format "cuarenta-record 1"]',
             '[Format "cuarenta-record 2"]',
-            ["line 1", "version 2", "not supported"],
+            '[Format "cuarenta-record 3"]',
+            ["line 1", "version 3", "not supported"],
         ),
         (
-            '[Format "cuarenta-record 1"]',
+            '[Format "cuarenta-record 2"]',
             '[Format "cuarenta-record one"]',
             ["line 1", "version must be a number"],
         ),
@@ -539,7 +557,7 @@ def test_lenient_collects_many_problems_and_keeps_the_rest() -> None:
 
 def test_lenient_guesses_what_is_missing() -> None:
     text = SMALL_TEXT
-    for tag in ('[Format "cuarenta-record 1"]\n', '[Players "2"]\n', '[Result "*"]\n'):
+    for tag in ('[Format "cuarenta-record 2"]\n', '[Players "2"]\n', '[Result "*"]\n'):
         text = text.replace(tag, "")
     record = GameRecord.from_text(text, strict=False)
     assert record == small_record()
@@ -574,7 +592,7 @@ def json_error(data: Any, strict: bool = True) -> str:
     ("change", "fragments"),
     [
         (lambda d: d.update(format="pgn"), ["not a Cuarenta record", "'pgn'"]),
-        (lambda d: d.update(version=2), ["version 2 is not supported"]),
+        (lambda d: d.update(version=3), ["version 3 is not supported"]),
         (lambda d: d.update(version=True), ["version True is not supported"]),
         (lambda d: d.pop("seed"), ["no 'seed'"]),
         (lambda d: d.pop("actions"), ["no 'actions'"]),

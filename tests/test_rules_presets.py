@@ -12,7 +12,7 @@ from cuarenta import PRESET_NAMES, Game, Rules, RulesError
 TABLE: dict[str, dict[str, Any]] = {
     "sum_cards": dict.fromkeys(("a_todo_rigor", "todo_dos", "basico", "campeonato"), "two_or_more"),
     "capture": {"a_todo_rigor": "auto", "todo_dos": "auto", "basico": "auto", "campeonato": "manual"},
-    "caida_limpia_points": {"a_todo_rigor": 4, "todo_dos": 2, "basico": 4, "campeonato": 4},
+    "caida_limpia_points": {"a_todo_rigor": 4, "todo_dos": 2, "basico": 4, "campeonato": 2},
     "ronda_points": {"a_todo_rigor": 2, "todo_dos": 2, "basico": 2, "campeonato": 2},
     "four_of_a_kind": dict.fromkeys(("a_todo_rigor", "todo_dos", "basico", "campeonato"), "wins_chica"),
     "caida_ronda_points": {"a_todo_rigor": 10, "todo_dos": 4, "basico": 0, "campeonato": 0},

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import cuarenta
 from cuarenta import Game, GameRecord, Rules
 from cuarenta.players import PLAYER_NAMES
 from cuarenta.players.hints import seat_hints
@@ -262,7 +263,7 @@ def team_counts(game: Game, team: int) -> tuple[int, int]:
 
 # -- HTTP ---------------------------------------------------------------------------------------------------
 def test_health_and_options(client: TestClient) -> None:
-    assert client.get("/api/health").json() == {"ok": True, "version": "0.1.0", "protocol": 1}
+    assert client.get("/api/health").json() == {"ok": True, "version": cuarenta.__version__, "protocol": 1}
     options = client.get("/api/options").json()
     assert options["levels"] == [lv for lv in ("facil", "normal", "dificil") if lv in PLAYER_NAMES]
     assert "oracle" not in options["levels"] and "aleatorio" not in options["levels"]

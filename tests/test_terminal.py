@@ -45,6 +45,7 @@ from cuarenta.events import (
 from cuarenta.i18n import describe_event, score_text
 from cuarenta.moves import Action
 from cuarenta.players import Player, View
+from cuarenta.players.hints import seat_hints
 
 runner = CliRunner()
 
@@ -530,14 +531,15 @@ def test_hint_names_the_cards_that_take_make_caida_or_limpia(players: int, seed:
 
 
 def test_hint_warns_about_leaving_an_easy_caida_or_limpia() -> None:
-    # 5♥ falls on the 5♠ just dropped; K♣ dropped can be fallen on by any king seat 0 has not seen
-    # (the position's filler puts some cards in the piles, which the view shows);
-    # 7♥ takes 5♠+2♦ and leaves the Q♣ alone, which any unseen queen takes (a limpia)
+    # The last deal of a hand, 1 vs 1: every card seat 0 has not seen is in the other hand, so the
+    # hint knows for sure what the next player can do. 5♥ falls on the 5♠ just dropped; K♣ dropped
+    # can be fallen on by the K♥ seat 1 holds; 7♥ takes 5♠+2♦ and leaves the Q♣ alone, which the Q♥
+    # takes (a limpia). 2♠ dropped is safe: no 2 is unseen.
     game = position(
-        hands=["5h 7h Kc 2s", "Ah 6h 6s Jh"],
+        hands=["5h 7h Kc 2s", "Ah 6h Kh Qh"],
         table="5s 2d Qc",
         last_drop="5s",
-        stock_size=20,
+        stock_size=0,
         dealer=1,
     )
     hint = make_hint(game.view(0), game.legal_moves())
@@ -545,12 +547,13 @@ def test_hint_warns_about_leaving_an_easy_caida_or_limpia() -> None:
     assert hint.caidas == (Card("5h"),)
     assert hint.limpias == ()
     risky = {r.card: r for r in hint.risks}
-    seen = set(game.hand(0)) | set(game.table) | set(game.pile(0)) | set(game.pile(1))
-    unseen_kings = sum(1 for c in CARDS if c.rank == Card("Kc").rank and c not in seen)
-    assert unseen_kings >= 1
-    assert risky[Card("Kc")].caida == unseen_kings
-    assert Card("5h") not in risky  # the caída leaves 2♦ Q♣: nothing unseen takes both
+    assert set(risky) == {Card("Kc"), Card("7h")}
+    assert risky[Card("Kc")].caida == 1  # one king unseen: the K♥
     assert risky[Card("7h")].limpia_ranks == (Card("Qh").rank,)
+    # the same advice as the page's Ayudas (one hints module)
+    ayudas = {h["card"]: h["warning"] for h in seat_hints(game.view(0), game.legal_moves())}
+    assert ayudas == {"5h": None, "7h": "limpia", "Kc": "caida", "2s": None}
+    unseen_kings = 1
     script = iter(["?"])
     code, out, _ = run_scripted(lambda kind, g: next(script, None), game=game, level="facil")
     assert code == 0

@@ -20,15 +20,18 @@ from cuarenta.errors import (
     RulesError,
 )
 from cuarenta.events import Event
-from cuarenta.game import ChicaResult, Game, Outcome
+from cuarenta.game import Game
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.record import GameRecord
-from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.results import ChicaResult, Outcome
+from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
+from cuarenta.view import SeatView
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CARDS",
+    "OPTIONS",
     "PRESET_NAMES",
     "RANK_CHARS",
     "SUIT_CHARS",
@@ -45,10 +48,12 @@ __all__ = [
     "IllegalMoveError",
     "Move",
     "MoveParseError",
+    "OptionSpec",
     "Outcome",
     "PositionError",
     "RecordError",
     "Rules",
     "RulesError",
+    "SeatView",
     "parse_action",
 ]

@@ -55,8 +55,8 @@ def parse_rank(text: str) -> int:
     if len(t) == 1 and t in RANK_CHARS:
         return RANK_CHARS.index(t)
     if t in ("8", "9", "10"):
-        raise CardParseError(f"{text!r} is not a rank: 8, 9 and 10 are not in the 40-card deck")
-    raise CardParseError(f"{text!r} is not a rank: expected one of {' '.join(RANK_CHARS)}")
+        raise CardParseError.of("rank_not_in_deck", text=text)
+    raise CardParseError.of("rank_unknown", text=text, ranks=" ".join(RANK_CHARS))
 
 
 class Card(int):
@@ -73,7 +73,7 @@ class Card(int):
             return cls.parse(spec)
         if isinstance(spec, int) and not isinstance(spec, bool) and 0 <= spec < NUM_CARDS:
             return CARDS[spec]
-        raise CardParseError(f"{spec!r} is not a card index (expected 0..39 or text like '7h')")
+        raise CardParseError.of("card_index", value=repr(spec))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -83,26 +83,24 @@ class Card(int):
         (Card('Qd'), Card('Ac'))
         """
         if not isinstance(text, str):
-            raise CardParseError(f"{text!r} is not a card: expected text like '7h'")
+            raise CardParseError.of("card_not_text", value=repr(text))
         t = text.strip()
         if len(t) < 2:
-            raise CardParseError(f"{text!r} is not a card: expected a rank and a suit, like '7h'")
+            raise CardParseError.of("card_too_short", text=text)
         rank_text, suit_text = t[:-1], t[-1]
         if rank_text in ("8", "9", "10"):
-            raise CardParseError(f"{text!r} is not a card: 8, 9 and 10 are not in the 40-card deck")
+            raise CardParseError.of("card_not_in_deck", text=text)
         try:
             rank = parse_rank(rank_text)
         except CardParseError:
-            raise CardParseError(
-                f"{text!r} is not a card: the rank must be one of {' '.join(RANK_CHARS)}"
-            ) from None
+            raise CardParseError.of("card_bad_rank", text=text, ranks=" ".join(RANK_CHARS)) from None
         s = suit_text.lower()
         if s in SUIT_CHARS:
             suit = SUIT_CHARS.index(s)
         elif suit_text in SUIT_SYMBOLS:
             suit = SUIT_SYMBOLS.index(suit_text)
         else:
-            raise CardParseError(f"{text!r} is not a card: the suit must be one of h s d c (♥ ♠ ♦ ♣)")
+            raise CardParseError.of("card_bad_suit", text=text)
         return CARDS[rank * NUM_SUITS + suit]
 
     @classmethod

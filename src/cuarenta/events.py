@@ -216,3 +216,56 @@ class MesaWon(Event):
 
 def rank_name(rank: int) -> str:
     return RANK_CHARS[rank]
+
+
+#: Every event class by its ``kind``.
+EVENT_CLASSES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        DealerDraw,
+        Deal,
+        Ronda,
+        FourOfAKind,
+        Play,
+        Caida,
+        Limpia,
+        CaidaLimpia,
+        CaidaRonda,
+        ClaimMade,
+        HandEnd,
+        Carton,
+        ChicaWon,
+        Zapatero,
+        MesaWon,
+    )
+}
+
+
+def _field_value(name: str, value: Any) -> Any:
+    """One field of an event dict back as the event holds it (cards, moves and tuples)."""
+    if name == "card":
+        return Card(value)
+    if name in ("cards", "leftovers"):
+        return tuple(Card(c) for c in value)
+    if name == "move":
+        return Move.parse(value)
+    if name == "draws":
+        return tuple(tuple((int(seat), Card(card)) for seat, card in draw) for draw in value)
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event written by :meth:`Event.to_dict` (the inverse; extra keys are ignored).
+
+    >>> from cuarenta import Card
+    >>> event = Caida(seat=1, team=1, card=Card("5s"), victim=0, points=2)
+    >>> event_from_dict(event.to_dict()) == event
+    True
+    """
+    if not isinstance(data, dict) or data.get("kind") not in EVENT_CLASSES:
+        raise ValueError(f"not an event: {data!r}")
+    cls = EVENT_CLASSES[data["kind"]]
+    names = [f.name for f in dataclasses.fields(cls)]
+    return cls(**{n: _field_value(n, data[n]) for n in names if n in data})

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from cuarenta.captures import (
@@ -41,6 +41,7 @@ from cuarenta.errors import (
     MoveParseError,
     PositionError,
     RecordError,
+    RulesError,
 )
 from cuarenta.events import (
     Caida,
@@ -62,47 +63,35 @@ from cuarenta.events import (
 )
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.position import check_position
-from cuarenta.rules import Rules
+from cuarenta.results import ChicaResult, Outcome
+from cuarenta.rules import Rules, Streak, is_caida, is_limpia
+from cuarenta.view import SeatView
 
 GAME_FORMAT: Final = "cuarenta-game"
 GAME_FORMAT_VERSION: Final = 1
-VIEW_VERSION: Final = 1
-ZAPATERO_BELOW: Final = 10
 
 #: The move that drops each card without taking anything (shared, immutable).
 _DROPS: Final = tuple(Move(c) for c in CARDS)
 
 
-@dataclass(frozen=True)
-class ChicaResult:
-    """How a chica ended (R24, R25)."""
-
-    winner: int
-    scores: tuple[int, ...]
-    reason: str
-    zapatero: bool
-    platillo: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "reason": self.reason,
-            "zapatero": self.zapatero,
-            "platillo": self.platillo,
-        }
+def _well_formed(move: Move) -> bool:
+    """A :class:`Move` built by hand holds a card and two tuples of cards (``Move(card, None)`` does not)."""
+    return (
+        len(move) == 3
+        and isinstance(move.card, Card)
+        and isinstance(move.base, tuple)
+        and isinstance(move.run, tuple)
+        and all(isinstance(c, Card) for c in move.base + move.run)
+    )
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a mesa (R26): the winning team and the chicas each team won."""
-
-    winner: int
-    chicas: tuple[int, ...]
-    reason: str  #: "chicas", or "zapatero" with ``zapatero_wins_mesa``
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "chicas": list(self.chicas), "reason": self.reason}
+def check_seed(seed: object) -> int | str:
+    """A game's seed: a whole number or a text as given, a random number for ``None``."""
+    if seed is None:
+        return secrets.randbelow(2**63)
+    if isinstance(seed, str) or (isinstance(seed, int) and not isinstance(seed, bool)):
+        return seed
+    raise RulesError.of("bad_seed", value=repr(seed))
 
 
 def _rng(seed: int | str, *parts: object) -> random.Random:
@@ -114,12 +103,12 @@ class Game:
     """A mesa of Cuarenta. Build it with :meth:`new`, :meth:`from_position` or :meth:`from_json`."""
 
     # -- construction -----------------------------------------------------------------------------
-    def __init__(self, rules: Rules, seed: int | str = 0) -> None:
+    def __init__(self, rules: Rules, seed: int | str | None = 0) -> None:
         """Use :meth:`new` or :meth:`from_position`; this makes an empty, unplayable table."""
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules object, not {type(rules).__name__}")
+            raise RulesError.of("not_rules", value=type(rules).__name__)
         self.rules: Final = rules
-        self.seed: Final = seed
+        self.seed: Final = check_seed(seed)
         n = rules.players
         self._n = n
         self._two_only = rules.sum_cards == "two"
@@ -140,7 +129,7 @@ class Game:
         self._deal_no = 0
         self._rondas: tuple[tuple[int, int], ...] = ()
         self._forgotten: tuple[tuple[Card, ...], ...] = ()
-        self._streak: tuple[int, int, tuple[int, ...]] = (-1, 0, ())
+        self._streak: Streak = (-1, 0, ())
         self._outcome: Outcome | None = None
         self._results: tuple[ChicaResult, ...] = ()
         self._hand_start = 0  # index in events where the current hand begins
@@ -150,15 +139,23 @@ class Game:
         self._start: dict[str, Any] | None = None
 
     @classmethod
-    def new(cls, rules: Rules | None = None, seed: int | str = 0) -> Game:
+    def new(cls, rules: Rules | None = None, seed: int | str | None = 0) -> Game:
         """Draw for the dealer and deal the first hand, all from ``seed`` (R4–R6).
 
         Every later hand is shuffled from the same seed, so a mesa is a pure
-        function of its rules, seed and moves.
+        function of its rules, seed and moves. The seed is a whole number or a
+        text; ``None`` picks a random one (kept in :attr:`seed`, so the game can
+        still be saved and replayed).
 
         >>> a, b = Game.new(seed=3), Game.new(seed=3)
         >>> a.hand(a.turn) == b.hand(b.turn)
         True
+        >>> isinstance(Game.new(seed=None).seed, int)
+        True
+        >>> Game.new(seed=1.5)
+        Traceback (most recent call last):
+        ...
+        cuarenta.errors.RulesError: seed 1.5 must be a whole number or a text (or None: a random seed)
         """
         game = cls(rules or Rules(), seed)
         game._draw_dealer()
@@ -196,7 +193,7 @@ class Game:
         last_drop: str | int | None = None,
         chicas: Sequence[int] = (0, 0),
         rondas: Iterable[tuple[int, str | int]] = (),
-        seed: int | str = 0,
+        seed: int | str | None = 0,
     ) -> Game:
         """Any position in the middle of a hand, checked for consistency.
 
@@ -215,8 +212,8 @@ class Game:
         """
         try:
             game = cls(rules, seed)
-        except TypeError as exc:
-            raise PositionError(str(exc)) from None
+        except RulesError as exc:
+            raise PositionError(str(exc), code=exc.code, params=exc.params) from None
         pos = check_position(
             rules,
             hands=hands,
@@ -428,6 +425,24 @@ class Game:
             return False
         return True
 
+    def is_caida(self, move: Move) -> bool:
+        """R13: whether ``move`` takes by igualdad the card the previous seat just dropped.
+
+        Like python-chess's ``is_capture``, it tells what a move does in the current position
+        (whether it is legal is :meth:`is_legal`'s question).
+
+        >>> game = Game.from_position(Rules(), hands=[["5h", "Kc"], ["Ks"]], table=["5s", "2c"], stock=[],
+        ...     turn=0, dealer=0, last_drop="5s", piles=[[c for c in CARDS if str(c) not in
+        ...     ("5h", "Kc", "Ks", "5s", "2c")], []])
+        >>> [(str(m), game.is_caida(m), game.is_limpia(m)) for m in game.legal_moves()]
+        [('5h x5s', True, False), ('Kc', False, False)]
+        """
+        return is_caida(move, self._last_drop)
+
+    def is_limpia(self, move: Move) -> bool:
+        """R14: whether ``move`` is a capture that leaves the table empty."""
+        return is_limpia(move, len(self._table))
+
     # -- checked play ----------------------------------------------------------------------------
     def play(self, action: Action | str) -> list[Event]:
         """Check and apply an action (a :class:`Move`, a :class:`Claim` or its text).
@@ -440,106 +455,96 @@ class Game:
             try:
                 action = parse_action(action)
             except MoveParseError as exc:
-                raise IllegalMoveError(str(exc)) from None
+                raise IllegalMoveError(str(exc), code=exc.code, params=exc.params) from None
         self._check(action)
         start = len(self.events)
         self.push(action)
         return self.events[start:]
 
-    def _check(self, action: Action) -> None:
+    def _check(self, action: object) -> None:
         if self._outcome is not None:
-            raise GameOverError("the mesa is over: no more moves")
+            raise GameOverError.of("game_over")
         seat = self._turn
         if isinstance(action, Claim):
             self._check_claim(action)
             return
         if not isinstance(action, Move):
-            raise IllegalMoveError(f"{action!r} is not a move")
+            raise IllegalMoveError.of("not_an_action", value=repr(action))
+        if not _well_formed(action):
+            raise IllegalMoveError.of("move_malformed", value=repr(tuple(action)))
         card = action.card
-        if not isinstance(card, Card):
-            raise IllegalMoveError(f"{card!r} is not a card")
         if card not in self._hands[seat]:
-            raise IllegalMoveError(f"{card} is not in the hand of seat {seat}, whose turn it is")
+            raise IllegalMoveError.of("card_not_in_hand", card=card, seat=seat)
         try:
             self._check_capture(action)
         except IllegalMoveError as exc:
             options = [str(m) for m in self.legal_moves() if isinstance(m, Move) and m.card == card]
             if options == [str(card)]:
-                hint = f"{card} takes nothing here"
-            else:
-                hint = "open to it: " + " | ".join(options)
-            raise IllegalMoveError(f"{exc}; {hint}") from None
+                raise IllegalMoveError.of("capture_takes_nothing", reason=exc, card=card) from None
+            raise IllegalMoveError.of("capture_options", reason=exc, options=" | ".join(options)) from None
 
     def _check_capture(self, action: Move) -> None:
         card = action.card
         taken = action.base + action.run
         for c in taken:
-            if not isinstance(c, Card):
-                raise IllegalMoveError(f"{c!r} is not a card")
             if c not in self._table:
-                raise IllegalMoveError(f"{c} is not on the table")
+                raise IllegalMoveError.of("card_not_on_table", card=c)
         if len(set(taken)) != len(taken):
-            raise IllegalMoveError(f"{action}: a table card is named twice")
+            raise IllegalMoveError.of("card_named_twice", move=action)
         rank = card >> 2
         opts = self._options(rank)
         if not action.base:
             if action.run:
-                raise IllegalMoveError(f"{action}: an escalera needs a base capture first (R10)")
+                raise IllegalMoveError.of("escalera_without_base", move=action)
             if opts and not self._manual:
-                raise IllegalMoveError(
-                    f"{card} can take something, and capturing is compulsory (R12, automatic capture)"
-                )
+                raise IllegalMoveError.of("capture_compulsory", card=card)
             return
         base_ranks = tuple(sorted(c >> 2 for c in action.base))
         if len(base_ranks) == 1:
             if base_ranks[0] != rank:
-                raise IllegalMoveError(
-                    f"{card} cannot take {action.base[0]}: one card is taken only by igualdad, "
-                    "the same rank (R7)"
-                )
+                raise IllegalMoveError.of("pair_same_rank", card=card, taken=action.base[0])
         else:
             value = rank_value(rank)
             if value is None:
-                raise IllegalMoveError(f"{card}: J, Q and K take only by igualdad, never by suma (R2)")
+                raise IllegalMoveError.of("figure_no_sum", card=card)
             vals = [rank_value(r) for r in base_ranks]
             if any(v is None for v in vals):
-                raise IllegalMoveError(f"{action}: J, Q and K never take part in a sum (R2)")
+                raise IllegalMoveError.of("figure_in_sum", move=action)
             total = sum(v for v in vals if v is not None)
             if total != value:
-                raise IllegalMoveError(
-                    f"{action}: {'+'.join(str(c) for c in action.base)} adds up to {total}, not {value} (R8)"
-                )
+                base = "+".join(str(c) for c in action.base)
+                raise IllegalMoveError.of("sum_wrong", move=action, base=base, total=total, value=value)
             if self._two_only and len(base_ranks) != 2:
-                raise IllegalMoveError(
-                    f"{action}: this table's sums take exactly two cards (sum_cards='two', R8)"
-                )
+                raise IllegalMoveError.of("sum_two_only", move=action)
         match = [o for o in opts if o[0] == base_ranks]
         if not match:  # pragma: no cover - every valid base is among the options
-            raise IllegalMoveError(f"{action} is not a capture open to {card}")
+            raise IllegalMoveError.of("capture_not_open", move=action, card=card)
         run_ranks = match[0][1]
         got = tuple(c >> 2 for c in action.run)
         full = len(got) == len(run_ranks)
         if got != run_ranks[: len(got)] or (not full and not self._manual):
-            expected = ",".join(RANK_CHARS[r] for r in run_ranks) or "nothing"
-            raise IllegalMoveError(
-                f"{action}: after the base, {card} takes the escalera of the ranks that follow "
-                f"{card.rank_char} in order without a gap (R10): here {expected}"
+            expected = ",".join(RANK_CHARS[r] for r in run_ranks) or "-"
+            raise IllegalMoveError.of(
+                "escalera_wrong", move=action, card=card, rank=card.rank_char, run=expected
             )
 
     def _check_claim(self, claim: Claim) -> None:
+        cards = claim.cards
+        if not isinstance(cards, tuple) or not cards or not all(isinstance(c, Card) for c in cards):
+            raise IllegalMoveError.of("claim_malformed", value=repr(tuple(claim)))
         if not self._forgotten:
-            raise IllegalMoveError("there is nothing to claim: the previous player forgot no card (R12)")
-        for c in claim.cards:
-            if not isinstance(c, Card) or c not in self._table:
-                raise IllegalMoveError(f"{c} is not on the table")
-        if len(set(claim.cards)) != len(claim.cards):
-            raise IllegalMoveError(f"{claim}: a card is named twice")
-        ranks = sorted(c >> 2 for c in claim.cards)
+            raise IllegalMoveError.of("nothing_to_claim")
+        for c in cards:
+            if c not in self._table:
+                raise IllegalMoveError.of("card_not_on_table", card=c)
+        if len(set(cards)) != len(cards):
+            raise IllegalMoveError.of("claim_card_twice", claim=claim)
+        ranks = sorted(c >> 2 for c in cards)
         for opt in self._forgotten:
             if sorted(c >> 2 for c in opt) == ranks:
                 return
-        open_ = " or ".join(",".join(str(c) for c in opt) for opt in self._forgotten)
-        raise IllegalMoveError(f"{claim}: the cards that may be claimed are {open_} (R12)")
+        open_ = " | ".join(",".join(str(c) for c in opt) for opt in self._forgotten)
+        raise IllegalMoveError.of("claim_wrong", claim=claim, options=open_)
 
     # -- unchecked play and undo ------------------------------------------------------------------
     def _save(self) -> tuple[Any, ...]:
@@ -686,68 +691,51 @@ class Game:
         return ()
 
     # -- scoring ----------------------------------------------------------------------------------
-    def _award(self, team: int, points: int, caida: bool) -> tuple[int, str | None]:
-        """Apply R20 (38 que no juega) and add the points; returns (points, note)."""
-        rules = self.rules
-        score = self._scores[team]
-        note = None
-        if rules.treinta_y_ocho and score >= rules.target - 2 and points:
-            if caida:
-                if points != 2:
-                    points, note = 2, "treinta_y_ocho"
-            else:
-                points, note = 0, "treinta_y_ocho"
+    def _add(self, team: int, points: int) -> None:
         if points:
             s = list(self._scores)
-            s[team] = score + points
+            s[team] += points
             self._scores = (s[0], s[1])
-        return points, note
 
     def _score_capture(self, seat: int, team: int, caida: bool, limpia: bool, drop: Card | None) -> bool:
         """Score a caída and/or limpia (R13–R15, R18–R21); True if that ended the chica."""
         rules = self.rules
-        if not caida:
-            pts, note = self._award(team, 2, False)
-            self.events.append(Limpia(seat, team, pts, note))
-            return self._check_target()
-        assert drop is not None
         victim = (seat - 1) % self._n
-        ronda = rules.caida_ronda_points and (victim, drop >> 2) in self._rondas
-        limit_note = None
-        if ronda and rules.ronda_limit is not None and self._scores[team] >= rules.ronda_limit:
-            ronda = False
-            limit_note = "ronda_limit"
-        if ronda:
-            nominal = rules.caida_ronda_points + (rules.caida_limpia_points - 2 if limpia else 0)
-            pts, note = self._award(team, nominal, True)
+        ronda_caida = caida and drop is not None and (victim, drop >> 2) in self._rondas
+        kind, pts, note = rules.capture_score(
+            self._scores[team], caida=caida, limpia=limpia, ronda_caida=ronda_caida
+        )
+        self._add(team, pts)
+        if kind == "limpia":
+            self.events.append(Limpia(seat, team, pts, note))
+            return self._check_end()
+        assert drop is not None
+        if kind == "caida_ronda":
             self.events.append(CaidaRonda(seat, team, drop, victim, limpia, pts, note))
-        elif limpia:
-            pts, note = self._award(team, rules.caida_limpia_points, True)
-            self.events.append(CaidaLimpia(seat, team, drop, victim, pts, note or limit_note))
+        elif kind == "caida_limpia":
+            self.events.append(CaidaLimpia(seat, team, drop, victim, pts, note))
         else:
-            pts, note = self._award(team, 2, True)
-            self.events.append(Caida(seat, team, drop, victim, pts, note or limit_note))
-        if self._check_target():
+            self.events.append(Caida(seat, team, drop, victim, pts, note))
+        if self._check_end():
             return True
         if rules.cuatro_caidas_gana:
-            st_team, count, victims = self._streak
-            if st_team == team:
-                self._streak = (team, count + 1, (*victims, victim))
-            else:
-                self._streak = (team, 1, (victim,))
-            _, count, victims = self._streak
-            if count >= 4 and all(victims.count(opp) >= 2 for opp in range(self._n) if opp % 2 != team):
+            self._streak, wins = rules.caida_streak(self._streak, team, victim)
+            if wins:
                 self._end_chica(team, "cuatro_caidas")
                 return True
         return False
 
-    def _check_target(self) -> bool:
-        """R24: end the chica the moment a team reaches the target during play."""
-        target = self.rules.target
-        for team in (0, 1):
-            if self._scores[team] >= target:
-                self._end_chica(team, "target")
-                return True
+    def _check_end(self) -> bool:
+        """End the chica the moment the scores decide it (R25 ``zapatero_wins_mesa``, then R24)."""
+        rules = self.rules
+        winner = rules.zapatero_winner(self._scores)
+        if winner is not None:
+            self._end_chica(winner, "zapatero")
+            return True
+        winner = rules.chica_winner(self._scores, self._dealer & 1)
+        if winner is not None:
+            self._end_chica(winner, "target")
+            return True
         return False
 
     # -- deals, hands, chicas ---------------------------------------------------------------------
@@ -805,18 +793,13 @@ class Game:
                     self.events.append(FourOfAKind(seat, team, RANK_CHARS[rank], 0, True))
                     self._end_chica(team, "four_of_a_kind")
                     return
-                nominal = rules.ronda_points if cnt == 3 else 4
-                limit = rules.ronda_limit
-                note: str | None
-                if limit is not None and self._scores[team] >= limit:
-                    pts, note = 0, "ronda_limit"
-                else:
-                    pts, note = self._award(team, nominal, False)
+                pts, note = rules.ronda_score(self._scores[team], four=cnt == 4)
+                self._add(team, pts)
                 if cnt == 3:
                     self.events.append(Ronda(seat, team, RANK_CHARS[rank], pts, note))
                 else:
                     self.events.append(FourOfAKind(seat, team, RANK_CHARS[rank], pts, False, note))
-                if self._check_target():
+                if self._check_end():
                     return
 
     def _end_of_deal(self) -> None:
@@ -836,20 +819,13 @@ class Game:
         self._tcode = 0
         self._last_drop = None
         self._forgotten = ()
-        dealer_team = self._dealer & 1
-        carton = rules.carton(counts, dealer_team)
+        carton = rules.carton(counts, self._dealer & 1)
         for t in (0, 1):
             nominal, reason = carton[t]
-            pts, note = self._award(t, nominal, False)
+            pts, note = rules.award(self._scores[t], nominal, caida=False)
+            self._add(t, pts)
             self.events.append(Carton(t, counts[t], pts, reason, note))
-        s = self._scores
-        target = rules.target
-        if s[0] >= target or s[1] >= target:
-            if s[0] >= target and s[1] >= target:
-                winner = 0 if s[0] > s[1] else 1 if s[1] > s[0] else 1 - dealer_team
-            else:
-                winner = 0 if s[0] >= target else 1
-            self._end_chica(winner, "target")
+        if self._check_end():
             return
         self._hand_no += 1
         self._new_hand((self._dealer + 1) % self._n)
@@ -860,7 +836,7 @@ class Game:
         scores = self._scores
         self.events.append(ChicaWon(winner, scores, len(self._results), reason))
         lost_with = scores[loser]
-        zapatero = lost_with < ZAPATERO_BELOW
+        zapatero = rules.is_zapatero(lost_with)
         if zapatero:
             self.events.append(Zapatero(loser, lost_with, lost_with == 0))
         self._results = (
@@ -871,10 +847,10 @@ class Game:
         ch[winner] += 1
         self._chicas = (ch[0], ch[1])
         mesa_reason = None
-        if ch[winner] >= rules.chicas:
-            mesa_reason = "chicas"
-        elif zapatero and rules.zapatero_wins_mesa:
+        if reason == "zapatero":  # R25 with zapatero_wins_mesa: the chica and the mesa at once
             mesa_reason = "zapatero"
+        elif ch[winner] >= rules.chicas:
+            mesa_reason = "chicas"
         if mesa_reason:
             self._outcome = Outcome(winner, self._chicas, mesa_reason)
             self.events.append(MesaWon(winner, self._chicas, mesa_reason))
@@ -891,46 +867,44 @@ class Game:
         self._new_hand((self._dealer + 1) % self._n)
 
     # -- views and serialisation ------------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, as a JSON-ready dict, and nothing more.
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know, and nothing more: an immutable :class:`~cuarenta.view.SeatView`.
 
         Its own hand; the table and the card just dropped; every seat's card
         count; the cards each team captured this hand (taken face up, so
-        public); scores and chicas; the announced
-        rondas; the public events of the current hand (deals name no cards).
-        Never other seats' cards, the stock order or the seed.
+        public); scores and chicas; the announced rondas; the public events of
+        the current hand (deals name no cards). Never other seats' cards, the
+        stock order or the seed. ``view.to_dict()`` is its JSON form.
 
         >>> view = Game.new(seed=2).view(0)
-        >>> sorted(view)[:5]
-        ['chica_results', 'chicas', 'claimable', 'deal_number', 'dealer']
+        >>> view.seat, len(view.hand), view.stock_size
+        (0, 5, 30)
         """
-        if not isinstance(seat, int) or not 0 <= seat < self._n:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
             raise ValueError(f"seat {seat!r} is not a seat (0..{self._n - 1})")
-        return {
-            "version": VIEW_VERSION,
-            "seat": seat,
-            "team": seat & 1,
-            "players": self._n,
-            "rules": self.rules.to_dict(),
-            "turn": None if self._outcome else self._turn,
-            "dealer": self._dealer,
-            "hand": [str(c) for c in self._hands[seat]],
-            "hand_sizes": [len(h) for h in self._hands],
-            "table": [str(c) for c in self._table],
-            "last_drop": None if self._last_drop is None else str(self._last_drop),
-            "stock_size": len(self._stock),
-            "pile_sizes": [len(p) for p in self._piles],
-            "piles": [[str(c) for c in p] for p in self._piles],
-            "scores": list(self._scores),
-            "chicas": list(self._chicas),
-            "hand_number": self._hand_no,
-            "deal_number": self._deal_no,
-            "rondas": [{"seat": s, "rank": RANK_CHARS[r]} for s, r in self._rondas],
-            "claimable": [[str(c) for c in opt] for opt in self._forgotten],
-            "history": [e.to_dict() for e in self.events[self._hand_start :]],
-            "chica_results": [r.to_dict() for r in self._results],
-            "outcome": None if self._outcome is None else self._outcome.to_dict(),
-        }
+        piles = self._piles
+        return SeatView(
+            seat=seat,
+            players=self._n,
+            rules=self.rules,
+            turn=None if self._outcome else self._turn,
+            dealer=self._dealer,
+            hand=tuple(self._hands[seat]),
+            hand_sizes=tuple(len(h) for h in self._hands),
+            table=tuple(self._table),
+            last_drop=self._last_drop,
+            stock_size=len(self._stock),
+            piles=(tuple(piles[0]), tuple(piles[1])),
+            scores=self._scores,
+            chicas=self._chicas,
+            hand_number=self._hand_no,
+            deal_number=self._deal_no,
+            rondas=self._rondas,
+            claimable=self._forgotten,
+            history=tuple(self.events[self._hand_start :]),
+            chica_results=self._results,
+            outcome=self._outcome,
+        )
 
     def state_summary(self) -> dict[str, Any]:
         """The full current state (hidden cards included), for saves and checks."""
@@ -973,37 +947,34 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Any) -> Game:
-        """Rebuild a game written by :meth:`to_dict`, replaying and checking every action."""
-        from cuarenta.errors import RulesError
+        """Rebuild a game written by :meth:`to_dict`, replaying and checking every action.
 
+        The stored state must equal the replay's (a corrupt or edited save is refused), and every
+        problem raises :class:`~cuarenta.RecordError` saying what is wrong.
+        """
         if not isinstance(data, dict):
-            raise RecordError("a saved game must be a JSON object")
+            raise RecordError.of("save_not_object", type=type(data).__name__)
         if data.get("format") != GAME_FORMAT:
-            raise RecordError(f"not a saved game: format is {data.get('format')!r}, expected {GAME_FORMAT!r}")
+            raise RecordError.of("save_format", value=repr(data.get("format")), expected=GAME_FORMAT)
         if data.get("version") != GAME_FORMAT_VERSION:
-            raise RecordError(
-                f"saved game version {data.get('version')!r} is not supported "
-                f"(this is version {GAME_FORMAT_VERSION})"
+            raise RecordError.of(
+                "save_version", value=repr(data.get("version")), expected=GAME_FORMAT_VERSION
             )
-        for key in ("rules", "seed", "actions"):
+        for key in ("rules", "seed", "actions", "state"):
             if key not in data:
-                raise RecordError(f"saved game has no {key!r}")
+                raise RecordError.of("save_missing", key=key)
         try:
             rules = Rules.from_dict(data["rules"])
-        except (RulesError, TypeError) as exc:
-            raise RecordError(f"saved game rules: {exc}") from None
-        seed = data["seed"]
-        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
-            raise RecordError(f"saved game seed {seed!r} must be a number or text")
-        start = data.get("start")
-        game = cls.replay(rules, seed, data["actions"], start)
-        state = data.get("state")
-        if state is not None and state != game.state_summary():
-            diff = sorted(k for k in game.state_summary() if state.get(k) != game.state_summary()[k])
-            raise RecordError(
-                "saved game is corrupt: replaying its actions does not give its stored state "
-                f"(differs in {', '.join(diff)})"
-            )
+        except RulesError as exc:
+            raise RecordError.of("save_rules", reason=exc) from None
+        state = data["state"]
+        if not isinstance(state, dict):
+            raise RecordError.of("save_state_not_object", type=type(state).__name__)
+        game = cls.replay(rules, data["seed"], data["actions"], data.get("start"))
+        now = game.state_summary()
+        if state != now:
+            diff = sorted(k for k in set(now) | set(state) if state.get(k) != now.get(k))
+            raise RecordError.of("save_corrupt", fields=", ".join(diff))
         return game
 
     @classmethod
@@ -1011,8 +982,8 @@ class Game:
         """Rebuild a game from :meth:`to_json` text; errors say what was wrong."""
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"saved game is not valid JSON: {exc}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
+            raise RecordError.of("save_not_json", reason=str(exc)) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -1023,21 +994,30 @@ class Game:
         actions: Iterable[Action | str],
         start: dict[str, Any] | None = None,
     ) -> Game:
-        """Play ``actions`` (checked) from a new game or a starting position."""
+        """Play ``actions`` (checked) from a new game or a starting position; :class:`RecordError` if
+        anything does not replay."""
+        if seed is None or isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise RecordError.of("save_seed", value=repr(seed))
+        if isinstance(actions, str | bytes | dict) or not isinstance(actions, Iterable):
+            raise RecordError.of("save_actions", type=type(actions).__name__)
         if start is None:
             game = cls.new(rules, seed)
         else:
             if not isinstance(start, dict):
-                raise RecordError("the starting position must be an object")
+                raise RecordError.of("save_start_not_object", type=type(start).__name__)
             try:
                 game = cls.from_position(rules, seed=seed, **start)
-            except (PositionError, TypeError) as exc:
-                raise RecordError(f"starting position: {exc}") from None
+            except PositionError as exc:
+                raise RecordError.of("save_start", reason=exc) from None
+            except TypeError as exc:  # a field from_position does not take
+                raise RecordError.of("save_start", reason=str(exc)) from None
         for i, action in enumerate(actions):
+            if not isinstance(action, str | Move | Claim):
+                raise RecordError.of("save_action_type", number=i + 1, value=repr(action))
             try:
                 game.play(action)
             except IllegalMoveError as exc:
-                raise RecordError(f"action {i + 1} ({action}): {exc}") from None
+                raise RecordError.of("save_action", number=i + 1, action=str(action), reason=exc) from None
         return game
 
     def copy(self) -> Game:

@@ -31,11 +31,11 @@ from cuarenta.errors import CardParseError, MoveParseError
 def _parse_card_list(text: str, sep: str, whole: str) -> tuple[Card, ...]:
     parts = [p.strip() for p in text.split(sep)]
     if not parts or any(not p for p in parts):
-        raise MoveParseError(f"{whole!r} is not a move: empty card in {text!r}")
+        raise MoveParseError.of("move_empty_card", move=whole, part=text)
     try:
         return tuple(Card.parse(p) for p in parts)
     except CardParseError as exc:
-        raise MoveParseError(f"{whole!r} is not a move: {exc}") from None
+        raise MoveParseError.of("move_card", move=whole, reason=exc) from None
 
 
 class Move(NamedTuple):
@@ -53,12 +53,12 @@ class Move(NamedTuple):
         Move.parse('3h x3c,4d,5s')
         """
         if not isinstance(text, str):
-            raise MoveParseError(f"{text!r} is not a move: expected text like '7h x3c+4d'")
+            raise MoveParseError.of("move_not_text", value=repr(text))
         t = text.strip()
         if not t:
-            raise MoveParseError("'' is not a move: expected a card, like '7h' or '7h x3c+4d'")
+            raise MoveParseError.of("move_empty")
         if t.lower().startswith("claim"):
-            raise MoveParseError(f"{text!r} is a claim, not a move: use parse_action")
+            raise MoveParseError.of("move_is_claim", move=text)
         head, sep, tail = t.partition(" ")
         head = head.strip()
         tail = tail.strip()
@@ -69,16 +69,14 @@ class Move(NamedTuple):
         try:
             card = Card.parse(head)
         except CardParseError as exc:
-            raise MoveParseError(f"{text!r} is not a move: {exc}") from None
+            raise MoveParseError.of("move_card", move=text, reason=exc) from None
         if not sep:
             return cls(card)
         if not tail.lower().startswith("x"):
-            raise MoveParseError(
-                f"{text!r} is not a move: what a card takes is written after 'x', as in '7h x3c+4d'"
-            )
+            raise MoveParseError.of("move_no_x", move=text)
         takes = tail[1:].replace(" ", "")
         if not takes:
-            raise MoveParseError(f"{text!r} is not a move: nothing is named after 'x'")
+            raise MoveParseError.of("move_nothing_after_x", move=text)
         base_text, _, run_text = takes.partition(",")
         base = _parse_card_list(base_text, "+", text)
         run = _parse_card_list(run_text, ",", text) if run_text else ()
@@ -124,10 +122,10 @@ class Claim(NamedTuple):
         """
         t = text.strip() if isinstance(text, str) else ""
         if not t.lower().startswith("claim"):
-            raise MoveParseError(f"{text!r} is not a claim: expected 'claim' and cards, like 'claim 5s,6h'")
+            raise MoveParseError.of("claim_not_claim", value=repr(text))
         rest = t[5:].replace(" ", "")
         if not rest:
-            raise MoveParseError(f"{text!r} is not a claim: name the cards claimed, like 'claim 5s,6h'")
+            raise MoveParseError.of("claim_no_cards", claim=text)
         return cls(_parse_card_list(rest, ",", text))
 
     def __str__(self) -> str:

@@ -9,7 +9,7 @@ else raises :class:`~cuarenta.PositionError` naming what is wrong.
 >>> check_position(Rules(), hands=[["7h"], ["7h"]], table=[], stock=[], turn=0, dealer=1)
 Traceback (most recent call last):
 ...
-cuarenta.errors.PositionError: cards given twice: 7h (hands[0] and hands[1])
+cuarenta.errors.PositionError: cards given twice: 7h (hands[0], hands[1])
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cuarenta.cards import CARDS, NUM_CARDS, RANK_CHARS, Card
+from cuarenta.cards import CARDS, NUM_CARDS, NUM_RANKS, RANK_CHARS, Card, parse_rank
 from cuarenta.errors import CardParseError, PositionError
 from cuarenta.rules import Rules
 
@@ -27,17 +27,39 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def card_list(value: Iterable[str | int] | str, what: str) -> list[Card]:
-    """Parse cards (text or indices) for a position field, naming the field in errors."""
+def card_list(value: object, what: str) -> list[Card]:
+    """Parse cards (text or indices) for a position field, naming the field in errors.
+
+    >>> card_list("7h 3c", "table"), card_list(["Kc", 0], "stock")
+    ([Card('7h'), Card('3c')], [Card('Kc'), Card('Ah')])
+    >>> card_list(5, "table")
+    Traceback (most recent call last):
+    ...
+    cuarenta.errors.PositionError: table: give a list of cards (like ["7h", "3c"]), not 5
+    """
     if isinstance(value, str):
         value = value.replace(",", " ").split()
+    if not isinstance(value, Iterable) or isinstance(value, dict):
+        raise PositionError.of("position_not_cards", field=what, value=repr(value))
     out = []
     for item in value:
         try:
             out.append(Card(item))
         except CardParseError as exc:
-            raise PositionError(f"{what}: {exc}") from None
+            raise PositionError.of("position_card", field=what, reason=exc) from None
     return out
+
+
+def _pair(value: object, what: str) -> tuple[int, int]:
+    """Two whole numbers (team 0, team 1)."""
+    if (
+        not isinstance(value, Sequence)
+        or isinstance(value, str)
+        or len(value) != 2
+        or not all(_is_int(v) for v in value)
+    ):
+        raise PositionError.of("position_pair", field=what, value=repr(value))
+    return value[0], value[1]
 
 
 @dataclass(frozen=True)
@@ -87,16 +109,18 @@ def check_position(
     rondas: Iterable[tuple[int, str | int]] = (),
 ) -> Position:
     """Check the arguments of :meth:`~cuarenta.Game.from_position`; see there."""
+    if not isinstance(rules, Rules):
+        raise PositionError.of("position_rules", value=type(rules).__name__)
     n = rules.players
     if not isinstance(hands, Sequence) or isinstance(hands, str):
-        raise PositionError("hands: give one list of cards per seat")
+        raise PositionError.of("position_hands_list", value=repr(hands))
     if len(hands) != n:
-        raise PositionError(f"hands: {n} players need {n} hands, got {len(hands)}")
+        raise PositionError.of("position_hands_count", players=n, got=len(hands))
     hand_lists = [card_list(h, f"hands[{i}]") for i, h in enumerate(hands)]
     table_l = card_list(table, "table")
     stock_l = card_list(stock, "stock")
-    if len(piles) != 2:
-        raise PositionError(f"piles: one pile per team (2), got {len(piles)}")
+    if not isinstance(piles, Sequence) or isinstance(piles, str) or len(piles) != 2:
+        raise PositionError.of("position_piles", value=repr(piles))
     pile_l = [card_list(p, f"piles[{i}]") for i, p in enumerate(piles)]
     seen: dict[Card, str] = {}
     dupes: list[str] = []
@@ -106,93 +130,110 @@ def check_position(
     for where, cards in places:
         for c in cards:
             if c in seen:
-                dupes.append(f"{c} ({seen[c]} and {where})")
+                dupes.append(f"{c} ({seen[c]}, {where})")
             else:
                 seen[c] = where
     if dupes:
-        raise PositionError("cards given twice: " + ", ".join(dupes))
+        raise PositionError.of("position_cards_twice", cards=", ".join(dupes))
     missing = [str(c) for c in CARDS if c not in seen]
     if missing:
-        raise PositionError(
-            f"every one of the 40 cards must be placed exactly once; missing: {' '.join(missing)}"
-        )
+        raise PositionError.of("position_cards_missing", cards=" ".join(missing))
     for name, seat in (("turn", turn), ("dealer", dealer)):
         if not _is_int(seat) or not 0 <= seat < n:
-            raise PositionError(f"{name}={seat!r} is not a seat (0..{n - 1})")
+            raise PositionError.of("position_seat", field=name, value=repr(seat), last=n - 1)
     per_deal = 5 * n
     dealt = NUM_CARDS - len(stock_l)
     if dealt <= 0 or dealt % per_deal:
-        raise PositionError(
-            f"stock: {len(stock_l)} undealt cards is impossible; with {n} players "
-            f"the stock holds a multiple of {per_deal} cards below 40"
-        )
+        raise PositionError.of("position_stock", stock=len(stock_l), players=n, per_deal=per_deal)
     played = [5 - len(h) for h in hand_lists]
     if any(p < 0 for p in played):
-        raise PositionError("hands: a seat holds more than 5 cards")
+        raise PositionError.of("position_hand_over_5")
     k = sum(played)
     if k == per_deal:
-        raise PositionError(
-            "hands: every hand is empty; a position needs a seat to move (deal the next cards)"
-        )
+        raise PositionError.of("position_hands_empty")
     first = (dealer + 1) % n
     for s in range(n):
         i = (s - first) % n
         expect = (k - i + n - 1) // n if k > i else 0
         if played[s] != expect:
-            raise PositionError(
-                f"hands: with dealer {dealer}, seat {first} plays first; after {k} plays "
-                f"in this deal seat {s} should hold {5 - expect} cards, not {5 - played[s]}"
+            raise PositionError.of(
+                "position_hand_size",
+                dealer=dealer,
+                first=first,
+                plays=k,
+                seat=s,
+                want=5 - expect,
+                got=5 - played[s],
             )
     if turn != (first + k) % n:
-        raise PositionError(f"turn={turn}: after {k} plays in this deal it is seat {(first + k) % n}'s turn")
+        raise PositionError.of("position_turn", turn=turn, plays=k, seat=(first + k) % n)
     if rules.capture != "manual":
         ranks = [c >> 2 for c in table_l]
         if len(set(ranks)) != len(ranks):
-            raise PositionError(
-                "table: with automatic capture the table never holds two cards of one rank "
-                "(the second would have taken the first)"
-            )
-    if len(scores) != 2 or len(chicas) != 2:
-        raise PositionError("scores and chicas hold one number per team (2)")
-    for sc in scores:
-        if not isinstance(sc, int) or isinstance(sc, bool) or sc < 0 or sc % 2 or sc >= rules.target:
-            raise PositionError(f"scores: {sc!r} is not a score in play (even, 0..{rules.target - 2})")
-    for ch in chicas:
-        if not isinstance(ch, int) or isinstance(ch, bool) or not 0 <= ch < rules.chicas:
-            raise PositionError(f"chicas: {ch!r} is not a number of chicas won (0..{rules.chicas - 1})")
+            raise PositionError.of("position_table_pairs")
+    score_pair = _pair(scores, "scores")
+    chica_pair = _pair(chicas, "chicas")
+    for sc in score_pair:
+        if sc < 0 or sc % 2 or sc >= rules.target:
+            raise PositionError.of("position_score", value=sc, last=rules.target - 2)
+    for ch in chica_pair:
+        if not 0 <= ch < rules.chicas:
+            raise PositionError.of("position_chicas", value=ch, last=rules.chicas - 1)
     drop: Card | None = None
     if last_drop is not None:
         try:
             drop = Card(last_drop)
         except CardParseError as exc:
-            raise PositionError(f"last_drop: {exc}") from None
+            raise PositionError.of("position_card", field="last_drop", reason=exc) from None
         if drop not in table_l:
-            raise PositionError(f"last_drop {drop} must be on the table")
+            raise PositionError.of("position_drop_off_table", card=drop)
         if k == 0 and not rules.caida_across_deals:
-            raise PositionError(
-                "last_drop: no caída crosses a deal (caida_across_deals is off), "
-                "and nobody has played in this deal yet"
-            )
-    ronda_l: list[tuple[int, int]] = []
-    for item in rondas:
-        try:
-            seat_r, rank_r = item
-            rank_i = RANK_CHARS.index(str(rank_r).upper()) if isinstance(rank_r, str) else int(rank_r)
-        except (TypeError, ValueError):
-            raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair") from None
-        if not _is_int(seat_r) or not 0 <= seat_r < n or not 0 <= rank_i < 10:
-            raise PositionError(f"rondas: {item!r} is not a (seat, rank) pair")
-        ronda_l.append((seat_r, rank_i))
+            raise PositionError.of("position_drop_new_deal")
+    ronda_l = _rondas(rondas, n, hand_lists, stock_l, played)
     return Position(
         hands=hand_lists,
         table=table_l,
         stock=stock_l,
         piles=pile_l,
-        scores=(scores[0], scores[1]),
-        chicas=(chicas[0], chicas[1]),
+        scores=score_pair,
+        chicas=chica_pair,
         turn=turn,
         dealer=dealer,
         last_drop=drop,
         deal_number=dealt // per_deal - 1,
         rondas=tuple(ronda_l),
     )
+
+
+def _rondas(
+    rondas: object, n: int, hands: list[list[Card]], stock: list[Card], played: list[int]
+) -> tuple[tuple[int, int], ...]:
+    """Check the rondas announced in this deal (R16): each a (seat, rank) that could have been dealt.
+
+    A seat holds at most one ronda in a deal, a rank makes at most one; the seat must still hold the
+    ronda's cards it has not played in this deal, and no more than one card of that rank may be in the
+    other hands or the stock (three were dealt to it).
+    """
+    if isinstance(rondas, str) or not isinstance(rondas, Iterable):
+        raise PositionError.of("position_rondas", value=repr(rondas))
+    found: list[tuple[int, int]] = []
+    for item in rondas:
+        try:
+            seat_r, rank_r = item
+            rank_i = parse_rank(rank_r) if isinstance(rank_r, str) else rank_r
+        except (TypeError, ValueError):
+            raise PositionError.of("position_ronda", value=repr(item)) from None
+        if not _is_int(seat_r) or not 0 <= seat_r < n or not _is_int(rank_i) or not 0 <= rank_i < NUM_RANKS:
+            raise PositionError.of("position_ronda", value=repr(item))
+        rank_char = RANK_CHARS[rank_i]
+        if any(s == seat_r for s, _ in found):
+            raise PositionError.of("position_ronda_seat_twice", seat=seat_r)
+        if any(r == rank_i for _, r in found):
+            raise PositionError.of("position_ronda_rank_twice", rank=rank_char)
+        held = sum(1 for c in hands[seat_r] if c >> 2 == rank_i)
+        elsewhere = sum(1 for s in range(n) if s != seat_r for c in hands[s] if c >> 2 == rank_i)
+        elsewhere += sum(1 for c in stock if c >> 2 == rank_i)
+        if elsewhere > 1 or held + played[seat_r] < 3:
+            raise PositionError.of("position_ronda_impossible", seat=seat_r, rank=rank_char)
+        found.append((seat_r, rank_i))
+    return tuple(found)

@@ -13,7 +13,7 @@ date …) and the result. It is written and read as text (``to_text`` / ``from_t
 ...     _ = game.play(game.legal_moves()[0])
 >>> record = GameRecord.from_game(game, seats=["Ana", "bot:normal"], headers={"Date": "2026-11-29"})
 >>> print(record.to_text())
-[Format "cuarenta-record 1"]
+[Format "cuarenta-record 2"]
 [Date "2026-11-29"]
 [Players "2"]
 [Seat0 "Ana"]
@@ -80,7 +80,15 @@ from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES, Rules
 
 FORMAT_NAME: Final = "cuarenta-record"
-FORMAT_VERSION: Final = 1
+#: The version this module writes. Version 1 (cuarenta 0.1) is still read: its ``Rules`` tag named
+#: the presets as they were then (:data:`PRESET_CHANGES`).
+FORMAT_VERSION: Final = 2
+READ_VERSIONS: Final = (1, 2)
+#: What a preset named in a record of an older format version meant, as changes to today's preset:
+#: in version 1 ``campeonato`` scored caída y limpia 4 (RULES.md R15 now gives it 2).
+PRESET_CHANGES: Final[dict[int, dict[str, dict[str, object]]]] = {
+    1: {"campeonato": {"caida_limpia_points": 4}}
+}
 
 #: Headers with a fixed place at the top of the text form (after Format), in this order.
 KNOWN_HEADERS: Final = ("Event", "Site", "Date", "Round")
@@ -855,6 +863,7 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
             headers.append((name, value))
 
     # Format and version: without them nothing else can be trusted.
+    record_version = FORMAT_VERSION
     fmt = values.get("Format")
     if fmt is None:
         reader.error(f'no [Format "{FORMAT_NAME} {FORMAT_VERSION}"] tag: is this a Cuarenta record?')
@@ -869,12 +878,13 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
             reader.fatal(
                 f"Format {fmt!r}: the version must be a number, like '{FORMAT_NAME} {FORMAT_VERSION}'", loc
             )
-        if int(version) != FORMAT_VERSION:
+        if int(version) not in READ_VERSIONS:
             reader.fatal(
                 f"record format version {int(version)} is not supported "
-                f"(this reader knows version {FORMAT_VERSION})",
+                f"(this reader knows versions {', '.join(map(str, READ_VERSIONS))})",
                 loc,
             )
+        record_version = int(version)
 
     # Players, rules and options.
     players_text = values.get("Players")
@@ -897,6 +907,9 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
     preset = preset.strip()
     try:
         rules = Rules(players=players) if preset == "custom" else Rules.preset(preset, players)
+        then = PRESET_CHANGES.get(record_version, {}).get(preset)
+        if then:
+            rules = rules.replace(**then)
     except RulesError as exc:
         reader.error(f"Rules {preset!r}: {exc}", where.get("rules"))
         rules = Rules(players=players)
@@ -1009,9 +1022,10 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
     if data.get("format") != FORMAT_NAME:
         reader.fatal(f"not a Cuarenta record: format is {data.get('format')!r}, expected {FORMAT_NAME!r}")
     version = data.get("version")
-    if version != FORMAT_VERSION or isinstance(version, bool):
+    if version not in READ_VERSIONS or isinstance(version, bool):
         reader.fatal(
-            f"record format version {version!r} is not supported (this reader knows version {FORMAT_VERSION})"
+            f"record format version {version!r} is not supported "
+            f"(this reader knows versions {', '.join(map(str, READ_VERSIONS))})"
         )
     unknown = sorted(set(data) - set(_JSON_KEYS))
     if unknown:

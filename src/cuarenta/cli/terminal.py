@@ -36,8 +36,7 @@ from typing import Any, Final, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from cuarenta.captures import capture_options, table_code
-from cuarenta.cards import NUM_RANKS, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
+from cuarenta.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
 from cuarenta.errors import IllegalMoveError, MoveParseError
 from cuarenta.events import (
     Caida,
@@ -71,8 +70,9 @@ from cuarenta.i18n import (
 )
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.players import Player, act, make_player
-from cuarenta.players.knowledge import Knowledge
-from cuarenta.rules import Rules
+from cuarenta.players.hints import card_hints
+from cuarenta.rules import Rules, is_caida, is_limpia
+from cuarenta.view import SeatView
 
 #: The computer levels offered to people, weakest first.
 LEVELS: Final = ("facil", "normal", "dificil")
@@ -198,16 +198,6 @@ def interpret(text: str, hand: Sequence[Card], lang: str = DEFAULT_LANG) -> Card
 
 
 # -- describing moves -----------------------------------------------------------------------------
-def is_caida(move: Move, last_drop: Card | None) -> bool:
-    """R13: the move takes by igualdad the card the previous seat just dropped."""
-    return last_drop is not None and len(move.base) == 1 and move.base[0] == last_drop
-
-
-def is_limpia(move: Move, table: Sequence[Card]) -> bool:
-    """R14: the move takes every card on the table."""
-    return bool(move.base) and len(move.taken) == len(table)
-
-
 def option_text(move: Move, table: Sequence[Card], last_drop: Card | None, lang: str = DEFAULT_LANG) -> str:
     """One way to play a card, for the menus and the hint: what it takes and whether it scores.
 
@@ -227,7 +217,7 @@ def option_text(move: Move, table: Sequence[Card], last_drop: Card | None, lang:
     marks = []
     if is_caida(move, last_drop):
         marks.append(t("play_opt_caida", lang))
-    if is_limpia(move, table):
+    if is_limpia(move, len(table)):
         marks.append(t("play_opt_limpia", lang))
     if marks:
         text += " (" + t("list_sep", lang).join(marks) + ")"
@@ -237,7 +227,7 @@ def option_text(move: Move, table: Sequence[Card], last_drop: Card | None, lang:
 # -- the hint -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Risk:
-    """What a card would leave to the next player if played now."""
+    """What a card would leave to the next player if played now (from :mod:`cuarenta.players.hints`)."""
 
     card: Card
     table: tuple[Card, ...]  #: the table after the play
@@ -259,66 +249,25 @@ class Hint:
         return tuple(self.captures)
 
 
-def _natural_moves(card: Card, moves: Sequence[Move]) -> list[Move]:
-    """The plays of ``card`` worth judging: full captures (longest escalera per base), else the drop."""
-    caps = [m for m in moves if m.card == card and m.base]
-    if not caps:
-        return [Move(card)]
-    longest: dict[tuple[Card, ...], Move] = {}
-    for m in caps:
-        if m.base not in longest or len(m.run) > len(longest[m.base].run):
-            longest[m.base] = m
-    return list(longest.values())
-
-
-def _risk(move: Move, table: Sequence[Card], unseen: Sequence[int], two_only: bool) -> Risk | None:
-    after = tuple(c for c in table if c not in move.taken) if move.base else (*table, move.card)
-    if not after:
-        return None
-    caida = 0 if move.base else unseen[move.card.rank]
-    code = table_code(c.rank for c in after)
-    limpia = tuple(
-        r
-        for r in range(NUM_RANKS)
-        if unseen[r] and any(len(b) + len(run) == len(after) for b, run in capture_options(code, r, two_only))
-    )
-    if not caida and not limpia:
-        return None
-    return Risk(move.card, after, caida, limpia)
-
-
-def make_hint(view: Mapping[str, Any], legal: Sequence[Action]) -> Hint:
+def make_hint(view: SeatView, legal: Sequence[Action]) -> Hint:
     """The hint for the seat of ``view`` (it must be that seat's turn), from its view and legal actions.
 
-    Uses nothing the seat cannot see: its hand, the table, the card just
-    dropped and the cards still unseen (not in its hand, on the table or
-    captured in this hand).
+    The same advice as the page's Ayudas (:func:`cuarenta.players.hints.card_hints`): it uses nothing
+    the seat cannot see, and warns only of an *easy* caída or limpia for the next player.
     """
-    know = Knowledge.from_view(dict(view))
-    table = know.table
-    drop = know.last_drop
-    two_only = view["rules"].get("sum_cards") == "two"
-    moves = [a for a in legal if isinstance(a, Move)]
-    hand = list(dict.fromkeys(m.card for m in moves))
-    captures: dict[Card, tuple[Move, ...]] = {}
-    caidas: list[Card] = []
-    limpias: list[Card] = []
-    risks: list[Risk] = []
-    for card in hand:
-        natural = _natural_moves(card, moves)
-        caps = tuple(m for m in natural if m.base)
-        if caps:
-            captures[card] = caps
-        if any(is_caida(m, drop) for m in caps):
-            caidas.append(card)
-        if any(is_limpia(m, table) for m in caps):
-            limpias.append(card)
-        found = [_risk(m, table, know.unseen_by_rank, two_only) for m in natural]
-        if found and all(r is not None for r in found):
-            first = found[0]
-            assert first is not None
-            risks.append(first)
-    return Hint(captures, tuple(caidas), tuple(limpias), tuple(risks))
+    hints = card_hints(view, legal)
+    risks = []
+    for h in hints:
+        if h.risk is not None:
+            caida = h.risk.unseen if h.risk.kind == "caida" else 0
+            limpia = h.risk.ranks if h.risk.kind == "limpia" else ()
+            risks.append(Risk(h.card, h.risk.table, caida, limpia))
+    return Hint(
+        captures={h.card: h.captures for h in hints if h.captures},
+        caidas=tuple(h.card for h in hints if h.caida),
+        limpias=tuple(h.card for h in hints if h.limpia),
+        risks=tuple(risks),
+    )
 
 
 def hint_lines(
@@ -562,11 +511,9 @@ class TerminalGame:
         self.screen.line(score_text(game.score, lang, self.teams))
         chicas = sep.join(f"{self.teams[i]} {c}" for i, c in enumerate(game.chicas))
         self.screen.line(t("play_chicas", lang, chicas=chicas), DIM)
-        counts = sep.join(
-            f"{self.names[s]} {size}" for s, size in enumerate(view["hand_sizes"]) if s != HUMAN
-        )
-        self.screen.line(t("play_counts", lang, counts=counts, stock=view["stock_size"]), DIM)
-        table = [Card(c) for c in view["table"]]
+        counts = sep.join(f"{self.names[s]} {size}" for s, size in enumerate(view.hand_sizes) if s != HUMAN)
+        self.screen.line(t("play_counts", lang, counts=counts, stock=view.stock_size), DIM)
+        table = list(view.table)
         label = t("demo_table", lang, cards="").rstrip()
         parts: list[tuple[str, str | None]] = [(label + " ", "bold")]
         if table:
@@ -574,11 +521,11 @@ class TerminalGame:
                 parts.append((("" if i == 0 else " ") + card_text(c), _card_style(c)))
         else:
             parts.append((t("empty_table", lang), DIM))
-        drop = view["last_drop"]
+        drop = view.last_drop
         if drop is not None:
-            parts.append(("   " + t("play_last_drop", lang, card=card_text(Card(drop))), "yellow"))
+            parts.append(("   " + t("play_last_drop", lang, card=card_text(drop)), "yellow"))
         self.screen.parts(parts)
-        hand = [Card(c) for c in view["hand"]]
+        hand = list(view.hand)
         label = t("play_hand", lang, cards="").rstrip()
         parts = [(label + " ", "bold")]
         for i, c in enumerate(hand, start=1):
@@ -624,8 +571,8 @@ class TerminalGame:
         game = self.game
         view = game.view(HUMAN)
         hint = make_hint(view, game.legal_moves())
-        table = [Card(c) for c in view["table"]]
-        drop = None if view["last_drop"] is None else Card(view["last_drop"])
+        table = list(view.table)
+        drop = view.last_drop
         self.screen.line(t("hint_title", self.lang), "bold green", 2)
         for line in hint_lines(hint, table, drop, self.lang):
             self.screen.line(line, "green", 2)

@@ -1,8 +1,8 @@
 """The one interface every computer player implements.
 
-A player sits at one seat. On its turn it receives ``game.view(seat)`` — only
-what that seat may know — and the list of legal actions, and returns one of
-them. It may remember what it saw between turns. It is seeded: the same seed
+A player sits at one seat. On its turn it receives ``game.view(seat)`` — a
+:class:`~cuarenta.SeatView`, only what that seat may know — and the list of
+legal actions, and returns one of them. It may remember what it saw between turns. It is seeded: the same seed
 and the same views give the same choices.
 
 >>> from cuarenta import Game, Rules
@@ -19,15 +19,17 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from cuarenta.moves import Action
 from cuarenta.rules import Rules
+from cuarenta.view import SeatView
 
 if TYPE_CHECKING:
     from cuarenta.game import Game
 
-View = dict[str, Any]
+#: What a player is given on its turn: the seat's view (an immutable :class:`~cuarenta.SeatView`).
+View = SeatView
 
 
 class Player(ABC):

@@ -37,8 +37,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cuarenta.cards import Card
+from cuarenta.events import ClaimMade, Deal, Limpia, Play
 from cuarenta.game import Game
-from cuarenta.moves import Action, Move
+from cuarenta.moves import Action
 from cuarenta.players.base import Player, View
 from cuarenta.players.knowledge import Knowledge, sample_world
 from cuarenta.players.search import WorldSearch, move_classes, view_streak
@@ -110,24 +111,23 @@ def passed_caidas(view: View) -> dict[int, set[int]]:
     a limpia, worth as much) held no card of that rank then, and — no cards come
     in during a deal — holds none now.
     """
-    me = int(view["seat"])
+    me = view.seat
     voids: dict[int, set[int]] = {}
     last: Card | None = None
-    history = view["history"]
+    history = view.history
     for i, event in enumerate(history):
-        kind = event["kind"]
-        if kind == "deal":
+        if isinstance(event, Deal):
             voids = {}
             last = None
-        elif kind == "play":
-            move = Move.parse(event["move"])
-            seat = int(event["seat"])
+        elif isinstance(event, Play):
+            move = event.move
+            seat = event.seat
             # a limpia instead (also 2 points) proves nothing
-            limpia = i + 1 < len(history) and history[i + 1]["kind"] == "limpia"
+            limpia = i + 1 < len(history) and isinstance(history[i + 1], Limpia)
             if last is not None and seat != me and move.card.rank != last.rank and not limpia:
                 voids.setdefault(seat, set()).add(last.rank)
             last = None if move.base else move.card
-        elif kind == "claim" and last is not None and str(last) in event["cards"]:
+        elif isinstance(event, ClaimMade) and last is not None and last in event.cards:
             last = None
     return voids
 

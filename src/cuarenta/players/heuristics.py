@@ -40,12 +40,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from cuarenta.captures import RANK_UNIT, capture_options
 from cuarenta.cards import Card
+from cuarenta.events import ClaimMade, Deal, Play
 from cuarenta.players.knowledge import Knowledge
 from cuarenta.rules import Rules
+from cuarenta.view import SeatView
 
 #: Worth of winning the chica at once, in points (a caída is 2).
 WIN_BONUS = 30.0
@@ -57,21 +58,16 @@ _LUMP = 1.6
 
 # -- points --------------------------------------------------------------------------------------
 def award(rules: Rules, score: int, points: int, caida: bool) -> int:
-    """The points a team with ``score`` really gets for ``points`` (R20, 38 que no juega).
+    """The points a team with ``score`` really gets for ``points`` (R20, :meth:`Rules.award`).
 
     >>> award(Rules(), 38, 2, caida=False), award(Rules(), 38, 4, caida=True), award(Rules(), 20, 4, True)
     (0, 2, 4)
     """
-    if rules.treinta_y_ocho and score >= rules.target - 2 and points:
-        return 2 if caida else 0
-    return points
+    return rules.award(score, points, caida=caida)[0]
 
 
 def capture_points(rules: Rules, score: int, *, caida: bool, limpia: bool, ronda_caida: bool = False) -> int:
-    """Points a capture scores for a team with ``score`` (R13–R15, R18–R20).
-
-    ``ronda_caida`` says the card fallen on is of a ronda its dropper announced this deal;
-    it counts only while the team is below ``ronda_limit`` (R19).
+    """Points a capture scores for a team with ``score`` (R13–R15, R18–R20, :meth:`Rules.capture_score`).
 
     >>> capture_points(Rules(), 0, caida=True, limpia=True)
     4
@@ -80,15 +76,7 @@ def capture_points(rules: Rules, score: int, *, caida: bool, limpia: bool, ronda
     >>> capture_points(Rules(), 0, caida=True, limpia=False, ronda_caida=True)
     10
     """
-    if not caida:
-        return award(rules, score, 2, False) if limpia else 0
-    if ronda_caida and rules.caida_ronda_points and (rules.ronda_limit is None or score < rules.ronda_limit):
-        nominal = rules.caida_ronda_points + (rules.caida_limpia_points - 2 if limpia else 0)
-    elif limpia:
-        nominal = rules.caida_limpia_points
-    else:
-        nominal = 2
-    return award(rules, score, nominal, True)
+    return rules.capture_score(score, caida=caida, limpia=limpia, ronda_caida=ronda_caida).points
 
 
 def points_value(rules: Rules, score: int, points: int) -> float:
@@ -176,15 +164,13 @@ def _carton_utility(
     (p0, _), (p1, _) = rules.carton(counts, dealer_team)
     nominal = (p0, p1)
     got = [award(rules, scores[t], nominal[t], False) for t in (0, 1)]
-    final = [scores[t] + got[t] for t in (0, 1)]
-    target = rules.target
-    if final[0] >= target or final[1] >= target:
-        if final[0] >= target and final[1] >= target:
-            win = 0 if final[0] > final[1] else 1 if final[1] > final[0] else 1 - dealer_team
-        else:
-            win = 0 if final[0] >= target else 1
-        return WIN_BONUS + got[0] - got[1] if win == 0 else -WIN_BONUS + got[0] - got[1]
-    return float(got[0] - got[1])
+    final = (scores[0] + got[0], scores[1] + got[1])
+    diff = float(got[0] - got[1])
+    zapatero = rules.zapatero_winner(final)
+    winner = zapatero if zapatero is not None else rules.chica_winner(final, dealer_team)
+    if winner is None:
+        return diff
+    return diff + (WIN_BONUS if winner == 0 else -WIN_BONUS)
 
 
 @lru_cache(maxsize=4096)
@@ -246,7 +232,7 @@ DECLINED_CAIDA = 0.95
 DECLINED_CAPTURE = 0.7
 
 
-def shown_absent(view: dict[str, Any], rules: Rules) -> dict[int, dict[int, float]]:
+def shown_absent(view: SeatView, rules: Rules) -> dict[int, dict[int, float]]:
     """For each seat, the ranks it has shown it does not hold in the current deal.
 
     Read from the public history of the hand: the table before each play is rebuilt backwards
@@ -257,24 +243,15 @@ def shown_absent(view: dict[str, Any], rules: Rules) -> dict[int, dict[int, floa
     (:data:`DECLINED_CAIDA`, :data:`DECLINED_CAPTURE`). A caída the position began with (a game
     from :meth:`~cuarenta.Game.from_position`) is not known and reads as nothing.
     """
-    history = view["history"]
-    table_now = [Card(c) for c in view["table"]]
+    table_now = list(view.table)
     # rebuild the table before every event, backwards
     events: list[tuple[str, int, Card | None, tuple[Card, ...]]] = []
-    for e in history:
-        kind = e["kind"]
-        card: Card | None
-        if kind == "play":
-            text = e["move"]
-            head, _, tail = text.partition(" x")
-            card = Card(head)
-            taken: tuple[Card, ...] = ()
-            if tail:
-                taken = tuple(Card(t) for t in tail.replace("+", ",").split(","))
-            events.append(("play", int(e["seat"]), card, taken))
-        elif kind == "claim":
-            events.append(("claim", int(e["seat"]), None, tuple(Card(c) for c in e["cards"])))
-        elif kind == "deal":
+    for e in view.history:
+        if isinstance(e, Play):
+            events.append(("play", e.seat, e.move.card, e.move.taken))
+        elif isinstance(e, ClaimMade):
+            events.append(("claim", e.seat, None, e.cards))
+        elif isinstance(e, Deal):
             events.append(("deal", -1, None, ()))
     tables: list[list[Card]] = [[] for _ in events]
     table = list(table_now)
@@ -357,9 +334,9 @@ def outlook(
 ) -> Outlook:
     """Gather the per-turn facts for ``know.seat``.
 
-    ``dealer`` is the dealer's seat (``view["dealer"]``; it breaks cartón ties, R23; when not
+    ``dealer`` is the dealer's seat (``view.dealer``; it breaks cartón ties, R23; when not
     given, the next seat is taken for the dealer), ``rondas``
-    the (seat, rank index) rondas announced in this deal (``view["rondas"]``), ``absent`` the
+    the (seat, rank index) rondas announced in this deal (``view.rondas``), ``absent`` the
     ranks the next seat showed it does not hold, with confidences (:func:`shown_absent`).
     """
     n = know.players

@@ -1,6 +1,6 @@
 """What a seat knows, worked out from its view alone; and worlds consistent with it.
 
-:class:`Knowledge` reads a ``game.view(seat)`` dict: the seat's own cards, the
+:class:`Knowledge` reads a seat's view (``game.view(seat)``): the seat's own cards, the
 table, every card captured in this hand (captures are made face up, so the
 hand's public history names them), and from those the *unseen* cards, which
 lie in the other hands or in the stock. It also keeps what the announced
@@ -23,14 +23,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from cuarenta.cards import CARDS, RANK_CHARS, Card
+from cuarenta.cards import CARDS, Card
+from cuarenta.events import Deal, Play
 from cuarenta.game import Game
-from cuarenta.moves import Move
 from cuarenta.rules import Rules
-
-View = dict[str, Any]
+from cuarenta.view import SeatView
 
 
 @dataclass
@@ -58,46 +56,40 @@ class Knowledge:
     played: dict[int, list[Card]] = field(default_factory=dict)
 
     @classmethod
-    def from_view(cls, view: View) -> Knowledge:
-        seat = int(view["seat"])
-        n = int(view["players"])
-        rules = Rules.from_dict(view["rules"])
-        hand = [Card(c) for c in view["hand"]]
-        table = [Card(c) for c in view["table"]]
-        piles = [[Card(c) for c in pile] for pile in view["piles"]]
+    def from_view(cls, view: SeatView) -> Knowledge:
+        seat = view.seat
+        n = view.players
+        hand = list(view.hand)
+        table = list(view.table)
+        piles = [list(view.piles[0]), list(view.piles[1])]
         played: dict[int, list[Card]] = {s: [] for s in range(n)}
         played_this_deal: dict[int, list[Card]] = {s: [] for s in range(n)}
-        for event in view["history"]:
-            kind = event["kind"]
-            if kind == "play":
-                move = Move.parse(event["move"])
-                played[event["seat"]].append(move.card)
-                played_this_deal[event["seat"]].append(move.card)
-            elif kind == "deal":
+        for event in view.history:
+            if isinstance(event, Play):
+                played[event.seat].append(event.move.card)
+                played_this_deal[event.seat].append(event.move.card)
+            elif isinstance(event, Deal):
                 played_this_deal = {s: [] for s in range(n)}
         seen = set(hand) | set(table) | set(piles[0]) | set(piles[1])
         unseen = [c for c in CARDS if c not in seen]
         known: dict[int, dict[int, int]] = {}
-        for ronda in view["rondas"]:
-            s = int(ronda["seat"])
+        for s, rank in view.rondas:
             if s == seat:
                 continue
-            rank = RANK_CHARS.index(ronda["rank"])
             left = 3 - sum(1 for c in played_this_deal[s] if c.rank == rank)
             if left > 0:
                 known.setdefault(s, {})[rank] = left
-        drop = view["last_drop"]
         know = cls(
             seat=seat,
             players=n,
-            rules=rules,
+            rules=view.rules,
             hand=hand,
             table=table,
-            last_drop=None if drop is None else Card(drop),
+            last_drop=view.last_drop,
             piles=piles,
-            hand_sizes=list(view["hand_sizes"]),
-            stock_size=int(view["stock_size"]),
-            scores=list(view["scores"]),
+            hand_sizes=list(view.hand_sizes),
+            stock_size=view.stock_size,
+            scores=list(view.scores),
             unseen=unseen,
             known_held=known,
             played=played,
@@ -121,7 +113,7 @@ def _by_rank(cards: Sequence[Card]) -> list[int]:
 
 
 def sample_world(
-    view: View,
+    view: SeatView,
     rng: random.Random,
     know: Knowledge | None = None,
     voids: dict[int, set[int]] | None = None,
@@ -165,18 +157,19 @@ def sample_world(
             pool = [c for c in pool if c not in taken]
         if not ok:
             continue
+        assert view.turn is not None, "a world is sampled on a turn of the mesa in play"
         return Game.from_position(
             know.rules,
             hands=hands,
             table=know.table,
             stock=pool,
-            turn=int(view["turn"]),
-            dealer=int(view["dealer"]),
+            turn=view.turn,
+            dealer=view.dealer,
             scores=know.scores,
             piles=know.piles,
             last_drop=know.last_drop,
-            chicas=view["chicas"],
-            rondas=[(r["seat"], r["rank"]) for r in view["rondas"]],
+            chicas=view.chicas,
+            rondas=view.rondas,
             seed=rng.randrange(2**31),
         )
     raise AssertionError("unreachable: the last try has no constraints")  # pragma: no cover

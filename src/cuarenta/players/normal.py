@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cuarenta.captures import capture_options
-from cuarenta.cards import RANK_CHARS, Card
+from cuarenta.cards import Card
 from cuarenta.moves import Action, Claim, Move
 from cuarenta.players.base import Player, View
 from cuarenta.players.heuristics import (
@@ -75,9 +75,8 @@ class NormalPlayer(Player):
         In manual capture (R12) partial captures are left out (see :func:`_candidates`).
         """
         know = Knowledge.from_view(view)
-        rondas = [(int(r["seat"]), RANK_CHARS.index(r["rank"])) for r in view["rondas"]]
         absent = shown_absent(view, know.rules).get((know.seat + 1) % know.players)
-        look = outlook(know, dealer=int(view["dealer"]), rondas=rondas, absent=absent)
+        look = outlook(know, dealer=view.dealer, rondas=view.rondas, absent=absent)
         scored: list[tuple[float, Action]] = [
             (_move_value(look, know, know.table, know.last_drop, m.card, m.taken), m)
             for m in _candidates(legal, know)

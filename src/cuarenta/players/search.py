@@ -42,14 +42,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from math import comb
-from typing import Any
 
 from cuarenta.captures import RANK_UNIT, capture_options, table_code
 from cuarenta.cards import NUM_RANKS
 from cuarenta.events import Caida, CaidaLimpia, CaidaRonda, Event
 from cuarenta.game import Game
 from cuarenta.moves import Action, Claim, Move
-from cuarenta.players.winprob import WinModel, carton_points
+from cuarenta.players.winprob import WinModel
+from cuarenta.rules import ZAPATERO_WINS_AT, Streak, next_streak
+from cuarenta.view import SeatView
 
 
 def _none_of(size: int, bad: int, draw: int = 5) -> float:
@@ -61,8 +62,8 @@ def _none_of(size: int, bad: int, draw: int = 5) -> float:
     return comb(size - bad, draw) / comb(size, draw)
 
 
-#: R21 state: (team, caídas in a row, victims), or None when the rule is off.
-Streak = tuple[int, int, tuple[int, ...]] | None
+#: R21 state (:data:`cuarenta.rules.Streak`), or None when the rule is off.
+OptStreak = Streak | None
 
 __all__ = ["WorldSearch", "move_classes", "rank_key", "view_streak"]
 
@@ -128,7 +129,7 @@ class WorldSearch:
     """
 
     def __init__(
-        self, game: Game, model: WinModel, depth: int, quiet: bool = True, streak: Streak = None
+        self, game: Game, model: WinModel, depth: int, quiet: bool = True, streak: OptStreak = None
     ) -> None:
         """``depth``: plies (cards played; claims are free) searched below the root at most;
         ``quiet``: at that limit, let the seat to move make its caída or limpia (a quiescence step);
@@ -156,6 +157,8 @@ class WorldSearch:
         self.dealer_team = game.dealer & 1
         self.rondas = frozenset(10 * s + r for s, r in game.rondas)
         self.target = rules.target
+        #: the lowest score at which a scoring event may end the chica (R24, R25)
+        self.decide_from = min(rules.target, ZAPATERO_WINS_AT) if rules.zapatero_wins_mesa else rules.target
         self.blocked = rules.target - 2 if rules.treinta_y_ocho else 10 * rules.target
         self.limit = rules.ronda_limit if rules.ronda_limit is not None else 10 * rules.target
         self.clp = rules.caida_limpia_points
@@ -169,7 +172,7 @@ class WorldSearch:
             self.stock_counts[c >> 2] += 1
         self.limpias: dict[int, tuple[float, int]] = {}
         self.four = rules.cuatro_caidas_gana
-        self.streak: Streak = (streak or _streak(game.hand_events())) if self.four else None
+        self.streak: OptStreak = (streak or _streak(game.hand_events())) if self.four else None
 
     # -- public -----------------------------------------------------------------------------------
     def values(self, roots: Sequence[Action]) -> list[float]:
@@ -248,7 +251,7 @@ class WorldSearch:
         depth: int,
         alpha: float,
         beta: float,
-        streak: Streak,
+        streak: OptStreak,
     ) -> float:
         hand = self.hands[seat]
         memo = self.memo
@@ -303,7 +306,7 @@ class WorldSearch:
         p1: int,
         alpha: float,
         beta: float,
-        streak: Streak,
+        streak: OptStreak,
         depth: int | None = None,
         drop: int | None = None,
         cards: int | None = None,
@@ -324,22 +327,20 @@ class WorldSearch:
                 p0 += taken + 1
             limpia = after == 0
             if caida or limpia:
-                s = s1 if team else s0
-                s += self._points(seat, s, caida, limpia, drop)
-                if s >= self.target:
-                    return 0.0 if team else 1.0
                 if team:
-                    s1 = s
+                    s1 += self._points(seat, s1, caida, limpia, drop)
+                    s = s1
                 else:
-                    s0 = s
+                    s0 += self._points(seat, s0, caida, limpia, drop)
+                    s = s0
+                if s >= self.decide_from:
+                    won = self._won(s0, s1)
+                    if won is not None:
+                        return won
                 if caida and streak is not None:
                     if self._fourth_caida(seat, streak):
                         return 0.0 if team else 1.0
-                    victim = (seat - 1) % self.n
-                    if streak[0] == team:
-                        streak = (team, streak[1] + 1, (*streak[2], victim))
-                    else:
-                        streak = (team, 1, (victim,))
+                    streak = next_streak(streak, team, (seat - 1) % self.n)
             new_drop = -1
         else:
             new_drop = r
@@ -357,15 +358,19 @@ class WorldSearch:
         hand[r] += 1
         return value
 
-    def _fourth_caida(self, seat: int, streak: Streak) -> bool:
+    def _fourth_caida(self, seat: int, streak: OptStreak) -> bool:
         """R21: would a caída by ``seat`` now be its team's fourth in a row, two on each opponent?"""
-        if streak is None:
+        if streak is None or streak[0] != seat & 1 or streak[1] < 3:
             return False
-        team = seat & 1
-        if streak[0] != team or streak[1] < 3:
-            return False
-        victims = (*streak[2], (seat - 1) % self.n)
-        return all(victims.count(o) >= 2 for o in range(1 - team, self.n, 2))
+        return self.rules.caida_streak(streak, seat & 1, (seat - 1) % self.n)[1]
+
+    def _won(self, s0: int, s1: int) -> float | None:
+        """1.0 or 0.0 when these scores end the chica during play (R24, R25 ``zapatero_wins_mesa``)."""
+        rules = self.rules
+        winner = rules.zapatero_winner((s0, s1))
+        if winner is None:
+            winner = rules.chica_winner((s0, s1), self.dealer_team)
+        return None if winner is None else 1.0 - winner
 
     def _points(self, seat: int, score: int, caida: bool, limpia: bool, drop: int) -> int:
         """Points of a caída and/or limpia by ``seat`` whose team has ``score`` (R13–R15, R18–R20)."""
@@ -378,7 +383,7 @@ class WorldSearch:
         return 0 if score >= self.blocked else 2
 
     def _quiet(
-        self, seat: int, code: int, drop: int, s0: int, s1: int, p0: int, p1: int, streak: Streak
+        self, seat: int, code: int, drop: int, s0: int, s1: int, p0: int, p1: int, streak: OptStreak
     ) -> float:
         """Value at the depth limit, ``seat`` to move: its best scoring capture (caída or limpia),
         if it has one that beats the position as it stands."""
@@ -403,12 +408,14 @@ class WorldSearch:
                     return 0.0 if team else 1.0
                 if team:
                     s = s1 + self._points(seat, s1, caida, not after, drop)
-                    v = 0.0 if s >= self.target else model.deal_end(s0, s, p0, p1 + taken + 1, left, dealer)
+                    won = self._won(s0, s) if s >= self.decide_from else None
+                    v = won if won is not None else model.deal_end(s0, s, p0, p1 + taken + 1, left, dealer)
                     if v < best:
                         best = v
                 else:
                     s = s0 + self._points(seat, s0, caida, not after, drop)
-                    v = 1.0 if s >= self.target else model.deal_end(s, s1, p0 + taken + 1, p1, left, dealer)
+                    won = self._won(s, s1) if s >= self.decide_from else None
+                    v = won if won is not None else model.deal_end(s, s1, p0 + taken + 1, p1, left, dealer)
                     if v > best:
                         best = v
         return best
@@ -429,43 +436,28 @@ class WorldSearch:
                     then = self.model.deal_end(s0, s1 + pts, p0, p1 + cards + 1, self.deals_left, dealer)
                 value += chance * (then - value)
             return value
-        c0 = carton_points(self.rules, p0, p1, dealer == 0)
-        c1 = carton_points(self.rules, p1, p0, dealer == 1)
-        if s0 < self.blocked:
-            s0 += c0
-        if s1 < self.blocked:
-            s1 += c1
-        target = self.target
-        if s0 >= target or s1 >= target:
-            if s0 >= target and s1 >= target:
-                return 1.0 if s0 > s1 or (s0 == s1 and dealer == 1) else 0.0
-            return 1.0 if s0 >= target else 0.0
+        rules = self.rules
+        (c0, _), (c1, _) = rules.carton((p0, p1), dealer)
+        s0 += rules.award(s0, c0, caida=False)[0]
+        s1 += rules.award(s1, c1, caida=False)[0]
+        won = self._won(s0, s1)
+        if won is not None:
+            return won
         return self.model.hand_start(s0, s1, 1 - dealer)
 
 
-def _streak(events: Iterable[Event]) -> tuple[int, int, tuple[int, ...]]:
+def _streak(events: Iterable[Event]) -> Streak:
     """R21: (team, caídas in a row, their victims) in the current hand, from its events."""
-    streak: tuple[int, int, tuple[int, ...]] = (-1, 0, ())
+    streak: Streak = (-1, 0, ())
     for e in events:
-        if isinstance(e, (Caida, CaidaLimpia, CaidaRonda)):
-            if streak[0] == e.team:
-                streak = (e.team, streak[1] + 1, (*streak[2], e.victim))
-            else:
-                streak = (e.team, 1, (e.victim,))
+        if isinstance(e, Caida | CaidaLimpia | CaidaRonda):
+            streak = next_streak(streak, e.team, e.victim)
     return streak
 
 
-def view_streak(view: dict[str, Any]) -> tuple[int, int, tuple[int, ...]]:
+def view_streak(view: SeatView) -> Streak:
     """R21: the streak of caídas in the current hand, read from a view's public history."""
-    streak: tuple[int, int, tuple[int, ...]] = (-1, 0, ())
-    for e in view["history"]:
-        if e["kind"] in ("caida", "caida_limpia", "caida_ronda"):
-            team, victim = int(e["team"]), int(e["victim"])
-            if streak[0] == team:
-                streak = (team, streak[1] + 1, (*streak[2], victim))
-            else:
-                streak = (team, 1, (victim,))
-    return streak
+    return _streak(view.history)
 
 
 #: Capture options by (table code << 4 | rank), in the search's own form, per ``sum_cards="two"``.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cuarenta.cards import Card
 from cuarenta.moves import Action, Claim, Move
 from cuarenta.players.base import Player, View
 
@@ -25,11 +24,7 @@ class RandomPlayer(Player):
 
 def capture_facts(move: Move, view: View) -> tuple[bool, bool, int]:
     """(caída, limpia, cards taken) of a move in the position of ``view``."""
-    drop = view["last_drop"]
-    caida = len(move.base) == 1 and drop is not None and move.base[0] == Card(drop)
-    taken = len(move.base) + len(move.run)
-    limpia = taken > 0 and taken == len(view["table"])
-    return caida, limpia, taken
+    return view.is_caida(move), view.is_limpia(move), len(move.taken)
 
 
 class FacilPlayer(Player):

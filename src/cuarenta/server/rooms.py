@@ -203,7 +203,7 @@ class Room:
             mesa=self.mesa,
             seat=seat,
             seats=self.public_seats(),
-            view=view,
+            view=view.to_dict(),
             legal=legal,
             hints=seat_hints(view, legal),
             events=events,

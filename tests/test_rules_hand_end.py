@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import assert_illegal, deal_points, kinds, of_kind, one, position
-from cuarenta import Game, GameOverError, Rules
+from cuarenta import Game, GameOverError, PositionError, Rules
 from cuarenta.events import Event
 
 A_TODO_RIGOR = Rules.preset("a_todo_rigor")
@@ -145,6 +145,40 @@ def test_r23_dos_por_dar_nobody_scores_otherwise(piles: tuple[int, int]) -> None
     assert c[0].points == 0 and c[1].points == 0
 
 
+@pytest.mark.parametrize(
+    ("piles", "dealer", "want"),
+    [
+        ((20, 17), 0, {0: (8, "carton_dos_por_dar"), 1: (0, None)}),  # the dealer's team, exactly 20
+        ((17, 20), 1, {1: (8, "carton_dos_por_dar"), 0: (0, None)}),
+        ((21, 16), 0, {0: (8, "carton"), 1: (0, None)}),  # 21 cards: the cartón alone (R23 rounding)
+        ((17, 20), 0, {0: (0, None), 1: (6, "carton")}),  # the other team with 20: no dos por dar
+    ],
+    ids=["dealer0", "dealer1", "dealer21", "other20"],
+)
+def test_r23_dos_por_dar_exactly_20_scores_6_plus_2(
+    piles: tuple[int, int], dealer: int, want: dict[int, tuple[int, str | None]]
+) -> None:
+    """000: under dos por dar, the dealer's team with exactly 20 cards scores the cartón's 6 and the
+    2 of dos por dar."""
+    rules = Rules(carton_short="dos_por_dar")
+    table = ("Qd", *("3c", "4h")[: 40 - sum(piles) - 2])
+    _, events = last_drop_of_hand(rules, piles=piles, table=table, dealer=dealer)
+    c = cartons(events)
+    assert {t: (c[t].points, c[t].reason) for t in (0, 1)} == want
+    # under most_cards the same count gives the plain cartón
+    assert Rules().carton(piles, dealer & 1)[dealer & 1][1] in ("carton", None)
+
+
+def test_r23_dos_por_dar_both_teams_with_20() -> None:
+    """Both piles of 20: the cartón's 6 each, and the 2 of dos por dar only to the dealer's team."""
+    _, events = limpia_ends_hand(Rules(carton_short="dos_por_dar"), piles=(18, 20), dealer=0)
+    c = cartons(events)
+    assert {t: (c[t].cards, c[t].points, c[t].reason) for t in (0, 1)} == {
+        0: (20, 8, "carton_dos_por_dar"),
+        1: (20, 6, "carton"),
+    }
+
+
 # -- R24 winning a chica ------------------------------------------------------------------------
 def test_r24_both_reach_the_target_with_the_carton_equal_scores_non_dealer_wins() -> None:
     game, events = limpia_ends_hand(piles=(20, 18), dealer=1, scores=(36, 34))
@@ -237,20 +271,76 @@ def test_r25_zapatero_and_platillo(loser: int, zapatero: bool, platillo: bool) -
     assert not game.is_over  # zapatero_wins_mesa is off by default
 
 
-def test_r25_zapatero_wins_mesa_option() -> None:
-    rules = Rules(zapatero_wins_mesa=True)
-    game, events = _caida_at_38(rules, loser=4)
+def _caida_to_30(rules: Rules, *, loser: int, chicas: tuple[int, int] = (0, 0)) -> tuple[Game, list[Event]]:
+    """Team 0 at 28 falls on the 5♥ (+2: 30) while team 1 has ``loser`` points."""
+    game = position(
+        rules,
+        hands=[["5s", "Kd"], ["Qd", "Jh"]],
+        table=["5h", "Ac"],
+        last_drop="5h",
+        stock_size=20,
+        dealer=1,
+        scores=(28, loser),
+        chicas=chicas,
+    )
+    return game, game.play("5s x5h")
+
+
+@pytest.mark.parametrize("loser", [0, 8])
+def test_r25_zapatero_wins_mesa_the_moment_a_team_reaches_30(loser: int) -> None:
+    """000: "una mesa también puede ganarse en una sola partida si un equipo consigue hacer 30 puntos y
+    el equipo adversario ha conseguido menos de 10" — the chica and the mesa, at once."""
+    game, events = _caida_to_30(Rules(zapatero_wins_mesa=True), loser=loser)
+    assert kinds(events) == ["play", "caida", "chica_won", "zapatero", "mesa_won"]
+    won = one(events, "chica_won")
+    assert (won.team, won.scores, won.reason) == (0, (30, loser), "zapatero")
+    assert one(events, "zapatero").platillo == (loser == 0)
     mesa = one(events, "mesa_won")
     assert (mesa.team, mesa.chicas, mesa.reason) == (0, (1, 0), "zapatero")
-    assert game.is_over
-    assert game.outcome is not None
+    assert game.is_over and game.outcome is not None
     assert (game.outcome.winner, game.outcome.chicas, game.outcome.reason) == (0, (1, 0), "zapatero")
 
 
-def test_r25_zapatero_wins_mesa_needs_a_zapatero() -> None:
-    game, events = _caida_at_38(Rules(zapatero_wins_mesa=True), loser=10)
-    assert "mesa_won" not in kinds(events)
-    assert not game.is_over
+def test_r25_zapatero_wins_mesa_needs_the_other_below_10() -> None:
+    game, events = _caida_to_30(Rules(zapatero_wins_mesa=True), loser=10)
+    assert kinds(events) == ["play", "caida"]
+    assert game.score == (30, 10) and not game.is_over
+
+
+def test_r25_zapatero_wins_mesa_off_by_default() -> None:
+    game, events = _caida_to_30(Rules(), loser=4)
+    assert kinds(events) == ["play", "caida"] and not game.is_over
+
+
+def test_r25_zapatero_wins_mesa_after_the_whole_carton_count() -> None:
+    """The cartón is counted for both teams before the rule looks: a team reaching 30 with its cartón
+    wins only if the other is still below 10 after its own."""
+    rules = Rules(zapatero_wins_mesa=True)
+    _, events = last_drop_of_hand(rules, piles=(20, None), scores=(24, 8), dealer=1)
+    won = one(events, "chica_won")
+    assert (won.team, won.scores, won.reason) == (0, (30, 8), "zapatero")
+    assert one(events, "mesa_won").reason == "zapatero"
+    # 22 cards for team 1 (no 20 for team 0: most cards goes to team 1): 24 vs 8 + 8 = 16, nothing
+    game, events = last_drop_of_hand(rules, piles=(17, None), scores=(28, 8), dealer=1)
+    assert "chica_won" not in kinds(events)
+    assert game.score[1] >= 10
+
+
+def test_r25_zapatero_win_is_not_a_four_of_a_kind_win() -> None:
+    """R17's win is its own: the chica goes by four of a kind, the mesa goes on by chicas."""
+    rules = Rules(zapatero_wins_mesa=True)
+    game = position(rules, hands=[[], ["Kc"]], table=["Qd"], stock="5h 5s 5d 5c 2c", stock_size=30, dealer=1)
+    events = game.play("Kc")
+    won = one(events, "chica_won")
+    assert won.reason == "four_of_a_kind" and "mesa_won" not in kinds(events)
+
+
+def test_r25_a_position_already_won_by_zapatero_is_refused() -> None:
+    with pytest.raises(PositionError, match="zapatero"):
+        position(
+            Rules(zapatero_wins_mesa=True), hands=[["5s"], ["Qd"]], table=["5h"], dealer=1, scores=(30, 4)
+        )
+    assert position(Rules(), hands=[["5s"], ["Qd"]], table=["5h"], dealer=1, scores=(30, 4)).score == (30, 4)
 
 
 # -- R26 mesa -----------------------------------------------------------------------------------

@@ -196,6 +196,22 @@ def test_r15_caida_y_limpia_points(rules: Rules, points: int) -> None:
     assert game.score == (points, 0)
 
 
+def test_r15_campeonato_scores_caida_y_limpia_2() -> None:
+    """002 §2.8: "se otorgan 2 puntos más el permiso de burlarse" — the tournament preset gives 2."""
+    rules = Rules.preset("campeonato")
+    assert rules.caida_limpia_points == 2
+    game = position(
+        rules,
+        hands=[["5s", "Kd"], ["Qd", "Jh"], ["Qs", "Js"], ["Qh", "Ks"]],
+        table=["5h"],
+        last_drop="5h",
+        dealer=3,
+    )
+    events = game.play("5s x5h")
+    assert kinds(events) == ["play", "caida_limpia"]
+    assert (one(events, "caida_limpia").points, game.score) == (2, (2, 0))
+
+
 # -- R16 ronda ----------------------------------------------------------------------------------
 def test_r16_ronda_scores_2_after_the_deal() -> None:
     game, events = next_deal(A_TODO_RIGOR, {0: "5h 5s 5d 2c 3s"})

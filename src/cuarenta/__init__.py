@@ -18,6 +18,7 @@ from cuarenta.errors import (
     PositionError,
     RecordError,
     RulesError,
+    SeedError,
 )
 from cuarenta.events import Event
 from cuarenta.game import Game
@@ -55,5 +56,6 @@ __all__ = [
     "Rules",
     "RulesError",
     "SeatView",
+    "SeedError",
     "parse_action",
 ]

@@ -120,6 +120,12 @@ class RulesError(CuarentaError, ValueError):
     default_code = "rules"
 
 
+class SeedError(CuarentaError, ValueError):
+    """A seed that is neither a whole number nor a text (``Game.new(seed=1.5)``)."""
+
+    default_code = "bad_seed"
+
+
 class PositionError(CuarentaError, ValueError):
     """A position given to :meth:`cuarenta.Game.from_position` that cannot occur."""
 

@@ -42,6 +42,7 @@ from cuarenta.errors import (
     PositionError,
     RecordError,
     RulesError,
+    SeedError,
 )
 from cuarenta.events import (
     Caida,
@@ -91,7 +92,7 @@ def check_seed(seed: object) -> int | str:
         return secrets.randbelow(2**63)
     if isinstance(seed, str) or (isinstance(seed, int) and not isinstance(seed, bool)):
         return seed
-    raise RulesError.of("bad_seed", value=repr(seed))
+    raise SeedError.of("bad_seed", value=repr(seed))
 
 
 def _rng(seed: int | str, *parts: object) -> random.Random:
@@ -155,7 +156,7 @@ class Game:
         >>> Game.new(seed=1.5)
         Traceback (most recent call last):
         ...
-        cuarenta.errors.RulesError: seed 1.5 must be a whole number or a text (or None: a random seed)
+        cuarenta.errors.SeedError: seed 1.5 must be a whole number or a text (or None: a random seed)
         """
         game = cls(rules or Rules(), seed)
         game._draw_dealer()
@@ -212,7 +213,7 @@ class Game:
         """
         try:
             game = cls(rules, seed)
-        except RulesError as exc:
+        except (RulesError, SeedError) as exc:
             raise PositionError(str(exc), code=exc.code, params=exc.params) from None
         pos = check_position(
             rules,

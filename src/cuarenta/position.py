@@ -176,6 +176,8 @@ def check_position(
     for sc in score_pair:
         if sc < 0 or sc % 2 or sc >= rules.target:
             raise PositionError.of("position_score", value=sc, last=rules.target - 2)
+    if rules.zapatero_winner(score_pair) is not None:
+        raise PositionError.of("position_zapatero_decided", scores=f"{score_pair[0]}-{score_pair[1]}")
     for ch in chica_pair:
         if not 0 <= ch < rules.chicas:
             raise PositionError.of("position_chicas", value=ch, last=rules.chicas - 1)

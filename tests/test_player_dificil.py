@@ -288,14 +288,37 @@ def reference_values(game: Game, model: WinModel, depth: int, quiescence: bool) 
     return [child(m, depth) for m in roots]
 
 
+#: Options that change when a chica ends: zapatero at 30 (R25) and the dos por dar cartón (R23).
+ZAPATERO = {"zapatero_wins_mesa": True, "carton_short": "dos_por_dar"}
+
+
 @pytest.mark.parametrize(
-    ("preset", "players"),
-    [("a_todo_rigor", 2), ("todo_dos", 2), ("basico", 2), ("todo_dos", 4), ("campeonato", 4)],
+    ("preset", "players", "extra"),
+    [
+        ("a_todo_rigor", 2, {}),
+        ("todo_dos", 2, {}),
+        ("basico", 2, {}),
+        ("todo_dos", 4, {}),
+        ("campeonato", 4, {}),
+        ("a_todo_rigor", 2, ZAPATERO),
+        ("a_todo_rigor", 4, ZAPATERO),
+    ],
+    ids=[
+        "a_todo_rigor-2",
+        "todo_dos-2",
+        "basico-2",
+        "todo_dos-4",
+        "campeonato-4",
+        "zapatero-2",
+        "zapatero-4",
+    ],
 )
 @pytest.mark.parametrize("quiescence", [False, True])
-def test_rank_search_equals_engine_search(preset: str, players: int, quiescence: bool) -> None:
+def test_rank_search_equals_engine_search(
+    preset: str, players: int, extra: dict[str, object], quiescence: bool
+) -> None:
     """The search on ranks scores exactly like the engine (caída, limpia, caída a la ronda, 38, R21 …)."""
-    rules = Rules.preset(preset, players=players).replace(chicas=1)
+    rules = Rules.preset(preset, players=players).replace(chicas=1, **extra)
     model = win_model(rules)
     rng = random.Random(7)
     compared = 0
@@ -313,6 +336,39 @@ def test_rank_search_equals_engine_search(preset: str, players: int, quiescence:
                 compared += 1
             game.play(act(bots[game.turn], game))
     assert compared > 10
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("a_todo_rigor", 2),
+        ("a_todo_rigor", 4),
+        ("todo_dos", 2),
+        ("todo_dos", 4),
+        ("basico", 2),
+        ("campeonato", 4),
+    ],
+)
+def test_the_search_scoring_is_the_rule(preset: str, players: int) -> None:
+    """WorldSearch keeps a fast copy of R13–R15, R18–R20 on ranks: equal to Rules.capture_score for every
+    score, kind of capture and ronda, under every preset and the options that change it."""
+    base = Rules.preset(preset, players=players)
+    variants = [
+        base,
+        base.replace(ronda_limit=None),
+        base.replace(treinta_y_ocho=False, caida_ronda_points=6),
+    ]
+    for rules in variants:
+        game = Game.new(rules, seed=1)
+        search = WorldSearch(game, win_model(rules), depth=2)
+        victim = (1 - 1) % players  # the seat before seat 1
+        for score in range(0, rules.target, 2):
+            for caida, limpia in ((True, False), (False, True), (True, True)):
+                for ronda in (False, True):
+                    search.rondas = frozenset({10 * victim + 4} if ronda else ())
+                    fast = search._points(1, score, caida, limpia, 4)
+                    rule = rules.capture_score(score, caida=caida, limpia=limpia, ronda_caida=ronda and caida)
+                    assert fast == rule.points, (rules, score, caida, limpia, ronda)
 
 
 def hidden_variants() -> tuple[Game, Game]:

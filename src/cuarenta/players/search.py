@@ -428,11 +428,12 @@ class WorldSearch:
             chance, cards = self._limpia_chance(code)
             if chance:
                 # the seat after the dealer plays first in the next deal (R6) and may clear the table
+                award = self.rules.award
                 if dealer:
-                    pts = 0 if s0 >= self.blocked else 2
+                    pts = award(s0, 2, caida=False)[0]
                     then = self.model.deal_end(s0 + pts, s1, p0 + cards + 1, p1, self.deals_left, dealer)
                 else:
-                    pts = 0 if s1 >= self.blocked else 2
+                    pts = award(s1, 2, caida=False)[0]
                     then = self.model.deal_end(s0, s1 + pts, p0, p1 + cards + 1, self.deals_left, dealer)
                 value += chance * (then - value)
             return value

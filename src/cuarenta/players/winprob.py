@@ -119,8 +119,10 @@ class WinModel:
 
     def hand_start(self, s0: int, s1: int, dealer_team: int) -> float:
         """P(team 0 wins) when a hand starts with scores ``s0``, ``s1`` and ``dealer_team`` dealing."""
-        if s0 >= self.target or s1 >= self.target:
-            return 1.0 if s0 > s1 or (s0 == s1 and dealer_team == 1) else 0.0
+        # scores at the target here come from the last hand's cartón, dealt by the other team (R24)
+        winner = self.rules.chica_winner((s0, s1), 1 - dealer_team)
+        if winner is not None:
+            return 1.0 - winner
         if dealer_team == 0:
             return self.dealer_wins(s0, s1)
         return 1.0 - self.dealer_wins(s1, s0)
@@ -171,8 +173,9 @@ class WinModel:
             for cxp, cyp in finals:
                 x2 = x1 if x1 >= blocked else x1 + cxp
                 y2 = y1 if y1 >= blocked else y1 + cyp
-                if x2 >= target or y2 >= target:
-                    sub += 1.0 if x2 > y2 else 0.0  # equal: the team that did not deal wins (R24)
+                winner = rules.chica_winner((x2, y2), dealer_team=0)
+                if winner is not None:
+                    sub += 1.0 - winner
                 else:
                     sub += 1.0 - self.dealer_wins(y2, x2)
             total += p * sub * weight

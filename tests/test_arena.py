@@ -266,8 +266,8 @@ class _Cheat(Player):
     name = "test_tramposo"
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        held = set(view["hand"])
-        return Move(next(c for c in CARDS if str(c) not in held))
+        held = set(view.hand)
+        return Move(next(c for c in CARDS if c not in held))
 
 
 @pytest.fixture()

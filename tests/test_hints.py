@@ -25,7 +25,7 @@ def test_early_in_a_hand_a_drop_with_two_unseen_mates_is_not_flagged() -> None:
     # first deal of a hand: 35 cards unseen by seat 0, the next seat holds 5 of them
     game = position(Rules(), hands=["Kc Qh 2s 5d Jh", "Ah 6h 6s Jc 3d"], dealer=1, stock_size=30)
     view = game.view(0)
-    unseen = 40 - len(view["hand"]) - len(view["table"]) - sum(len(p) for p in view["piles"])
+    unseen = 40 - len(view.hand) - len(view.table) - sum(len(p) for p in view.piles)
     assert holds_any(3, unseen, 5) < EASY
     assert all(h["warning"] is None for h in hints_by_card(game).values())
 

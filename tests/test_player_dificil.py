@@ -413,7 +413,7 @@ def test_oracle_sees_the_hidden_cards() -> None:
 def test_position_without_history() -> None:
     """A game set up from a position has no history naming the captured cards: dificil still plays."""
     game = position(hands=[["5s"], ["5h", "Kc"]], table=["2c"], dealer=1)
-    assert game.view(1)["history"] == [] and sum(game.view(1)["pile_sizes"]) == 36
+    assert game.view(1).history == () and sum(game.view(1).pile_sizes) == 36
     bot = DificilPlayer(1)
     bot.start(1, game.rules)
     assert act(bot, game) in game.legal_moves()

@@ -596,4 +596,4 @@ def test_views_leak_no_hidden_card(rules: Rules, seed: int) -> None:
             checks += 1
     assert checks > 0 or game.actions == []
     final = game.view(0)  # at the end of the mesa nobody holds cards, and nothing is hidden
-    assert final["turn"] is None and final["outcome"] == game.outcome.to_dict()  # type: ignore[union-attr]
+    assert final.turn is None and final.outcome == game.outcome

@@ -232,8 +232,9 @@ def test_r16_ronda_is_announced_to_every_seat_without_naming_cards() -> None:
     game, _events = next_deal(A_TODO_RIGOR, {0: "5h 5s 5d 2c 3s"})
     assert game.rondas == [(0, Card("5h").rank)]
     view = game.view(1)
-    assert view["rondas"] == [{"seat": 0, "rank": "5"}]
-    announced = [e for e in view["history"] if e["kind"] == "ronda"]
+    assert view.rondas == ((0, Card("5h").rank),)
+    assert view.to_dict()["rondas"] == [{"seat": 0, "rank": "5"}]
+    announced = [e.to_dict() for e in view.history if e.kind == "ronda"]
     assert announced == [{"kind": "ronda", "seat": 0, "team": 0, "rank": "5", "points": 2, "note": None}]
     assert "5h" not in str(announced)
 

@@ -335,16 +335,16 @@ def test_whole_mesa_with_the_first_legal_card(players: int, seed: int) -> None:
             out = person.out.getvalue()
             block = out[out.rindex("─" * 20) :]
             view = game.view(0)
-            hand = "   ".join(f"{i}) {Card(c).symbol()}" for i, c in enumerate(view["hand"], start=1))
+            hand = "   ".join(f"{i}) {c.symbol()}" for i, c in enumerate(view.hand, start=1))
             assert f"Tu mano: {hand}\n" in block
-            table = " ".join(Card(c).symbol() for c in view["table"]) or "vacía"
+            table = " ".join(c.symbol() for c in view.table) or "vacía"
             assert f"Mesa: {table}" in block
             assert score_text(game.score, "es", tg.teams) in block
             for seat in range(1, players):
-                assert f"{tg.names[seat]} {view['hand_sizes'][seat]}" in block
-            assert f"en el mazo: {view['stock_size']}" in block
-            if view["last_drop"]:
-                assert f"({Card(view['last_drop']).symbol()} se acaba de echar" in block
+                assert f"{tg.names[seat]} {view.hand_sizes[seat]}" in block
+            assert f"en el mazo: {view.stock_size}" in block
+            if view.last_drop is not None:
+                assert f"({view.last_drop.symbol()} se acaba de echar" in block
             checks.append(kind)
         return first_legal(kind, game)
 

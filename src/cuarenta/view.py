@@ -39,6 +39,21 @@ from cuarenta.rules import Rules, is_caida, is_limpia
 VIEW_VERSION: Final = 1
 
 
+def as_view(view: SeatView | dict[str, Any]) -> SeatView:
+    """A :class:`SeatView`; the 0.1 dict form is converted, with a ``DeprecationWarning``.
+
+    For functions that took ``game.view(seat)`` when it was a dict (players' helpers, the hints).
+    """
+    if isinstance(view, SeatView):
+        return view
+    warnings.warn(
+        "pass the SeatView of game.view(seat), not its dict form (SeatView.from_dict converts one)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return SeatView.from_dict(view)
+
+
 def _cards(items: Any) -> tuple[Card, ...]:
     return tuple(Card(c) for c in items)
 

@@ -32,7 +32,7 @@ from cuarenta.captures import capture_options, table_code
 from cuarenta.cards import NUM_RANKS, Card
 from cuarenta.moves import Action, Move, parse_action
 from cuarenta.players.knowledge import Knowledge
-from cuarenta.view import SeatView
+from cuarenta.view import SeatView, as_view
 
 #: A chance at least this high that the next player can do it makes a warning.
 EASY: Final = 0.5
@@ -155,6 +155,7 @@ def card_hints(view: SeatView, legal: Sequence[Action | str]) -> list[CardHint]:
     """
     if not legal:
         return []
+    view = as_view(view)
     know = Knowledge.from_view(view)
     table = view.table
     moves = [a for a in (parse_action(a) if isinstance(a, str) else a for a in legal) if isinstance(a, Move)]

@@ -28,7 +28,7 @@ from cuarenta.cards import CARDS, Card
 from cuarenta.events import Deal, Play
 from cuarenta.game import Game
 from cuarenta.rules import Rules
-from cuarenta.view import SeatView
+from cuarenta.view import SeatView, as_view
 
 
 @dataclass
@@ -57,6 +57,7 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
+        view = as_view(view)
         seat = view.seat
         n = view.players
         hand = list(view.hand)

@@ -77,13 +77,13 @@ _DROPS: Final = tuple(Move(c) for c in CARDS)
 
 def _well_formed(move: Move) -> bool:
     """A :class:`Move` built by hand holds a card and two tuples of cards (``Move(card, None)`` does not)."""
-    return (
-        len(move) == 3
-        and isinstance(move.card, Card)
-        and isinstance(move.base, tuple)
-        and isinstance(move.run, tuple)
-        and all(isinstance(c, Card) for c in move.base + move.run)
-    )
+    base, run = move.base, move.run
+    if type(move.card) is not Card or type(base) is not tuple or type(run) is not tuple:
+        return False
+    for c in base:
+        if type(c) is not Card:
+            return False
+    return all(type(c) is Card for c in run)
 
 
 def check_seed(seed: object) -> int | str:

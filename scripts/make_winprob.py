@@ -1,9 +1,9 @@
 """Estimate the win-probability tables of cuarenta.players.winprob by simulation.
 
 1. Play many hands from 0-0 between two computer players (``--policy``, default
-   ``facil``) and record, per hand, the scoring events in order (by kind, with the
-   team relative to the dealer), the pile sizes at the end of every deal and the
-   final pile sizes.
+   ``normal``, the policy of the committed tables) and record, per hand, the
+   scoring events in order (by kind, with the team relative to the dealer), the
+   pile sizes at the end of every deal and the final pile sizes.
 2. For every preset, replay those hands from every pair of start scores under the
    preset's scoring rules (caída y limpia, caída a la ronda, the 30 ronda limit,
    38 que no juega, the cartón, winning during play) and solve for V(x, y): the
@@ -13,9 +13,13 @@
    remaining cards split, for the end-of-deal evaluation.
 
 The result is written to src/cuarenta/players/data/winprob.json, the data file that
-winprob.py reads. Run from the repository root (a few minutes on one core)::
+winprob.py reads. Run from the repository root (about 6 minutes on one core)::
 
-    .venv/bin/python scripts/make_winprob.py --hands 6000
+    .venv/bin/python scripts/make_winprob.py
+
+With the defaults (6000 hands per number of players, ``normal``, seed 1) it writes
+the committed file bit for bit: every scoring rule comes from
+:class:`~cuarenta.Rules`, so a rule change is a re-run of this script.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 from cuarenta import Game, Rules
 from cuarenta.events import Caida, CaidaLimpia, CaidaRonda, Deal, FourOfAKind, HandEnd, Limpia, Ronda
 from cuarenta.players import act, make_player
-from cuarenta.players.winprob import DATA_FORMAT, carton_points
+from cuarenta.players.winprob import DATA_FORMAT
 from cuarenta.rules import PRESET_NAMES
 
 TARGET_FILE = Path(__file__).resolve().parents[1] / "src" / "cuarenta" / "players" / "data" / "winprob.json"
@@ -92,51 +96,47 @@ def simulate(players: int, hands: int, policy: str, seed: int) -> list[Sample]:
     return out
 
 
-def nominal(rules: Rules, kind: str, score: int) -> tuple[int, bool] | None:
-    """Points of one event for a team at ``score`` (before R20), and whether it is a caída.
-
-    None means the event wins the chica (four of a kind)."""
-    limited = rules.ronda_limit is not None and score >= rules.ronda_limit
+def score_event(rules: Rules, kind: str, score: int) -> tuple[int, bool] | None:
+    """Points one recorded event gives a team at ``score`` under ``rules`` (R15–R20, computed by
+    :class:`~cuarenta.Rules`), and whether it is a caída. ``None``: it wins the chica (four of a kind)."""
     if kind == "r":
-        return (0 if limited else rules.ronda_points), False
+        return rules.ronda_score(score)[0], False
     if kind == "f":
         if rules.four_of_a_kind == "wins_chica":
             return None
-        return (0 if limited else 4), False
+        return rules.ronda_score(score, four=True)[0], False
     if kind == "l":
-        return 2, False
+        return rules.capture_score(score, caida=False, limpia=True).points, False
     limpia = kind.endswith("l")
-    ronda = kind.startswith("cr") and rules.caida_ronda_points > 0 and not limited
-    if ronda:
-        return rules.caida_ronda_points + (rules.caida_limpia_points - 2 if limpia else 0), True
-    return (rules.caida_limpia_points if limpia else 2), True
+    ronda = kind.startswith("cr")
+    return rules.capture_score(score, caida=True, limpia=limpia, ronda_caida=ronda).points, True
+
+
+def decided(rules: Rules, scores: list[int]) -> int | None:
+    """The team (0 the dealer's) that has won the chica with these scores (R24, R25), or ``None``."""
+    pair = (scores[0], scores[1])
+    winner = rules.zapatero_winner(pair)
+    return winner if winner is not None else rules.chica_winner(pair, dealer_team=0)
 
 
 def replay(rules: Rules, sample: Sample, x: int, y: int) -> tuple[int, int] | int:
     """Scores (dealer's team, other) after the hand, or the winner (0 dealer's team, 1 other)."""
-    target = rules.target
-    blocked = target - 2 if rules.treinta_y_ocho else target * 10
     s = [x, y]
     events, _, final = sample
     for _, team, kind in events:
-        got = nominal(rules, kind, s[team])
+        got = score_event(rules, kind, s[team])
         if got is None:
             return team
-        pts, caida = got
-        if s[team] >= blocked and pts:
-            pts = 2 if caida else 0
-        if pts:
-            s[team] += pts
-            if s[team] >= target:
-                return team
+        s[team] += got[0]
+        winner = decided(rules, s)
+        if winner is not None:
+            return winner
+    carton = rules.carton(final, dealer_team=0)
     for team in (0, 1):
-        c = carton_points(rules, final[team], final[1 - team], team == 0)
-        if s[team] < blocked:
-            s[team] += c
-    if s[0] >= target or s[1] >= target:
-        if s[0] >= target and s[1] >= target:
-            return 0 if s[0] > s[1] else 1
-        return 0 if s[0] >= target else 1
+        s[team] += rules.award(s[team], carton[team][0], caida=False)[0]
+    winner = decided(rules, s)
+    if winner is not None:
+        return winner
     return s[0], s[1]
 
 
@@ -187,7 +187,7 @@ def mid_hand(rules: Rules, samples: list[Sample], deals: int, keep: int = 60) ->
             for d, team, kind in events:
                 if d < first:
                     continue
-                got = nominal(rules.replace(ronda_limit=None), kind, 0)
+                got = score_event(rules.replace(ronda_limit=None), kind, 0)
                 if got is None:
                     continue
                 pts[team] += got[0]
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--hands", type=int, default=6000, help="simulated hands per number of players")
-    parser.add_argument("--policy", default="facil", help="computer player used for the simulation")
+    parser.add_argument("--policy", default="normal", help="computer player used for the simulation")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dry-run", action="store_true", help="print the data instead of writing it")
     args = parser.parse_args(argv)

@@ -29,6 +29,9 @@ from typing import Any, Final
 
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, WebSocket, expect
 
+from cuarenta import Card
+from cuarenta.i18n import LANGS, card_name
+
 ROOT: Final = Path(__file__).resolve().parent.parent
 CHROMIUM: Final = os.environ.get("CUARENTA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS: Final = [
@@ -46,8 +49,6 @@ STEP_TIMEOUT_MS: Final = 30_000
 CARD_RE: Final = re.compile(r"^[A2-7JQK][hsdc]$")
 RANKS: Final = "A234567JQK"
 SUIT_SYMBOLS: Final = {"h": "♥", "s": "♠", "d": "♦", "c": "♣"}
-SUIT_NAMES_ES: Final = {"h": "corazón rojo", "s": "corazón negro", "d": "brillo", "c": "trébol"}
-RANK_NAMES_ES: Final = {"A": "as", "J": "jota", "Q": "reina", "K": "rey"}
 
 
 # -- the server -----------------------------------------------------------------------------------
@@ -148,8 +149,22 @@ class Server:
         with urllib.request.urlopen(self.url + path.lstrip("/"), timeout=10) as res:
             return json.load(res)
 
-    def get_text(self, path: str) -> str:
-        with urllib.request.urlopen(self.url + path.lstrip("/"), timeout=10) as res:
+    def post_json(self, path: str, body: Any) -> Any:
+        """POST a JSON body and read the JSON answer (HTTP errors raise)."""
+        request = urllib.request.Request(
+            self.url + path.lstrip("/"),
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as res:
+            return json.load(res)
+
+    def get_text(self, path: str, token: str | None = None) -> str:
+        """GET a text answer, with a seat's ``token`` in the ``Authorization`` header if given."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(self.url + path.lstrip("/"), headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as res:
             return str(res.read().decode())
 
     def __enter__(self) -> Server:
@@ -168,11 +183,13 @@ def launch_browser(pw: Playwright) -> Browser:
 
 @dataclass
 class PageLog:
-    """What a page did behind the scenes: WebSocket frames received and sent, script errors."""
+    """What a page did behind the scenes: WebSocket frames received and sent, script errors, and the
+    address of every request it made."""
 
     received: list[str] = field(default_factory=list)
     sent: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
 
     def states(self) -> list[dict[str, Any]]:
         """The ``state`` messages received, parsed, in order."""
@@ -197,6 +214,7 @@ def watch_page(page: Page) -> PageLog:
         ws.on("framesent", lambda payload: log.sent.append(_text(payload)))
 
     page.on("websocket", on_ws)
+    page.on("request", lambda request: log.urls.append(request.url))
     page.on("pageerror", lambda exc: log.errors.append(f"pageerror: {exc}"))
     page.on(
         "console",
@@ -226,7 +244,8 @@ def fix_seed(page: Page, seed: int) -> None:
     """Make the rooms this page creates reproducible: add ``seed`` to the form's ``POST /api/rooms``.
 
     The form sends ``"seed": null`` (a random room); the browser tests use fixed seeds so that a run
-    is the same game every time (the computer players are seeded from the room).
+    is the same game every time (the computer players are seeded from the room). A chosen seed makes
+    the room a practice room (``"practice": true``): the server refuses a seed otherwise.
     """
 
     def handle(route: Route) -> None:
@@ -236,6 +255,7 @@ def fix_seed(page: Page, seed: int) -> None:
             return
         body = json.loads(request.post_data or "{}")
         body["seed"] = seed
+        body["practice"] = True
         route.continue_(post_data=json.dumps(body))
 
     page.route("**/api/rooms", handle)
@@ -404,10 +424,11 @@ def local_storage(page: Page) -> dict[str, str]:
 
 # -- what a hidden card would look like in the page -----------------------------------------------
 def card_words(code: str) -> list[str]:
-    """How the page writes a card in its text: ``7♥``, ``7 de corazón rojo`` (the code, ``7h``, is in
-    attributes only: as text it could be a word, like the saying "¡As que no caerás!")."""
+    """How the page writes a card in its text: ``7♥``, and its name in words in every language (``siete
+    de corazón rojo``, ``seven of hearts``: the catalogue's ``card.name``). The code, ``7h``, is in
+    attributes only: as text it could be a word, like the saying "¡As que no caerás!"."""
     rank, suit = code[0], code[1]
-    return [rank + SUIT_SYMBOLS[suit], f"{RANK_NAMES_ES.get(rank, rank)} de {SUIT_NAMES_ES[suit]}"]
+    return [rank + SUIT_SYMBOLS[suit], *(card_name(Card(code), lang) for lang in LANGS)]
 
 
 _DOM_TEXT_JS = """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from harness import (
@@ -21,6 +22,10 @@ from harness import (
     watch_page,
 )
 from playwright.sync_api import Browser, Page, expect
+
+from cuarenta import catalogue
+from cuarenta.events import event_from_dict
+from cuarenta.i18n import describe_event, saying_text
 
 AYUDAS_SEED = 3
 PHONE = {"width": 360, "height": 740}
@@ -69,6 +74,88 @@ def test_language_switch_persists(page: Page, base_url: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "es")
     expect(page.get_by_role("group", name="Tu mano")).to_be_visible()
     assert local_storage(page)["cuarenta.lang"] == "es"
+
+
+def test_without_the_options_the_page_says_so_and_offers_to_retry(
+    page: Page, base_url: str, page_log: PageLog
+) -> None:
+    """The form is built from GET api/options only: when it cannot be read, there is no form (no copy of
+    the rules in the page), a notice and a button to try again."""
+    page.route("**/api/options", lambda route: route.fulfill(status=503, body="down"))
+    page.goto(base_url)
+    expect(page.get_by_test_id("options-error")).to_be_visible()
+    expect(page.get_by_test_id("options-error")).to_contain_text(catalogue.text("page.options_error", "es"))
+    expect(page.get_by_test_id("start-game")).to_be_disabled()
+    expect(page.get_by_test_id("preset")).to_be_hidden()
+    page.unroute("**/api/options")
+    page.get_by_test_id("options-retry").click()
+    expect(page.get_by_test_id("options-error")).to_be_hidden()
+    expect(page.get_by_test_id("start-game")).to_be_enabled()
+    expect(page.get_by_test_id("preset").locator("option")).to_have_count(5)  # four presets and "a mi manera"
+    expect(page.get_by_test_id("preset-desc")).to_have_text(catalogue.text("preset.a_todo_rigor.about", "es"))
+    expect(page.get_by_test_id("opt-caida_limpia_points").locator("option").first).to_have_text("4 puntos")
+    # the browser logs the refused request itself; nothing else went wrong
+    refused = [e for e in page_log.errors if "status of 503" in e]
+    assert len(refused) == 1
+    page_log.errors.remove(refused[0])
+
+
+# -- what happened, in words: the catalogue's texts and the server's sayings ------------------------
+SAYINGS_SEED = 9
+
+
+def log_lines(page: Page) -> list[tuple[str, str]]:
+    """The log of the hand as the page shows it: (event sentence, sayings) per line."""
+    raw = page.eval_on_selector_all(
+        "#log li",
+        "n => n.map(li => [li.querySelector('.log-text')?.textContent ?? '',"
+        " (li.querySelector('.log-saying')?.textContent ?? '').trim()])",
+    )
+    return [(str(text), str(sayings)) for text, sayings in raw]
+
+
+def expected_lines(history: list[dict[str, Any]], lang: str, seats: list[str]) -> list[tuple[str, str]]:
+    """What Python says of the same events (the terminal's words) with the sayings the server chose."""
+    out = []
+    for e in history:
+        points = e.get("points")
+        points = points if isinstance(points, int) and points > 0 else 2
+        sayings = " ".join(saying_text(key, lang, points) for key in e["sayings"])
+        out.append((describe_event(event_from_dict(e), lang, seats), sayings))
+    return out
+
+
+def test_events_and_sayings_are_told_in_both_languages(page: Page, base_url: str, page_log: PageLog) -> None:
+    """The log says every event of the hand as the terminal does, with the sayings the server sent
+    (their keys come with every event), in Spanish and, after the switch, in English."""
+    start_game(page, base_url, players=2, level="facil", preset="a_todo_rigor", seed=SAYINGS_SEED, name="Ana")
+    history: list[dict[str, Any]] = []
+    for _ in range(80):
+        kind = wait_step(page)
+        if kind == "summary":
+            close_summary(page)
+            continue
+        if kind == "choice":
+            choose_first_option(page)
+            continue
+        assert kind == "ready", "the mesa ended before any saying was said"
+        history = page_log.states()[-1]["view"]["history"]
+        if any(e["sayings"] for e in history):
+            break
+        play_first_card(page)
+    said = [key for e in history for key in e["sayings"]]
+    assert said, "a saying was said within 80 turns"
+    expect(page.locator("#log li")).to_have_count(len(history))
+    assert log_lines(page) == expected_lines(history, "es", ["Ana", catalogue.text("page.computer", "es")])
+    assert any(line[1].startswith("¡") for line in log_lines(page))
+
+    page.get_by_test_id("lang-switch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    english = expected_lines(history, "en", ["Ana", catalogue.text("page.computer", "en")])
+    expect(page.locator("#log li .log-text").first).to_have_text(english[0][0])
+    assert log_lines(page) == english
+    glossed = [line[1] for line in english if line[1]]
+    assert glossed and all(g.startswith("“¡") and g.endswith(")") for g in glossed)
 
 
 # -- Ayudas ---------------------------------------------------------------------------------------

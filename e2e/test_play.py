@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -84,7 +85,7 @@ class PlayedChica:
     final_scores: tuple[int, int] = (0, 0)
     chicas: tuple[int, int] = (0, 0)
     session: dict[str, Any] = field(default_factory=dict)
-    record_href: str = ""
+    record_path: str = ""
     frames: list[str] = field(default_factory=list)
     page: Page | None = None
 
@@ -135,7 +136,12 @@ def chica(browser: Browser, server: Server) -> Iterator[PlayedChica]:
             int(page.get_by_test_id("chicas-1").inner_text()),
         )
         played.session = json.loads(local_storage(page)["cuarenta.session"])
-        played.record_href = str(page.get_by_test_id("download-record").get_attribute("href"))
+        # the page downloads the record with the token in a header; the test reads it the same way
+        button = page.get_by_test_id("download-record")
+        expect(button).to_be_visible()
+        room, mesa = button.get_attribute("data-room"), button.get_attribute("data-mesa")
+        assert room == played.session["room"] and mesa
+        played.record_path = f"api/games/{room}/record?mesa={mesa}"
         played.frames = list(played.log.received)  # the mesa's frames (the page may go on)
         played.page = page
         yield played
@@ -155,7 +161,7 @@ def test_whole_chica_against_facil(chica: PlayedChica, server: Server) -> None:
     assert (played.won == "1") == (played.headline == "¡Ganaste la mesa!")
     assert len(played.chica_lines) == 1
     line = played.chica_lines[0]
-    m = re.match(r"Chica 1: Ana (\d+) – Computadora (\d+) — gana (Ana|Computadora)", line)
+    m = re.match(r"Chica 1: Ana (\d+) – Computadora (\d+); gana (Ana|Computadora)", line)  # result.chica
     assert m, line
     shown = (int(m.group(1)), int(m.group(2)))
     winner = 0 if m.group(3) == "Ana" else 1
@@ -163,7 +169,7 @@ def test_whole_chica_against_facil(chica: PlayedChica, server: Server) -> None:
     assert played.final_scores == shown, "the scoreboard and the result panel agree"
     assert played.chicas == ((1, 0) if winner == 0 else (0, 1))
 
-    history = server.get_json(f"api/history?token={played.session['token']}")["games"]
+    history = server.post_json("api/history", {"tokens": [played.session["token"]]})["games"]
     assert len(history) == 1
     game = history[0]
     assert game["room"] == played.session["room"] and game["level"] == "facil" and game["players"] == 2
@@ -182,14 +188,25 @@ def test_whole_chica_against_facil(chica: PlayedChica, server: Server) -> None:
     assert played.score_trace[-1][0] <= shown[0] and played.score_trace[-1][1] <= shown[1]
 
     # the record behind the page's download link replays to the same result
-    record = GameRecord.from_text(server.get_text(played.record_href))
+    record = GameRecord.from_text(server.get_text(played.record_path, token=played.session["token"]))
     final = record.replay()
     assert final.outcome is not None and final.outcome.winner == winner
     assert tuple(final.chica_results[0].scores) == shown
 
-    # "Jugar otra vez": a new mesa in the same room, from 0 to 0
+    # the download button fetches the same record with the token in a header and offers it as a file;
+    # no address the page asked for ever held the token
     page = played.page
     assert page is not None
+    with page.expect_download() as info:
+        page.get_by_test_id("download-record").click()
+    download = info.value
+    assert download.suggested_filename == f"cuarenta-{played.session['room']}-mesa1.cuarenta"
+    assert Path(download.path()).read_text(encoding="utf-8") == server.get_text(
+        played.record_path, token=played.session["token"]
+    )
+    assert played.log.urls and not [u for u in played.log.urls if played.session["token"] in u]
+
+    # "Jugar otra vez": a new mesa in the same room, from 0 to 0
     page.get_by_test_id("play-again").click()
     expect(page.get_by_test_id("result")).to_be_hidden()
     assert wait_step(page) == "ready"
@@ -211,7 +228,7 @@ def replay_views(record: GameRecord) -> tuple[dict[str, int], list[Game]]:
         games.append(game.copy())
     index: dict[str, int] = {}
     for step, g in enumerate(games):
-        index.setdefault(json.dumps(g.view(0), sort_keys=True), step)
+        index.setdefault(json.dumps(g.view(0).to_dict(), sort_keys=True), step)
     return index, games
 
 
@@ -245,14 +262,17 @@ def test_no_hidden_card_reaches_the_page(chica: PlayedChica, server: Server) -> 
         assert not json_keys(frame) & FORBIDDEN_KEYS, (json_keys(frame) & FORBIDDEN_KEYS, frame)
 
     states = [f for f in frames if f["type"] == "state"]
-    record = GameRecord.from_text(server.get_text(played.record_href))
+    record = GameRecord.from_text(server.get_text(played.record_path, token=played.session["token"]))
     index, games = replay_views(record)
     step_of_state: dict[int, int] = {}
     for frame in states:
         view = frame["view"]
         assert frame["seat"] == 0 and view["seat"] == 0
-        # the view the page got is exactly seat 0's view of a real position of the game
-        step = index.get(json.dumps(view, sort_keys=True))
+        # the view the page got is exactly seat 0's view of a real position of the game (plus the keys of
+        # the sayings the server chose for each event of the history, docs/protocol.md)
+        assert all(isinstance(e["sayings"], list) for e in view["history"] + frame["events"])
+        bare = {**view, "history": [{k: v for k, v in e.items() if k != "sayings"} for e in view["history"]]}
+        step = index.get(json.dumps(bare, sort_keys=True))
         assert step is not None, f"state {frame['state']}: the view is not seat 0's view of any position"
         step_of_state[frame["state"]] = step
         hidden = hidden_cards(games[step])

@@ -32,21 +32,22 @@ from cuarenta.events import (
 )
 from cuarenta.i18n import (
     CAPARICHE_CARDS,
-    EVENT_NAMES,
     LANGS,
-    MESSAGES,
-    SAYINGS,
+    SAYING_KEYS,
     Narrator,
     SayingContext,
+    SayingLog,
+    SayingTracker,
     card_name,
     describe_event,
     event_name,
-    placeholders,
     points_text,
     rank_name,
     saying_for,
+    saying_gloss,
     saying_keys,
     saying_text,
+    saying_words,
     sayings_for,
     score_text,
     seat_names,
@@ -111,11 +112,13 @@ SAMPLES: dict[type[Event], list[Event]] = {
         Carton(team=1, cards=18, points=2, reason="dos_por_dar"),
         Carton(team=0, cards=15, points=0, reason=None),
         Carton(team=0, cards=24, points=0, reason="carton", note="treinta_y_ocho"),
+        Carton(team=1, cards=20, points=8, reason="carton_dos_por_dar"),
     ],
     ChicaWon: [
         ChicaWon(team=0, scores=(40, 26), chica=0, reason="target"),
         ChicaWon(team=1, scores=(12, 24), chica=1, reason="four_of_a_kind"),
         ChicaWon(team=1, scores=(0, 8), chica=0, reason="cuatro_caidas"),
+        ChicaWon(team=0, scores=(30, 8), chica=1, reason="zapatero"),
     ],
     Zapatero: [Zapatero(team=1, points=6, platillo=False), Zapatero(team=0, points=0, platillo=True)],
     MesaWon: [
@@ -125,38 +128,12 @@ SAMPLES: dict[type[Event], list[Event]] = {
 }
 
 
-# -- the catalogue --------------------------------------------------------------------------------
-def test_every_message_key_exists_in_every_language_with_the_same_placeholders() -> None:
-    keys = {lang: set(MESSAGES[lang]) for lang in LANGS}
-    assert set(MESSAGES) == set(LANGS)
-    for lang in LANGS:
-        assert keys[lang] == keys["es"], f"{lang} differs: {keys[lang] ^ keys['es']}"
-    for key in MESSAGES["es"]:
-        fields = {lang: placeholders(MESSAGES[lang][key]) for lang in LANGS}
-        assert fields["en"] == fields["es"], f"placeholders of {key!r} differ: {fields}"
-        for lang in LANGS:
-            assert MESSAGES[lang][key].strip(), f"empty message {key!r} in {lang}"
-
-
-def test_languages_really_differ() -> None:
-    same = [k for k in MESSAGES["es"] if MESSAGES["es"][k] == MESSAGES["en"][k]]
-    # only language-neutral formats may be identical
-    assert set(same) <= {
-        "list_sep",
-        "perros",
-        "tantos",
-        "points_equal",
-        "score_entry",
-        "ev_hand_end_pile",
-        "demo_chica_header",
-    }
-
-
+# -- the catalogue (tests/test_catalogue.py checks the files themselves) -----------------------------
 def test_t_fills_placeholders_and_rejects_unknown_language_and_key() -> None:
-    assert t("points_for", "es", points=4, team="Equipo A") == "+4 para Equipo A"
-    assert t("points_for", "en", points=4, team="Team A") == "+4 for Team A"
+    assert t("points.for", "es", points=4, team="Equipo A") == "+4 para Equipo A"
+    assert t("points.for", "en", points=4, team="Team A") == "+4 for Team A"
     with pytest.raises(ValueError, match="unknown language 'fr'"):
-        t("points_for", "fr", points=4, team="x")
+        t("points.for", "fr", points=4, team="x")
     with pytest.raises(KeyError):
         t("no_such_key", "es")
 
@@ -167,9 +144,9 @@ def test_names_of_ranks_suits_cards_and_events() -> None:
     assert card_name(C("7d"), "es") == "siete de brillo"
     assert card_name(C("Js"), "en") == "jack of spades"
     assert card_name(C("Ac"), "es") == "as de trébol"
-    kinds = {cls.kind for cls in all_event_classes()}
     for lang in LANGS:
-        assert set(EVENT_NAMES[lang]) == kinds
+        names = {event_name(cls.kind, lang) for cls in all_event_classes()}
+        assert len(names) == len(all_event_classes()), "every kind has its own name"
     assert event_name("caida_limpia", "es") == "caída y limpia"
     assert event_name("four_of_a_kind", "en") == "four of a kind"
 
@@ -228,7 +205,7 @@ def test_every_event_class_is_described_in_both_languages(cls: type[Event]) -> N
         assert texts["es"] != texts["en"]
         for lang, text in texts.items():
             assert text and "{" not in text and "}" not in text
-            assert text != t("ev_unknown", lang, kind=event.kind), f"{cls.__name__} has no description"
+            assert text != t("ev.unknown", lang, kind=event.kind), f"{cls.__name__} has no description"
             seat = getattr(event, "seat", None)
             if isinstance(seat, int):
                 assert seat_names(seats, lang)[seat] in text
@@ -246,7 +223,7 @@ def test_descriptions_say_what_happened() -> None:
     assert play == "Jugador 2 juega 7♥ y lleva 3♣ + 4♦, y en escalera J♠."
     assert describe_event(SAMPLES[Play][0], "en") == "Player 1 plays 7♥ and takes nothing."
     ronda = describe_event(SAMPLES[Ronda][1], "es")
-    assert "no suma" in ronda and "R19" in ronda
+    assert "no suma" in ronda and "pasado el límite ya no se cobra ronda" in ronda
     limpia = describe_event(SAMPLES[Limpia][1], "en")
     assert "no points" in limpia and "38" in limpia
     assert "40 a 26" in describe_event(SAMPLES[ChicaWon][0], "es")
@@ -254,6 +231,16 @@ def test_descriptions_say_what_happened() -> None:
     assert "Jugador 2" in describe_event(SAMPLES[ClaimMade][0], "es", seat_names(4))  # the seat that forgot
     draw = describe_event(SAMPLES[DealerDraw][1], "es")
     assert "empate" in draw and draw.endswith("Reparte Jugador 2.")
+
+
+def test_the_new_reasons_of_0_2_have_their_own_sentences() -> None:
+    """Dos por dar with exactly 20 cards (6 + 2) and zapatero at 30 (RULES.md R23, R25)."""
+    carton = describe_event(Carton(team=1, cards=20, points=8, reason="carton_dos_por_dar"), "es")
+    assert carton == "Cartón de Jugador 2, que dio: 20 cartas y dos por dar, +8 para Jugador 2."
+    chica = describe_event(ChicaWon(team=0, scores=(30, 8), chica=1, reason="zapatero"), "en")
+    assert chica == "Player 1 wins chica 2 with 30 against fewer than 10 (30 to 8)!"
+    unknown = describe_event(Carton(team=0, cards=15, points=0, reason="no_such_reason"), "es")
+    assert unknown == "Jugador 1: 15 cartas, sin puntos de cartón."
 
 
 def test_teams_are_named_after_the_players_in_a_game_of_two() -> None:
@@ -316,10 +303,17 @@ def test_spanish_sayings_from_seed_000() -> None:
 
 
 def test_english_sayings_keep_the_spanish_words_with_a_gloss() -> None:
-    for key, (spanish, _gloss) in SAYINGS.items():
+    for key in SAYING_KEYS:
+        spanish = saying_words(key)
+        assert spanish.startswith("¡") and spanish.endswith("!") and "{" not in spanish
+        assert saying_text(key, "es") == spanish
         english = saying_text(key, "en")
-        assert english.startswith("“" + spanish.format(n="Dos") + "”"), english
-        assert english.endswith(")") and len(english) > len(spanish) + 10
+        assert english == f"“{spanish}” ({saying_gloss(key, 'en')})", english
+        assert len(english) > len(spanish) + 10
+        assert saying_gloss(key, "es") != saying_gloss(key, "en")
+    # the Spanish gloss is there for whoever asks (the page's tooltips, the rules pages)
+    assert saying_text("mosero", "es", gloss=True) == "«¡Mosero!» (caída con un 3)"
+    assert saying_text("mosero", "en", gloss=False) == "¡Mosero!"
 
 
 def test_no_saying_for_a_ronda_that_scores_nothing_or_an_ace_that_captures() -> None:
@@ -327,6 +321,25 @@ def test_no_saying_for_a_ronda_that_scores_nothing_or_an_ace_that_captures() -> 
     assert saying_keys(Play(seat=0, team=0, move=Move.parse("Ah xAs"))) == []
     assert saying_keys(Play(seat=0, team=0, move=Move(C("2h")))) == []
     assert saying_keys(Deal(dealer=0, hand=0, deal=0, cut=3)) == []
+
+
+def test_voy_llucho_when_dropping_on_a_table_just_cleared() -> None:
+    drop = Play(seat=1, team=1, move=Move(C("5h")))
+    assert saying_keys(drop, SayingContext(table_cleared=True)) == ["voy_llucho"]
+    assert saying_keys(drop, SayingContext()) == []
+    ace = Play(seat=1, team=1, move=Move(C("Ah")))
+    assert saying_keys(ace, SayingContext(table_cleared=True)) == ["voy_llucho", "as_que_no_caeras"]
+    # the tracker: a limpia, then the next seat drops a card; a further drop is no longer "llucho"
+    tracker = SayingTracker(Rules())
+    tracker.feed(Deal(dealer=0, hand=0, deal=0, cut=None))
+    tracker.feed(Play(seat=1, team=1, move=Move.parse("7h x3c+4d")))
+    assert tracker.feed(Limpia(seat=1, team=1, points=2)) == ([], True)
+    assert tracker.feed(Play(seat=0, team=0, move=Move(C("5h"))))[0] == ["voy_llucho"]
+    assert tracker.feed(Play(seat=1, team=1, move=Move(C("6h"))))[0] == []
+    # a caída a la ronda y limpia clears the table too; a new hand forgets it
+    tracker.feed(CaidaRonda(seat=1, team=1, card=C("6h"), victim=0, limpia=True, points=12))
+    tracker.feed(Deal(dealer=1, hand=1, deal=0, cut=None))
+    assert tracker.feed(Play(seat=0, team=0, move=Move(C("2h"))))[0] == []
 
 
 def test_ronda_saying_names_its_points() -> None:
@@ -434,3 +447,39 @@ def test_narration_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     lines = Narrator(Rules(), "es").narrate(game.events)
     assert len(lines) == len(game.events)
     assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize(("preset", "players"), configs())
+def test_saying_log_is_the_narrators_choice_computed_once(preset: str, players: int) -> None:
+    """The server's log of saying keys (one list per event, built as the game goes on) equals what the
+    terminal's narrator says for the same events, and renders to the narrator's texts."""
+    rules = Rules.preset(preset, players)
+    seen = set()
+    for seed in range(4):
+        game = Game.new(rules, seed=seed)
+        rng = random.Random(seed)
+        log = SayingLog()
+        log.update(game)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+            if rng.random() < 0.3:
+                log.update(game)
+        keys = log.update(game)
+        assert keys == SayingLog().update(game), "incremental and whole computations agree"
+        for lang in LANGS:
+            lines = Narrator(rules, lang).narrate(game.events)
+            assert [list(line.saying_keys) for line in lines] == keys
+            for line in lines:
+                points = getattr(line.event, "points", 2)
+                points = points if isinstance(points, int) and points > 0 else 2
+                assert line.sayings == tuple(saying_text(k, lang, points) for k in line.saying_keys)
+        seen.update(k for ks in keys for k in ks)
+    assert seen, "random games say something"
+
+
+def test_saying_log_starts_again_for_another_game() -> None:
+    one, two = Game.new(Rules(), seed=1), Game.new(Rules(), seed=2)
+    log = SayingLog()
+    first = [list(k) for k in log.update(one)]
+    assert log.update(two) == SayingLog().update(two)
+    assert log.update(one) == first

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,63 @@ def test_pip_install_cuarenta_installs_nothing_else() -> None:
     assert plain == []
     extras = importlib.metadata.metadata("cuarenta").get_all("Provides-Extra") or []
     assert {"cli", "web", "all", "test"} <= set(extras)
+
+
+def test_the_built_wheel_installs_alone_with_its_data(tmp_path: Path) -> None:
+    """Build the wheel, install it with no dependency into a fresh virtualenv, and play with it there: the
+    package data (texts, win-probability tables, the page, the migrations) is in the wheel, and the
+    engine and the players need nothing else."""
+    root = SRC.parent
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(root),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheels),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = wheels.glob("cuarenta-*.whl")
+    env = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True, timeout=120)
+    python = env / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    script = (
+        "import importlib.metadata, importlib.resources, json, cuarenta\n"
+        "from cuarenta import Game, Rules\n"
+        "from cuarenta.catalogue import text\n"
+        "from cuarenta.players import act, make_player\n"
+        "from cuarenta.players.winprob import tables\n"
+        "assert 'site-packages' in cuarenta.__file__, cuarenta.__file__\n"
+        "game = Game.new(Rules(), seed=3)\n"
+        "bots = [make_player('dificil', 1), make_player('normal', 2)]\n"
+        "for seat, bot in enumerate(bots):\n"
+        "    bot.start(seat, game.rules)\n"
+        "for _ in range(6):\n"
+        "    game.play(act(bots[game.turn], game))\n"
+        "files = importlib.resources.files('cuarenta')\n"
+        "print(len(tables()), text('error.game_over', 'es'))\n"
+        "page = files.joinpath('web/static/index.html')\n"
+        "print(page.is_file(), files.joinpath('server/migrations').is_dir())\n"
+        "print(json.dumps(importlib.metadata.requires('cuarenta')))\n"
+    )
+    result = subprocess.run([str(python), "-I", "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "6 la mesa terminó: no hay más jugadas"
+    assert lines[1] == "True True"
+    assert all("extra ==" in r for r in json.loads(lines[2]))  # every requirement belongs to an extra

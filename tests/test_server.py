@@ -31,7 +31,8 @@ from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
 from cuarenta.server import create_app
 from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
 from cuarenta.server.rooms import Connection, Room, available_levels, mesa_seed
-from cuarenta.server.store import SCHEMA_VERSION, Store, StoreError
+from cuarenta.server.security import Limits
+from cuarenta.server.store import SCHEMA_REVISION, Store, StoreError
 
 CARD = re.compile(r"[A2-7JQK][hsdc]")
 
@@ -134,7 +135,10 @@ OPEN: list[Browser] = []
 
 @contextlib.contextmanager
 def running(data_dir: Path, bot_delay: float = 0, **options: Any) -> Iterator[TestClient]:
-    """A server on ``data_dir`` for the length of a ``with`` block; its sockets are closed first."""
+    """A server on ``data_dir`` for the length of a ``with`` block; its sockets are closed first.
+
+    The tests play far faster than a person: the rate limits (tests/test_security.py) are lifted."""
+    options.setdefault("limits", Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0))
     with TestClient(create_app(data_dir, bot_delay=bot_delay, **options)) as client:
         try:
             yield client
@@ -235,11 +239,19 @@ def client(data_dir: Path) -> Iterator[TestClient]:
 
 
 def new_room(client: TestClient, **body: Any) -> dict[str, Any]:
+    """A room made over HTTP; a chosen ``seed`` makes it a practice room (the only kind that may have one)."""
+    if "seed" in body:
+        body.setdefault("practice", True)
     response = client.post("/api/rooms", json=body)
     assert response.status_code == 200, response.text
     answer = response.json()
     assert set(answer) == {"room", "seat", "token"} and answer["seat"] == 0
     return answer
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that carries a seat's token (never the address)."""
+    return {"Authorization": f"Bearer {token}"}
 
 
 def server_room(client: TestClient, room: str) -> Room:
@@ -306,7 +318,10 @@ def test_health_and_options(client: TestClient) -> None:
         ({"name": "a\nb"}, "control"),
         ({"seed": -1}, "seed"),
         ({"seed": "abc"}, "seed"),
-        ({"seed": 2**63}, "seed"),
+        ({"seed": 2**63, "practice": True}, "seed"),
+        ({"seed": 5}, "practice"),
+        ({"seed": 5, "practice": False}, "practice"),
+        ({"seed": 5, "practice": 1}, "practice"),
         ({"colour": "red"}, "colour"),
     ],
 )
@@ -383,16 +398,19 @@ def test_static_page_is_served_at_the_root(tmp_path: Path) -> None:
 
 # -- a whole game -------------------------------------------------------------------------------------------
 def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: TestClient, spy: Spy) -> None:
-    made = new_room(client, players=2, level="facil", rules={"preset": "basico"}, name="Ana", seed=424242)
+    # not a practice room (those stay out of the statistics): the server chooses its seed
+    made = new_room(client, players=2, level="facil", rules={"preset": "basico"}, name="Ana")
     room_id, token = made["room"], made["token"]
-    assert client.get(f"/api/rooms/{room_id}", params={"token": token}).json() == {
+    room_seed = server_room(client, room_id).seed
+    assert client.get(f"/api/rooms/{room_id}", headers=bearer(token)).json() == {
         "room": room_id,
         "seat": 0,
         "status": "playing",
         "mesa": 1,
+        "practice": False,
     }
     # no record while the mesa is in play (it would name every card and the seed)
-    response = client.get(f"/api/games/{room_id}/record", params={"token": token})
+    response = client.get(f"/api/games/{room_id}/record", headers=bearer(token))
     assert response.status_code == 409 and "in play" in response.json()["detail"]
 
     browser = Browser(client, spy)
@@ -430,7 +448,7 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
     assert game.to_json() == before
 
     # history, stats and the record
-    history = client.get("/api/history", params={"token": token}).json()["games"]
+    history = client.post("/api/history", json={"tokens": [token]}).json()["games"]
     assert len(history) == 1
     entry = history[0]
     person_won = game.outcome.winner == 0  # type: ignore[union-attr]
@@ -445,13 +463,14 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
     stats = client.get("/api/stats").json()["levels"]
     assert stats["facil"] == {"played": 1, "won": int(person_won), "caidas": caidas, "limpias": limpias}
     assert set(available_levels()) <= set(stats)
-    record = client.get(f"/api/games/{room_id}/record", params={"token": token})
+    record = client.get(f"/api/games/{room_id}/record", headers=bearer(token))
     assert record.status_code == 200
     assert "attachment" in record.headers["content-disposition"]
     parsed = GameRecord.from_text(record.text)
     assert parsed.seed == game.seed and parsed.seats == ("Ana", "bot:facil")
     assert parsed.replay().state_summary() == game.state_summary()
-    assert client.get(entry["record"] + f"&token={token}").text == record.text
+    assert entry["record"] == f"/api/games/{room_id}/record?mesa=1"
+    assert client.get(entry["record"], headers=bearer(token)).text == record.text
 
     # next: a new mesa in the same room, from the next derived seed
     browser.send({"v": 1, "type": "next"})
@@ -459,10 +478,11 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
     assert fresh["type"] == "state" and fresh["mesa"] == 2 and fresh["status"] == "playing"
     assert fresh["state"] == state["state"] + 1
     assert [e["kind"] for e in fresh["events"]][:2] == ["dealer_draw", "deal"]
-    assert server_room(client, room_id).game.seed == mesa_seed(424242, 2)
-    assert client.get(f"/api/games/{room_id}/record", params={"token": token}).status_code == 409
-    assert client.get(f"/api/games/{room_id}/record", params={"token": token, "mesa": 1}).text == record.text
-    assert client.get(f"/api/games/{room_id}/record", params={"token": token, "mesa": 3}).status_code == 404
+    assert server_room(client, room_id).game.seed == mesa_seed(room_seed, 2)
+    record_url = f"/api/games/{room_id}/record"
+    assert client.get(record_url, headers=bearer(token)).status_code == 409
+    assert client.get(record_url, params={"mesa": 1}, headers=bearer(token)).text == record.text
+    assert client.get(record_url, params={"mesa": 3}, headers=bearer(token)).status_code == 404
     browser.until_my_turn_or_end()
     browser.play_first_legal()
     browser.close()
@@ -513,10 +533,10 @@ def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
     store: Store = client.app.state.store  # type: ignore[attr-defined]
 
-    def snapshot() -> tuple[str, int, str]:
+    def snapshot() -> tuple[str, int, tuple[int, str], list[tuple[int, str]]]:
         row = store.load_room(room.id)
         assert row is not None
-        return room.game.to_json(), room.state, row.game
+        return room.game.to_json(), room.state, (row.state, row.status), store.load_actions(room.id, row.mesa)
 
     browser = Browser(client, spy)
     before = snapshot()
@@ -585,6 +605,7 @@ def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
     assert {m["code"] for m in browser.received if m["type"] == "error"} == set(ERROR_CODES) - {
         "game_over",  # tested after a whole chica
         "corrupt_room",  # tested with a damaged database
+        "rate_limited",  # tested in tests/test_security.py
     }
     check_all(spy)
 
@@ -603,10 +624,10 @@ def test_resume_after_a_restart(data_dir: Path, spy: Spy) -> None:
     # a new server on the same data directory
     with running(data_dir) as client:
         assert client.app.state.rooms._rooms == {}  # type: ignore[attr-defined]
-        info = client.get(f"/api/rooms/{made['room']}", params={"token": made["token"]})
+        info = client.get(f"/api/rooms/{made['room']}", headers=bearer(made["token"]))
         assert info.status_code == 200 and info.json()["status"] == "playing"
-        assert client.get(f"/api/rooms/{made['room']}", params={"token": "nope"}).status_code == 403
-        assert client.get("/api/rooms/nope", params={"token": made["token"]}).status_code == 404
+        assert client.get(f"/api/rooms/{made['room']}", headers=bearer("nope")).status_code == 403
+        assert client.get("/api/rooms/nope", headers=bearer(made["token"])).status_code == 404
         browser = Browser(client, spy)
         again = browser.join(made["room"], made["token"])
         assert server_room(client, made["room"]).game.to_json() == saved
@@ -622,11 +643,13 @@ def test_resume_after_a_restart(data_dir: Path, spy: Spy) -> None:
 @pytest.mark.parametrize(
     "damage",
     [
-        'UPDATE rooms SET game = \'{"format": "cuarenta-game"\'',
-        'UPDATE rooms SET game = replace(game, \'"actions": ["\', \'"actions": ["Zz\')',
-        "UPDATE rooms SET game = replace(game, '\"turn\": ', '\"turn\": 1')",  # no longer what replays
+        "UPDATE actions SET action = 'Zz' WHERE seq = 1",  # not an action
+        "UPDATE actions SET action = 'claim Ah' WHERE seq = 1",  # not a legal one
+        "DELETE FROM actions WHERE seq = (SELECT MAX(seq) FROM actions)",  # the log lost its last row
+        "UPDATE rooms SET state = state + 1",  # the counter no longer matches the log
+        "UPDATE rooms SET status = 'finished'",  # not what the log replays to
         'UPDATE rooms SET rules = \'{"preset": "nope"}\'',
-        "UPDATE rooms SET seed = '12345'",
+        "UPDATE rooms SET seed = '12345'",  # another deal: the log does not replay
         "DELETE FROM seats WHERE seat = 1",
     ],
 )
@@ -642,7 +665,7 @@ def test_a_corrupt_saved_room_gives_a_clear_error_not_a_crash(data_dir: Path, sp
         db.execute(damage)
     db.close()
     with running(data_dir) as client:
-        response = client.get(f"/api/rooms/{made['room']}", params={"token": made["token"]})
+        response = client.get(f"/api/rooms/{made['room']}", headers=bearer(made["token"]))
         assert response.status_code == 500 and "corrupt" in response.json()["detail"]
         browser = Browser(client, spy)
         reply = browser.error({"v": 1, "type": "join", "room": made["room"], "token": made["token"]})
@@ -656,10 +679,11 @@ def test_a_corrupt_saved_room_gives_a_clear_error_not_a_crash(data_dir: Path, sp
 
 def test_the_database_is_versioned(tmp_path: Path) -> None:
     store = Store.in_dir(tmp_path / "d")
-    assert store.schema_version() == SCHEMA_VERSION
+    assert store.schema_revision() == SCHEMA_REVISION
     store.close()
     db = sqlite3.connect(tmp_path / "d" / "cuarenta.sqlite3")
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with db:
+        db.execute("UPDATE alembic_version SET version_num = 'z999'")  # a revision of a newer cuarenta
     db.close()
     with pytest.raises(StoreError, match="newer cuarenta"):
         create_app(tmp_path / "d")
@@ -670,7 +694,7 @@ def test_the_database_is_versioned(tmp_path: Path) -> None:
 
 
 def test_history_and_stats_follow_the_tokens(client: TestClient) -> None:
-    assert client.get("/api/history", params={"token": "nobody"}).json() == {"games": []}
+    assert client.post("/api/history", json={"tokens": ["nobody"]}).json() == {"games": []}
     stats = client.get("/api/stats").json()["levels"]
     assert all(v == {"played": 0, "won": 0, "caidas": 0, "limpias": 0} for v in stats.values())
     assert set(stats) == set(available_levels())
@@ -678,15 +702,18 @@ def test_history_and_stats_follow_the_tokens(client: TestClient) -> None:
 
 def test_record_download_errors(client: TestClient) -> None:
     made = new_room(client, level="facil")
-    assert client.get("/api/games/nope/record", params={"token": made["token"]}).status_code == 404
-    assert client.get(f"/api/games/{made['room']}/record", params={"token": "x"}).status_code == 403
-    assert client.get(f"/api/games/{made['room']}/record", params={"token": made["token"]}).status_code == 409
+    assert client.get("/api/games/nope/record", headers=bearer(made["token"])).status_code == 404
+    assert client.get(f"/api/games/{made['room']}/record", headers=bearer("x")).status_code == 403
+    assert client.get(f"/api/games/{made['room']}/record", headers=bearer(made["token"])).status_code == 409
+    assert client.get(f"/api/games/{made['room']}/record").status_code == 401
 
 
 # -- computer players ---------------------------------------------------------------------------------------
-def test_computer_players_think_in_a_worker_thread_and_the_server_stays_responsive(
-    client: TestClient, spy: Spy, monkeypatch: pytest.MonkeyPatch
+def test_with_workers_0_computer_players_think_on_a_thread_and_the_server_stays_responsive(
+    data_dir: Path, spy: Spy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``--workers 0`` (in-process thinking, for tests and debugging) keeps thinking off the event loop;
+    the worker processes of the default are tested in tests/test_thinking.py."""
     import asyncio
 
     from cuarenta.players.simple import FacilPlayer
@@ -708,26 +735,28 @@ def test_computer_players_think_in_a_worker_thread_and_the_server_stays_responsi
         return original(self, view, legal)
 
     monkeypatch.setattr(FacilPlayer, "choose", slow_choose)
-    seed = 0
-    while True:  # a room where the computer plays first
-        made = new_room(client, level="facil", seed=seed)
-        if server_room(client, made["room"]).game.turn == 1:
-            break
-        seed += 1
-    browser = Browser(client, spy)
-    state = browser.join(made["room"], made["token"])
-    assert state["view"]["turn"] == 1 and state["legal"] == []
-    assert thinking.wait(20)
-    # while the computer thinks, the server answers
-    browser.send({"v": 1, "type": "ping"})
-    assert browser.recv() == {"v": 1, "type": "pong"}
-    assert client.get("/api/health").status_code == 200
-    release.set()
-    after = browser.recv()
-    assert after["type"] == "state" and after["state"] == state["state"] + 1
-    assert after["events"][0]["kind"] == "play" and after["events"][0]["seat"] == 1
-    assert threads and all(not on_loop for _, on_loop in threads)
-    browser.close()
+    with running(data_dir, workers=0) as client:
+        seed = 0
+        while True:  # a room where the computer plays first
+            made = new_room(client, level="facil", seed=seed)
+            if server_room(client, made["room"]).game.turn == 1:
+                break
+            seed += 1
+        browser = Browser(client, spy)
+        state = browser.join(made["room"], made["token"])
+        assert state["view"]["turn"] == 1 and state["legal"] == []
+        assert thinking.wait(20)
+        # while the computer thinks, the server answers
+        browser.send({"v": 1, "type": "ping"})
+        assert browser.recv() == {"v": 1, "type": "pong"}
+        assert client.get("/api/health").status_code == 200
+        release.set()
+        after = browser.recv()
+        assert after["type"] == "state" and after["state"] == state["state"] + 1
+        assert after["events"][0]["kind"] == "play" and after["events"][0]["seat"] == 1
+        assert threads and all(not on_loop for _, on_loop in threads)
+        assert {name for name, _ in threads} == {"cuarenta-think_0"}
+        browser.close()
     check_all(spy)
 
 

@@ -26,9 +26,6 @@ RANK_CHARS: Final = "A234567JQK"
 #: Suit characters: h ♥ corazón rojo, s ♠ corazón negro, d ♦ brillo, c ♣ trébol.
 SUIT_CHARS: Final = "hsdc"
 SUIT_SYMBOLS: Final = "♥♠♦♣"
-#: Spanish and English names of the suits, in SUIT_CHARS order.
-SUIT_NAMES_ES: Final = ("corazón rojo", "corazón negro", "brillo", "trébol")
-SUIT_NAMES_EN: Final = ("hearts", "spades", "diamonds", "clubs")
 
 NUM_RANKS: Final = 10
 NUM_SUITS: Final = 4
@@ -159,6 +156,23 @@ class Card(int):
 
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
+
+
+def __getattr__(name: str) -> object:
+    """Deprecated names: the suits' names are texts of the catalogue (``suit.h`` … in ``locale/``)."""
+    langs = {"SUIT_NAMES_ES": "es", "SUIT_NAMES_EN": "en"}
+    if name not in langs:
+        raise AttributeError(f"module 'cuarenta.cards' has no attribute {name!r}")
+    import warnings
+
+    from cuarenta import catalogue
+
+    warnings.warn(
+        f"cuarenta.cards.{name} is deprecated: the suits' names are catalogue texts (i18n.suit_name)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return tuple(catalogue.text(f"suit.{c}", langs[name]) for c in SUIT_CHARS)
 
 
 def _make_cards() -> tuple[Card, ...]:

@@ -3,8 +3,15 @@
 The texts live in JSON files inside the package, ``cuarenta/locale/<lang>/*.json``
 (each file a flat object of ``key: template``; a key may appear in only one file of
 a language, and every language has the same keys with the same ``{placeholders}``).
-Python reads them through :func:`text`; the web server serves the same files to
-the page, so no text is written twice. Templates use :meth:`str.format` fields.
+Texts that are the same in every language — the traditional sayings, Spanish
+everywhere — live once in ``cuarenta/locale/common/*.json`` and belong to every
+language. Python reads them through :func:`text`; the web server serves the same
+catalogue to the page, so no text is written twice. Templates use plain
+:meth:`str.format` fields (``{name}``), which the page fills the same way.
+
+Keys are namespaced by concern: ``error.*`` (engine errors), ``ev.*`` and ``kind.*``
+(events), ``saying.*``, ``option.*``/``preset.*``/``level.*`` (the rule options),
+``term.*`` (the terminal), ``page.*`` (the web page) …
 
 The engine uses the catalogue for one thing only: the English message of its
 errors (``error.*`` keys), so that a caller can also show an error in Spanish
@@ -29,6 +36,8 @@ from typing import Final
 #: Supported languages; the first is the default (the game's own language).
 LANGS: Final = ("es", "en")
 DEFAULT_LANG: Final = "es"
+#: The folder of the texts shared by every language (not a language itself).
+COMMON: Final = "common"
 
 
 class CatalogueError(Exception):
@@ -51,24 +60,36 @@ def locale_dir() -> Traversable:
     return resources.files("cuarenta").joinpath("locale")
 
 
-@cache
-def files(lang: str) -> dict[str, dict[str, str]]:
-    """The catalogue of ``lang`` by file name (``{"errors.json": {...}, ...}``), read once."""
-    folder = locale_dir().joinpath(check_lang(lang))
+def _read_folder(name: str) -> dict[str, dict[str, str]]:
+    """The JSON files of ``locale/<name>/`` by file name, each checked to be a flat object of texts."""
+    folder = locale_dir().joinpath(name)
     found: dict[str, dict[str, str]] = {}
+    if not folder.is_dir():
+        return found
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".json"):
             continue
         try:
             data = json.loads(entry.read_text(encoding="utf-8"))
         except ValueError as exc:
-            raise CatalogueError(f"locale/{lang}/{entry.name} is not valid JSON: {exc}") from None
+            raise CatalogueError(f"locale/{name}/{entry.name} is not valid JSON: {exc}") from None
         if not isinstance(data, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in data.items()
         ):
-            raise CatalogueError(f"locale/{lang}/{entry.name} must be an object of text keys and text values")
-        found[entry.name] = data
+            raise CatalogueError(f"locale/{name}/{entry.name} must be an object of text keys and text values")
+        found[f"{name}/{entry.name}"] = data
     return found
+
+
+@cache
+def files(lang: str) -> dict[str, dict[str, str]]:
+    """The catalogue of ``lang`` by file, read once: the language's own files and the common ones
+    (``{"es/errors.json": {...}, ..., "common/sayings.json": {...}}``).
+
+    >>> sorted(files("en"))[:2]
+    ['common/sayings.json', 'en/errors.json']
+    """
+    return {**_read_folder(check_lang(lang)), **_read_folder(COMMON)}
 
 
 @cache
@@ -114,6 +135,7 @@ def placeholders(template: str) -> set[str]:
 
 
 __all__ = [
+    "COMMON",
     "DEFAULT_LANG",
     "LANGS",
     "CatalogueError",

@@ -179,19 +179,21 @@ class Carton(Event):
     team: int
     cards: int
     points: int
-    reason: str | None  #: "carton" (20+), "most_cards", "dos_por_dar", or None
+    #: "carton" (20 cards or more), "carton_dos_por_dar" (the dealer's exactly 20 under dos por dar: 6 + 2),
+    #: "most_cards", "dos_por_dar", or None
+    reason: str | None
     note: str | None = None
 
 
 @dataclass(frozen=True)
 class ChicaWon(Event):
-    """R24: a team reached the target (or won by R17/R21)."""
+    """R24: a team reached the target (or won by R17, R21, or R25 with ``zapatero_wins_mesa``)."""
 
     kind: ClassVar[str] = "chica_won"
     team: int
     scores: tuple[int, ...]
     chica: int  #: chicas finished before this one
-    reason: str  #: "target", "four_of_a_kind" or "cuatro_caidas"
+    reason: str  #: "target", "four_of_a_kind", "cuatro_caidas" or "zapatero" (R25, zapatero_wins_mesa)
 
 
 @dataclass(frozen=True)

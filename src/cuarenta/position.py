@@ -110,7 +110,7 @@ def check_position(
 ) -> Position:
     """Check the arguments of :meth:`~cuarenta.Game.from_position`; see there."""
     if not isinstance(rules, Rules):
-        raise PositionError.of("position_rules", value=type(rules).__name__)
+        raise PositionError.of("not_rules", value=type(rules).__name__)
     n = rules.players
     if not isinstance(hands, Sequence) or isinstance(hands, str):
         raise PositionError.of("position_hands_list", value=repr(hands))

@@ -150,10 +150,10 @@ class DemoPrinter:
 
     def header(self, seed: int) -> None:
         lang = self.lang
-        scope = t("demo_scope_mesa" if self.whole_mesa else "demo_scope_chica", lang)
-        self.out.line(t("demo_title", lang), "bold")
+        scope = t("term.demo.scope_mesa" if self.whole_mesa else "term.demo.scope_chica", lang)
+        self.out.line(t("term.demo.title", lang), "bold")
         setup = t(
-            "demo_setup",
+            "term.demo.setup",
             lang,
             seed=seed,
             players=self.rules.players,
@@ -161,10 +161,10 @@ class DemoPrinter:
             scope=scope,
         )
         self.out.line(setup)
-        self.out.line(t("demo_random", lang), SCORE_STYLE)
+        self.out.line(t("term.demo.random", lang), SCORE_STYLE)
         if self.whole_mesa:
             self.out.line()
-            self.out.line(t("demo_chica_header", lang, n=1), "bold underline")
+            self.out.line(t("term.demo.chica_header", lang, n=1), "bold underline")
 
     def __call__(self, game: Game, action: Action | None, events: list[Event]) -> None:
         if self.finished:
@@ -182,8 +182,8 @@ class DemoPrinter:
                 self.moves += 1
                 text = f"{self.moves:>3}. {line.text}"
                 if isinstance(action, Move) and not ended:
-                    table = cards_text(game.table) or t("empty_table", self.lang)
-                    text += f"  [{t('demo_table', self.lang, cards=table)}]"
+                    table = cards_text(game.table) or t("table.empty", self.lang)
+                    text += f"  [{t('term.demo.table', self.lang, cards=table)}]"
                 self.out.line(text)
             else:
                 if isinstance(event, Deal) and event.deal == 0:
@@ -197,7 +197,7 @@ class DemoPrinter:
             if isinstance(event, Deal) and i == last_deal:
                 for seat in range(game.players):
                     hand = t(
-                        "demo_hand",
+                        "term.demo.hand",
                         self.lang,
                         seat=self.narrator.seat_names[seat],
                         cards=cards_text(game.hand(seat)),
@@ -209,11 +209,13 @@ class DemoPrinter:
             if self.whole_mesa and isinstance(event, (ChicaWon, Zapatero)) and group_over:
                 # the chica is over and the mesa is not: the next chica starts
                 self.out.line()
-                self.out.line(t("demo_chica_header", self.lang, n=self.chicas_done + 1), "bold underline")
+                self.out.line(
+                    t("term.demo.chica_header", self.lang, n=self.chicas_done + 1), "bold underline"
+                )
 
     def footer(self) -> None:
         self.out.line()
-        self.out.line(t("demo_end", self.lang, moves=self.moves), "bold")
+        self.out.line(t("term.demo.end", self.lang, moves=self.moves), "bold")
 
 
 def run_demo(

@@ -7,16 +7,66 @@ Ctrl-C. Registered in :mod:`cuarenta.cli` as ``app.command("serve")``.
 
 from __future__ import annotations
 
+import copy
+import enum
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 import typer
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
 DEFAULT_BOT_DELAY: Final = 0.8
+DEFAULT_ROOMS_PER_MINUTE: Final = 30.0
+
+
+class LogLevel(enum.StrEnum):
+    """``--log-level``: uvicorn's levels."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+
+
+def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
+    """How ``cuarenta serve`` runs uvicorn (docs/web.md "Security").
+
+    WebSocket frames above 64 KiB are refused (close 1009) before they are read; the socket is not
+    compressed (each message would cost the event loop a deflate, and a game message is a few KiB);
+    no ``Server`` header; ``token=`` values are hidden in every log line.
+
+    >>> options = uvicorn_options()
+    >>> options["ws_max_size"], options["ws_per_message_deflate"], options["server_header"]
+    (65536, False, False)
+    """
+    from uvicorn.config import LOGGING_CONFIG
+
+    from cuarenta.server.security import WS_MAX_FRAME_BYTES
+
+    log_config = copy.deepcopy(LOGGING_CONFIG)
+    log_config["filters"] = {"no_tokens": {"()": "cuarenta.server.security.RedactTokens"}}
+    for handler in log_config["handlers"].values():
+        handler["filters"] = ["no_tokens"]
+    return {
+        "log_level": log_level,
+        "log_config": log_config,
+        "ws_max_size": WS_MAX_FRAME_BYTES,
+        "ws_per_message_deflate": False,
+        "server_header": False,
+    }
+
+
+def _check_origins(values: list[str] | None) -> list[str] | None:
+    """``--allow-origin`` values must be origins (``https://host[:port]``)."""
+    from cuarenta.server.security import normal_origin
+
+    for value in values or ():
+        if normal_origin(value) is None or value.rstrip("/").count("/") > 2:
+            raise typer.BadParameter(f"{value!r} is not an origin: write it as https://host[:port]")
+    return values
 
 
 def default_data_dir() -> Path:
@@ -69,19 +119,69 @@ def serve_command(
             help="Pause before each computer move, so a person can follow it.",
         ),
     ] = DEFAULT_BOT_DELAY,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            min=0,
+            max=256,
+            help="Worker processes the computer players think in (default: one per core; 0: in-process).",
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            metavar="ORIGIN",
+            callback=_check_origins,
+            help="Another browser origin that may open the game socket, e.g. https://cuarenta.example.org "
+            "(behind a proxy that changes the scheme or host; repeatable). The server's own is always "
+            "allowed.",
+        ),
+    ] = None,
+    rooms_per_minute: Annotated[
+        float,
+        typer.Option(
+            "--rooms-per-minute",
+            metavar="N",
+            min=0.0,
+            help="New rooms allowed per client address and minute (also the burst); 0: no limit.",
+        ),
+    ] = DEFAULT_ROOMS_PER_MINUTE,
+    log_level: Annotated[
+        LogLevel,
+        typer.Option(
+            "--log-level",
+            help="What the server logs; info adds a line per request (tokens never appear in it).",
+        ),
+    ] = LogLevel.warning,
 ) -> None:
     """Start the web app: play Cuarenta in the browser (prints the address to open)."""
     import uvicorn
 
     from cuarenta.server import create_app
+    from cuarenta.server.gcpolicy import GcPolicy
+    from cuarenta.server.security import Limits
     from cuarenta.server.store import StoreError
 
     data_dir = data if data is not None else default_data_dir()
     try:
-        app = create_app(data_dir, bot_delay=bot_delay)
+        app = create_app(
+            data_dir,
+            bot_delay=bot_delay,
+            workers=workers,
+            limits=Limits(rooms_per_minute=rooms_per_minute, rooms_burst=max(1, round(rooms_per_minute))),
+            allow_origins=allow_origin or (),
+        )
     except StoreError as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"Cuarenta: abre {address(host, port)} en tu navegador / open it in your browser")
     typer.echo(f"Partidas guardadas en / games saved in {data_dir}  (Ctrl-C para salir / to stop)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    gc_policy = GcPolicy()  # no stalls from full collections over a large heap (docs/performance.md)
+    gc_policy.install()
+    try:
+        uvicorn.run(app, host=host, port=port, **uvicorn_options(log_level.value))
+    finally:
+        gc_policy.uninstall()

@@ -37,7 +37,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cuarenta.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
-from cuarenta.errors import IllegalMoveError, MoveParseError
+from cuarenta.errors import CardParseError, IllegalMoveError, MoveParseError
 from cuarenta.events import (
     Caida,
     CaidaLimpia,
@@ -115,12 +115,12 @@ def seat_labels(players: int, lang: str = DEFAULT_LANG) -> list[str]:
     >>> seat_labels(4, "en")[1:]
     ['Player 2 (opponent)', 'Player 3 (partner)', 'Player 4 (opponent)']
     """
-    names = [t("play_you", lang)]
+    names = [t("term.play.you", lang)]
     for seat in range(1, players):
         if players == 2:
-            key = "play_computer"
+            key = "term.play.computer"
         else:
-            key = "play_partner" if seat % 2 == HUMAN % 2 else "play_opponent"
+            key = "term.play.partner" if seat % 2 == HUMAN % 2 else "term.play.opponent"
         names.append(t(key, lang, n=seat + 1))
     return names
 
@@ -138,17 +138,17 @@ def parse_card_text(text: str, lang: str = DEFAULT_LANG, last: int = 5) -> Card:
     >>> parse_card_text("8h")
     Traceback (most recent call last):
     ...
-    cuarenta.cli.terminal.InputProblem: 8h no es una carta: en el cuarenta no hay 8, 9 ni 10.
+    cuarenta.cli.terminal.InputProblem: '8h' no es una carta: en el cuarenta no hay 8, 9 ni 10
     """
     s = text.strip()
     rank_text, suit_text = s[:-1], s[-1:]
     if rank_text in ("8", "9", "10") and suit_text:
-        raise InputProblem(t("err_no_8910", lang, text=s))
+        raise InputProblem(CardParseError.of("card_not_in_deck", text=s).text(lang))
     rank_ok = rank_text == "1" or (len(rank_text) == 1 and rank_text.upper() in RANK_CHARS)
     if not rank_ok:
-        raise InputProblem(t("err_unknown", lang, text=s, last=last))
+        raise InputProblem(t("term.input.unknown", lang, text=s, last=last))
     if suit_text.lower() not in SUIT_CHARS and suit_text not in SUIT_SYMBOLS:
-        raise InputProblem(t("err_suit", lang, text=s))
+        raise InputProblem(CardParseError.of("card_bad_suit", text=s).text(lang))
     return Card.parse(("A" if rank_text == "1" else rank_text) + suit_text)
 
 
@@ -176,24 +176,24 @@ def interpret(text: str, hand: Sequence[Card], lang: str = DEFAULT_LANG) -> Card
             try:
                 return parse_action("claim " + s[len(word) :].strip())
             except MoveParseError as exc:
-                raise InputProblem(t("err_move", lang, text=s, reason=exc)) from None
+                raise InputProblem(t("term.input.move", lang, text=s, reason=exc.text(lang))) from None
     if re.fullmatch(r"[+-]?\d+", s):
         n = int(s)
         if not 1 <= n <= last:
-            raise InputProblem(t("err_number", lang, n=s, last=last))
+            raise InputProblem(t("term.input.number", lang, n=s, last=last))
         return hand[n - 1]
     head = s.split()[0]
     if head == s and "x" in head[2:].lower():  # "7hx3c", written without the space
         head = head[:2]
     card = parse_card_text(head, lang, last)
     if card not in hand:
-        raise InputProblem(t("err_not_in_hand", lang, card=card_text(card), hand=cards_text(hand)))
+        raise InputProblem(t("term.input.not_in_hand", lang, card=card_text(card), hand=cards_text(hand)))
     if head == s:
         return card
     try:
         move = Move.parse(s)
     except MoveParseError as exc:
-        raise InputProblem(t("err_move", lang, text=s, reason=exc)) from None
+        raise InputProblem(t("term.input.move", lang, text=s, reason=exc.text(lang))) from None
     return move
 
 
@@ -208,19 +208,19 @@ def option_text(move: Move, table: Sequence[Card], last_drop: Card | None, lang:
     'take 7♠ (a caída)'
     """
     if not move.base:
-        return t("play_opt_drop", lang, card=card_text(move.card))
+        return t("move.drop", lang, card=card_text(move.card))
     base = " + ".join(card_text(c) for c in move.base)
     if move.run:
-        text = t("play_opt_take_run", lang, base=base, run=cards_text(move.run))
+        text = t("move.take_run", lang, base=base, run=cards_text(move.run))
     else:
-        text = t("play_opt_take", lang, base=base)
+        text = t("move.take", lang, base=base)
     marks = []
     if is_caida(move, last_drop):
-        marks.append(t("play_opt_caida", lang))
+        marks.append(t("move.caida", lang))
     if is_limpia(move, len(table)):
-        marks.append(t("play_opt_limpia", lang))
+        marks.append(t("move.limpia", lang))
     if marks:
-        text += " (" + t("list_sep", lang).join(marks) + ")"
+        text += " (" + t("word.list_sep", lang).join(marks) + ")"
     return text
 
 
@@ -274,30 +274,32 @@ def hint_lines(
     hint: Hint, table: Sequence[Card], last_drop: Card | None, lang: str = DEFAULT_LANG
 ) -> list[str]:
     """The hint as lines of text (summary lines start at column 0; details are indented)."""
-    none = t("hint_none", lang)
-    sep = t("list_sep", lang)
+    none = t("term.hint.none", lang)
+    sep = t("word.list_sep", lang)
 
     def listed(cards: Iterable[Card]) -> str:
         return sep.join(card_text(c) for c in cards) or none
 
-    lines = [t("hint_takes", lang, cards=listed(hint.takers))]
+    lines = [t("term.hint.takes", lang, cards=listed(hint.takers))]
     for card, moves in hint.captures.items():
         ways = " | ".join(option_text(m, table, last_drop, lang) for m in moves)
         lines.append(" " * INDENT + f"{card_text(card)}: {ways}")
-    lines.append(t("hint_caidas", lang, cards=listed(hint.caidas)))
-    lines.append(t("hint_limpias", lang, cards=listed(hint.limpias)))
-    lines.append(t("hint_risky", lang, cards=listed(r.card for r in hint.risks)))
+    lines.append(t("term.hint.caidas", lang, cards=listed(hint.caidas)))
+    lines.append(t("term.hint.limpias", lang, cards=listed(hint.limpias)))
+    lines.append(t("term.hint.risky", lang, cards=listed(r.card for r in hint.risks)))
     for risk in hint.risks:
         reasons = []
         shown = card_text(risk.card)
         rank = rank_name(risk.card.rank, lang, plural=True)
         if risk.caida and risk.table == (risk.card,):
-            reasons.append(t("hint_risk_caida_limpia", lang, card=shown, count=risk.caida, rank=rank))
+            reasons.append(t("term.hint.risk_caida_limpia", lang, card=shown, count=risk.caida, rank=rank))
         elif risk.caida:
-            reasons.append(t("hint_risk_caida", lang, card=shown, count=risk.caida, rank=rank))
+            reasons.append(t("term.hint.risk_caida", lang, card=shown, count=risk.caida, rank=rank))
         if risk.limpia_ranks and risk.table != (risk.card,):
-            ranks = f" {t('or', lang)} ".join(RANK_CHARS[r] for r in risk.limpia_ranks)
-            reasons.append(t("hint_risk_limpia", lang, card=shown, table=cards_text(risk.table), ranks=ranks))
+            ranks = f" {t('word.or', lang)} ".join(RANK_CHARS[r] for r in risk.limpia_ranks)
+            reasons.append(
+                t("term.hint.risk_limpia", lang, card=shown, table=cards_text(risk.table), ranks=ranks)
+            )
         lines.append(" " * INDENT + "; ".join(reasons))
     return lines
 
@@ -415,13 +417,13 @@ class TerminalGame:
             self._result()
             return 0
         except _Quit:
-            self._farewell("play_quit")
+            self._farewell("term.play.quit")
             return 0
         except _EndOfInput:
-            self._farewell("play_eof")
+            self._farewell("term.play.eof")
             return 0
         except KeyboardInterrupt:
-            self._farewell("play_interrupted")
+            self._farewell("term.play.interrupted")
             return 130
 
     def _farewell(self, key: str) -> None:
@@ -435,13 +437,15 @@ class TerminalGame:
     def _intro(self) -> None:
         lang = self.lang
         n = self.game.players
-        self.screen.line(t("play_title" if n == 2 else "play_title_pairs", lang), "bold")
+        self.screen.line(t("term.play.title" if n == 2 else "term.play.title_pairs", lang), "bold")
         preset = self.rules.preset_name
-        self.screen.line(t("play_setup", lang, seed=self.seed, players=n, preset=preset, level=self.level))
-        self.screen.line(t("play_goal", lang, target=self.rules.target, chicas=self.rules.chicas), DIM)
+        self.screen.line(
+            t("term.play.setup", lang, seed=self.seed, players=n, preset=preset, level=self.level)
+        )
+        self.screen.line(t("term.play.goal", lang, target=self.rules.target, chicas=self.rules.chicas), DIM)
         if n == 4:
             teams = t(
-                "play_teams",
+                "term.play.teams",
                 lang,
                 team_a=self.teams[0],
                 partner=self.names[2],
@@ -450,7 +454,7 @@ class TerminalGame:
                 second=self.names[3],
             )
             self.screen.line(teams, DIM)
-        self.screen.line(t("play_howto", lang), DIM)
+        self.screen.line(t("term.play.howto", lang), DIM)
 
     # -- narration --------------------------------------------------------------------------------
     def _narrate(self, events: Sequence[Event]) -> None:
@@ -476,18 +480,18 @@ class TerminalGame:
             )
             if chica_over and not self.game.is_over:
                 self.screen.line()
-                self.screen.line(t("demo_chica_header", lang, n=self._chicas_seen + 1), "bold underline")
+                self.screen.line(t("term.demo.chica_header", lang, n=self._chicas_seen + 1), "bold underline")
 
     def _result(self) -> None:
         lang = self.lang
         game = self.game
         self.screen.line()
-        self.screen.line(t("result_title", lang), "bold underline")
+        self.screen.line(t("result.title", lang), "bold underline")
         for n, res in enumerate(game.chica_results, start=1):
             scores = score_text(res.scores, lang, self.teams).split(": ", 1)[-1]
-            text = t("result_chica", lang, n=n, scores=scores, team=self.teams[res.winner])
+            text = t("result.chica", lang, n=n, scores=scores, team=self.teams[res.winner])
             if res.zapatero:
-                key = "result_platillo" if res.platillo else "result_zapatero"
+                key = "result.platillo" if res.platillo else "result.zapatero"
                 text += " (" + t(key, lang, team=self.teams[1 - res.winner]) + ")"
             self.screen.line(text, None, INDENT)
         outcome = game.outcome
@@ -495,11 +499,12 @@ class TerminalGame:
         mine = HUMAN % 2
         won, lost = outcome.chicas[outcome.winner], outcome.chicas[1 - outcome.winner]
         if outcome.winner == mine:
-            key = "result_you_win" if game.players == 2 else "result_team_win"
+            key = "result.you_win" if game.players == 2 else "result.team_win"
             style = "bold green"
         else:
-            key, style = "result_you_lose", "bold"
-        self.screen.line(t(key, lang, won=won, lost=lost), style)
+            key = "result.you_lose" if game.players == 2 else "result.team_lose"
+            style = "bold"
+        self.screen.line(f"{t(key, lang)} {t('result.chicas', lang, won=won, lost=lost)}", style)
 
     # -- the status before the person's turn ------------------------------------------------------
     def _status(self) -> None:
@@ -510,23 +515,23 @@ class TerminalGame:
         self.screen.line(RULE, DIM)
         self.screen.line(score_text(game.score, lang, self.teams))
         chicas = sep.join(f"{self.teams[i]} {c}" for i, c in enumerate(game.chicas))
-        self.screen.line(t("play_chicas", lang, chicas=chicas), DIM)
+        self.screen.line(t("term.play.chicas", lang, chicas=chicas), DIM)
         counts = sep.join(f"{self.names[s]} {size}" for s, size in enumerate(view.hand_sizes) if s != HUMAN)
-        self.screen.line(t("play_counts", lang, counts=counts, stock=view.stock_size), DIM)
+        self.screen.line(t("term.play.counts", lang, counts=counts, stock=view.stock_size), DIM)
         table = list(view.table)
-        label = t("demo_table", lang, cards="").rstrip()
+        label = t("term.demo.table", lang, cards="").rstrip()
         parts: list[tuple[str, str | None]] = [(label + " ", "bold")]
         if table:
             for i, c in enumerate(table):
                 parts.append((("" if i == 0 else " ") + card_text(c), _card_style(c)))
         else:
-            parts.append((t("empty_table", lang), DIM))
+            parts.append((t("table.empty", lang), DIM))
         drop = view.last_drop
         if drop is not None:
-            parts.append(("   " + t("play_last_drop", lang, card=card_text(drop)), "yellow"))
+            parts.append(("   " + t("term.play.last_drop", lang, card=card_text(drop)), "yellow"))
         self.screen.parts(parts)
         hand = list(view.hand)
-        label = t("play_hand", lang, cards="").rstrip()
+        label = t("term.play.hand", lang, cards="").rstrip()
         parts = [(label + " ", "bold")]
         for i, c in enumerate(hand, start=1):
             parts.append((f"{'' if i == 1 else '   '}{i}) ", None))
@@ -573,7 +578,7 @@ class TerminalGame:
         hint = make_hint(view, game.legal_moves())
         table = list(view.table)
         drop = view.last_drop
-        self.screen.line(t("hint_title", self.lang), "bold green", 2)
+        self.screen.line(t("term.hint.title", self.lang), "bold green", 2)
         for line in hint_lines(hint, table, drop, self.lang):
             self.screen.line(line, "green", 2)
 
@@ -597,7 +602,7 @@ class TerminalGame:
                 return game.play(claim)
         while True:
             hand = game.hand(HUMAN)
-            text = self._read(t("play_prompt", lang, last=len(hand)))
+            text = self._read(t("term.play.prompt", lang, last=len(hand)))
             try:
                 chosen = interpret(text, hand, lang)
             except InputProblem as exc:
@@ -616,7 +621,7 @@ class TerminalGame:
             try:
                 return game.play(action)
             except IllegalMoveError as exc:
-                self._problem(t("err_illegal", lang, reason=exc))
+                self._problem(t("move.illegal", lang, reason=exc.text(lang)))
 
     def _choose(self, card: Card, options: Sequence[Move]) -> Move | None:
         """List the ways to play ``card`` and return the one chosen (``None``: pick another card)."""
@@ -625,38 +630,38 @@ class TerminalGame:
         drop = self.game.last_drop
         # captures first, longest escalera first; taking nothing (manual capture) last
         options = sorted(options, key=lambda m: (not m.base, -len(m.run)))
-        self.screen.line(t("play_choose_header", lang, card=card_text(card)), "bold", 2)
+        self.screen.line(t("move.choose", lang, card=card_text(card)), "bold", 2)
         for i, move in enumerate(options, start=1):
             text = option_text(move, table, drop, lang)
             full = [m for m in options if m.base == move.base and len(m.run) > len(move.run)]
             if move.base and full:
                 rest = max(full, key=lambda m: len(m.run)).run[len(move.run) :]
-                text += " — " + t("play_opt_short", lang, cards=cards_text(rest))
+                text += " — " + t("move.short", lang, cards=cards_text(rest))
             elif not move.base and options[0].base:
                 left = (move.card, *options[0].taken)
-                text += " — " + t("play_opt_short", lang, cards=cards_text(left))
+                text += " — " + t("move.short", lang, cards=cards_text(left))
             self.screen.line(f"{i}) {text}", None, INDENT)
         while True:
-            answer = self._read(t("play_choose_prompt", lang, last=len(options)))
+            answer = self._read(t("term.play.choose_prompt", lang, last=len(options)))
             if answer.isdigit() and 0 <= int(answer) <= len(options):
                 return None if int(answer) == 0 else options[int(answer) - 1]
-            self._problem(t("err_choice", lang, last=len(options)))
+            self._problem(t("term.input.choice", lang, last=len(options)))
 
     def _offer_claims(self, claims: Sequence[Claim]) -> Claim | None:
         """Manual capture (R12): offer what the previous seat forgot; ``None`` if declined."""
         lang = self.lang
         victim = self.names[(HUMAN - 1) % self.game.players]
-        self.screen.line(t("play_claim_header", lang, victim=victim), "yellow", 2)
+        self.screen.line(t("claim.header", lang, victim=victim), "yellow", 2)
         for i, claim in enumerate(claims, start=1):
-            text = t("play_opt_claim", lang, cards=cards_text(claim.cards))
+            text = t("claim.take", lang, cards=cards_text(claim.cards))
             self.screen.line(f"{i}) {text}", None, INDENT)
         last = len(claims) + 1
-        self.screen.line(f"{last}) " + t("play_opt_no_claim", lang), None, INDENT)
+        self.screen.line(f"{last}) " + t("term.play.no_claim", lang), None, INDENT)
         while True:
-            answer = self._read(t("play_claim_prompt", lang, last=last))
+            answer = self._read(t("term.play.claim_prompt", lang, last=last))
             if answer.isdigit() and 1 <= int(answer) <= last:
                 return None if int(answer) == last else claims[int(answer) - 1]
-            self._problem(t("err_claim_choice", lang, last=last))
+            self._problem(t("term.input.claim_choice", lang, last=last))
 
 
 def _isatty(stream: Any) -> bool:

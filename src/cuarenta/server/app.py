@@ -1,5 +1,9 @@
 """The FastAPI application: HTTP API, the ``/ws`` WebSocket and the static page (docs/protocol.md).
 
+Its defences (docs/web.md "Security") live in :mod:`cuarenta.server.security`: security headers, gzip,
+a request-body limit, no tokens in addresses, rate limits and the Origin check of ``/ws``. The API's
+schema is served at ``/api/openapi.json`` (and nowhere else).
+
 >>> import tempfile, pathlib
 >>> from fastapi.testclient import TestClient
 >>> with tempfile.TemporaryDirectory() as d, TestClient(create_app(pathlib.Path(d), bot_delay=0)) as client:
@@ -14,21 +18,33 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
-from starlette.websockets import WebSocketDisconnect
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta import __version__
 from cuarenta.errors import CuarentaError
-from cuarenta.i18n import LANGS
-from cuarenta.rules import OPTION_NAMES, PRESET_NAMES, Rules
+from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.options import router as options_router
 from cuarenta.server.protocol import (
     PROTOCOL_VERSION,
     JoinMessage,
@@ -48,7 +64,18 @@ from cuarenta.server.rooms import (
     default_level,
     room_status,
 )
+from cuarenta.server.security import (
+    TOKEN_IN_ADDRESS,
+    AddressLimiter,
+    Limits,
+    Origins,
+    RequestGuard,
+    SecurityHeaders,
+    ThrottledLog,
+    TokenBucket,
+)
 from cuarenta.server.store import Store, hash_token
+from cuarenta.server.thinking import make_thinking
 
 log = logging.getLogger("cuarenta.server")
 
@@ -56,25 +83,30 @@ log = logging.getLogger("cuarenta.server")
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "web" / "static"
 #: The most tokens one history request may name.
 MAX_TOKENS: Final = 100
-#: The rule id and the values the new-game form offers for every option (RULES.md).
-OPTION_FORM: Final[dict[str, tuple[str, str, tuple[object, ...]]]] = {
-    "sum_cards": ("R8", "choice", ("two_or_more", "two")),
-    "capture": ("R12", "choice", ("auto", "manual")),
-    "caida_limpia_points": ("R15", "points", (4, 2)),
-    "ronda_points": ("R16", "points", (2, 4)),
-    "four_of_a_kind": ("R17", "choice", ("wins_chica", "points")),
-    "caida_ronda_points": ("R18", "points", (10, 4, 0)),
-    "ronda_limit": ("R19", "points", (30, None)),
-    "treinta_y_ocho": ("R20", "bool", (True, False)),
-    "cuatro_caidas_gana": ("R21", "bool", (False, True)),
-    "carton_short": ("R23", "choice", ("most_cards", "dos_por_dar")),
-    "caida_across_deals": ("R13", "bool", (False, True)),
-    "carton_cap": ("R23", "points", (None, 28, 36)),
-    "target": ("R24", "points", (40,)),
-    "chicas": ("R26", "choice", (1, 2, 3)),
-    "zapatero_wins_mesa": ("R25", "bool", (False, True)),
-}
+#: The longest token the API reads (the server's tokens have 32 characters).
+MAX_TOKEN_CHARS: Final = 200
+#: Where the API's OpenAPI schema is served (nothing at /openapi.json, /docs or /redoc).
+OPENAPI_URL: Final = "/api/openapi.json"
+#: Answers smaller than this are sent uncompressed (the token of ``POST /api/rooms`` is never compressed).
+GZIP_MINIMUM_BYTES: Final = 500
+#: The WebSocket close codes: a message over the rate limit, a foreign Origin (docs/protocol.md).
+CLOSE_POLICY: Final = 1008
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
+_Token = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TOKEN_CHARS)]
+
+
+# -- the API's bodies and answers (they make /api/openapi.json describe the real answers) -------------------
+class ErrorAnswer(BaseModel):
+    """Every HTTP error: one clear sentence in English."""
+
+    detail: str
+
+
+class Health(BaseModel):
+    ok: bool
+    version: str
+    protocol: int
 
 
 class NewRoom(BaseModel):
@@ -82,11 +114,19 @@ class NewRoom(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    players: StrictInt = 2
-    level: StrictStr | None = None
-    rules: dict[str, Any] = Field(default_factory=lambda: {"preset": PRESET_NAMES[0]})
-    name: Annotated[StrictStr, Field(max_length=40)] = ""
-    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    players: Annotated[StrictInt, Field(json_schema_extra={"enum": [2, 4]})] = 2
+    level: Annotated[StrictStr | None, Field(json_schema_extra={"enum": [*available_levels(), None]})] = None
+    rules: dict[str, Any] = Field(
+        default_factory=lambda: {"preset": PRESET_NAMES[0]},
+        description='{"preset": NAME} and any options to change, as in Rules.from_dict (GET /api/options)',
+    )
+    name: Annotated[
+        StrictStr, Field(max_length=40, json_schema_extra={"pattern": "^[^\\x00-\\x1f\\x7f]*$"})
+    ] = ""
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63, description="only with practice: true")] | None = None
+    practice: StrictBool = Field(
+        False, description="a practice room: its seed may be chosen; not in the stats"
+    )
 
     @field_validator("players")
     @classmethod
@@ -110,58 +150,103 @@ class NewRoom(BaseModel):
             raise ValueError("the name may not hold control characters")
         return value.strip()
 
+    @model_validator(mode="after")
+    def _seed_only_for_practice(self) -> NewRoom:
+        if self.seed is not None and not self.practice:
+            raise ValueError(
+                "seed: the server chooses the seed of every room; a chosen seed is only for a practice "
+                'room, which is kept out of the statistics: send "practice": true with it'
+            )
+        return self
+
+
+class NewRoomAnswer(BaseModel):
+    room: str
+    seat: int
+    token: str
+
+
+class RoomInfo(BaseModel):
+    """``GET /api/rooms/{room}``: the state of a token's room, no cards."""
+
+    model_config = ConfigDict(extra="allow")
+
+    room: str
+    seat: int
+    status: Literal["playing", "finished"]
+    mesa: int
+    practice: bool = False
+
+
+class HistoryRequest(BaseModel):
+    """The body of ``POST /api/history``: the tokens the browser holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: Annotated[list[_Token], Field(max_length=MAX_TOKENS)]
+
+
+class HistoryGame(BaseModel):
+    """One finished mesa of a token's rooms."""
+
+    model_config = ConfigDict(extra="allow")
+
+    room: str
+    mesa: int
+    finished: str
+    level: str
+    players: int
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+    person_team: int
+    winner: int
+    won: bool
+    chicas: list[int]
+    chica_results: list[dict[str, Any]]
+    caidas: int
+    limpias: int
+    record: str
+    practice: bool = False
+
+
+class History(BaseModel):
+    games: list[HistoryGame]
+
+
+class LevelStats(BaseModel):
+    played: int
+    won: int
+    caidas: int
+    limpias: int
+
+
+class Stats(BaseModel):
+    levels: dict[str, LevelStats]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorAnswer} for code in codes}
+
+
+def _json_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers of a route whose own answer is not JSON (FastAPI would give them its type)."""
+    schema = {"$ref": "#/components/schemas/ErrorAnswer"}
+    return {
+        code: {"description": "an error", "content": {"application/json": {"schema": schema}}}
+        for code in codes
+    }
+
 
 def _validation_text(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:5]:
         loc = [str(p) for p in err.get("loc", ()) if p != "body"]
         msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-        parts.append(f"{'.'.join(loc) or 'body'}: {msg}")
+        if not loc and re.match(r"^[a-z_]+: ", msg):  # a check of the whole body that names its field
+            parts.append(msg)
+        else:
+            parts.append(f"{'.'.join(loc) or 'body'}: {msg}")
     return "; ".join(parts) or "the request is not valid"
-
-
-def options_payload() -> dict[str, Any]:
-    """``GET /api/options``: what the new-game form offers."""
-    default = Rules()
-    presets = []
-    for name in PRESET_NAMES:
-        allowed = [n for n in (2, 4) if _preset_allows(name, n)]
-        options = Rules.preset(name, allowed[0]).to_dict()
-        options.pop("preset")
-        options.pop("players")
-        presets.append({"name": name, "players": allowed, "options": options})
-    options_list = []
-    for name in OPTION_NAMES:
-        if name == "players":
-            continue
-        rule, kind, choices = OPTION_FORM[name]
-        options_list.append(
-            {
-                "name": name,
-                "rule": rule,
-                "kind": kind,
-                "choices": list(choices),
-                "default": getattr(default, name),
-            }
-        )
-    return {
-        "protocol": PROTOCOL_VERSION,
-        "players": [2, 4],
-        "presets": presets,
-        "default_preset": PRESET_NAMES[0],
-        "options": options_list,
-        "levels": available_levels(),
-        "default_level": default_level(),
-        "languages": list(LANGS),
-    }
-
-
-def _preset_allows(name: str, players: int) -> bool:
-    try:
-        Rules.preset(name, players)
-    except CuarentaError:
-        return False
-    return True
 
 
 def rules_of(body: NewRoom) -> Rules:
@@ -184,15 +269,53 @@ def _problem_http(problem: RoomProblem) -> HTTPException:
     return HTTPException(status, problem.message)
 
 
-def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None = None) -> FastAPI:
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="seat token",
+    description="The token of a seat (from POST /api/rooms), as `Authorization: Bearer <token>`.",
+)
+
+
+def seat_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The token of the ``Authorization: Bearer`` header: 401 without one, 403 when it cannot be a token."""
+    if credentials is None or not credentials.credentials:
+        raise HTTPException(
+            401,
+            "send the seat's token in the header Authorization: Bearer <token>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    token = credentials.credentials
+    if len(token) > MAX_TOKEN_CHARS:
+        raise HTTPException(403, f"that is not a seat's token (longer than {MAX_TOKEN_CHARS} characters)")
+    return token
+
+
+def create_app(
+    data_dir: Path,
+    bot_delay: float = 0.8,
+    static_dir: Path | None = None,
+    workers: int | None = None,
+    *,
+    limits: Limits | None = None,
+    allow_origins: Iterable[str] = (),
+) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed).
 
     ``bot_delay`` is the pause in seconds before each computer move; ``static_dir`` the page to serve at
     ``/`` (default: the installed package's ``web/static``).
+    ``workers`` is the number of worker processes the computer players think in (default: one per core;
+    0: in-process, on one thread — :mod:`cuarenta.server.thinking`).
+    ``limits`` are the rate limits (default :class:`Limits`); ``allow_origins`` the browser origins
+    besides the server's own that may open ``/ws`` (``cuarenta serve --allow-origin``).
     """
+    origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
+    limits = Limits() if limits is None else limits
     store = Store.in_dir(Path(data_dir))
-    rooms = Rooms(store, bot_delay=bot_delay)
+    rooms = Rooms(store, bot_delay=bot_delay, thinking=make_thinking(workers))
     static = STATIC_DIR if static_dir is None else Path(static_dir)
+    room_limit = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -202,43 +325,83 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
             await rooms.close()
             store.close()
 
-    app = FastAPI(title="Cuarenta", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Cuarenta",
+        version=__version__,
+        summary="Play Cuarenta, the card game of Ecuador, against the computer (docs/protocol.md).",
+        lifespan=lifespan,
+        openapi_url=OPENAPI_URL,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.rooms = rooms
     app.state.store = store
+    app.state.limits = limits
+    app.state.origins = origins
+    # outermost last: headers on every answer, then gzip, then the request checks
+    app.add_middleware(RequestGuard)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _validation_text(exc)}, status_code=422)
 
-    @app.get("/api/health")
+    refused_rooms = ThrottledLog(log)
+    refused_origins = ThrottledLog(log)
+
+    async def limit_room_creation(request: Request) -> None:  # a coroutine: on the loop, not in a thread
+        host = request.client.host if request.client else None
+        if not room_limit.allow(host):
+            wait = room_limit.retry_after(host)
+            refused_rooms("room creation refused to %s: over the rate limit", host)
+            raise HTTPException(
+                429,
+                f"too many new rooms from your address: at most {limits.rooms_burst} at once and "
+                f"{limits.rooms_per_minute:g} a minute; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+
+    @app.get("/api/health", response_model=Health)
     def health() -> dict[str, Any]:
         return {"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION}
 
-    @app.get("/api/options")
-    def options() -> dict[str, Any]:
-        return options_payload()
+    # GET /api/options and /api/texts/{lang}
+    app.include_router(options_router, responses=_errors(404, 422))
 
     # Handlers that touch the rooms are coroutines: they run on the event loop, like the sockets and the
     # computer players' moves, so a room is never loaded or changed from two threads at once.
-    @app.post("/api/rooms")
+    @app.post(
+        "/api/rooms",
+        response_model=NewRoomAnswer,
+        responses=_errors(400, 413, 422, 429),
+        dependencies=[Depends(limit_room_creation)],
+    )
     async def new_room(body: NewRoom) -> dict[str, Any]:
+        """A new room against the computer; the answer's token is the person's (seat 0)."""
         rules = rules_of(body)
         room, token = rooms.create(
-            rules=rules, level=body.level or default_level(), name=body.name, seed=body.seed
+            rules=rules,
+            level=body.level or default_level(),
+            name=body.name,
+            seed=body.seed,
+            practice=body.practice,
         )
         return {"room": room.id, "seat": 0, "token": token}
 
-    @app.get("/api/rooms/{room_id}")
-    async def get_room(room_id: str, token: Annotated[str, Query(max_length=200)]) -> dict[str, Any]:
+    @app.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=_errors(400, 401, 403, 404, 422, 500))
+    async def get_room(room_id: _RoomId, token: Annotated[str, Depends(seat_token)]) -> dict[str, Any]:
+        """The state of a token's room (used to resume)."""
         try:
             room, seat = rooms.authorize(room_id, token)
         except RoomProblem as exc:
             raise _problem_http(exc) from None
         return {**room_status(room), "seat": seat}
 
-    @app.get("/api/history")
-    def history(token: Annotated[list[str], Query(max_length=MAX_TOKENS)]) -> dict[str, Any]:
-        seats = store.rooms_of_tokens(hash_token(t) for t in token)
+    @app.post("/api/history", response_model=History, responses=_errors(400, 413, 422))
+    def history(body: HistoryRequest) -> dict[str, Any]:
+        """The finished mesas of the rooms the tokens hold a seat in, newest first."""
+        seats = store.rooms_of_tokens(hash_token(t) for t in body.tokens)
         games = []
         for row in store.finished_of_rooms([room for room, _ in seats]):
             try:
@@ -259,18 +422,35 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
                         "caidas": row.caidas,
                         "limpias": row.limpias,
                         "record": f"/api/games/{row.room}/record?mesa={row.mesa}",
+                        "practice": row.practice,
                     }
                 )
             except ValueError:
                 log.error("history row of room %s mesa %d is corrupt; left out", row.room, row.mesa)
         return {"games": games}
 
-    @app.get("/api/games/{room_id}/record")
+    @app.get("/api/history", include_in_schema=False)
+    def history_by_address() -> JSONResponse:
+        return JSONResponse(
+            {"detail": 'POST the tokens in the body, {"tokens": [...]}; ' + TOKEN_IN_ADDRESS},
+            status_code=405,
+            headers={"Allow": "POST"},
+        )
+
+    @app.get(
+        "/api/games/{room_id}/record",
+        response_class=PlainTextResponse,
+        responses={
+            200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "the record"},
+            **_json_errors(400, 401, 403, 404, 409, 422),
+        },
+    )
     async def record(
-        room_id: str,
-        token: Annotated[str, Query(max_length=200)],
-        mesa: Annotated[int | None, Query(ge=1)] = None,
+        room_id: _RoomId,
+        token: Annotated[str, Depends(seat_token)],
+        mesa: Annotated[int | None, Query(ge=1, lt=2**31)] = None,
     ) -> PlainTextResponse:
+        """The record (``.cuarenta``) of a finished mesa of the token's room (default: the current one)."""
         try:
             rooms.seat_of(room_id, token)
         except RoomProblem as exc:
@@ -295,8 +475,9 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
-    @app.get("/api/stats")
+    @app.get("/api/stats", response_model=Stats)
     def stats() -> dict[str, Any]:
+        """Per level: mesas played and won, caídas and limpias of the person's team."""
         found = store.stats()
         levels = {level: {"played": 0, "won": 0, "caidas": 0, "limpias": 0} for level in available_levels()}
         levels.update(found)
@@ -304,8 +485,15 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if not origins.allows(origin, ws.url.scheme, ws.headers.get("host")):
+            # refused before accept: uvicorn answers the handshake with 403
+            refused_origins("socket from origin %r refused (not this server's origin)", origin)
+            await ws.close(code=CLOSE_POLICY)
+            return
         await ws.accept()
         conn = Connection()
+        bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         sender = asyncio.create_task(_send_loop(ws, conn))
         try:
             while True:
@@ -315,13 +503,17 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
                     break
                 if message["type"] == "websocket.disconnect":
                     break
+                if not bucket.take():
+                    rooms.leave(conn)  # nothing more is queued for it: the error is its last message
+                    await _refuse(ws, conn, sender, _rate_limited(limits))
+                    break
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
                 try:
                     handle(conn, parse_client_message(raw))
                 except ProtocolError as exc:
-                    conn.send(error_message(exc.code, exc.message))
+                    conn.send(error_message(exc.code, exc.message, exc.reason))
         finally:
             rooms.leave(conn)
             sender.cancel()
@@ -344,7 +536,7 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
         app.mount("/", StaticFiles(directory=static, html=True), name="page")
     else:
 
-        @app.get("/", response_class=HTMLResponse)
+        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
         def no_page() -> str:
             return (
                 "<!doctype html><html lang='es'><meta charset='utf-8'><title>Cuarenta</title>"
@@ -352,6 +544,35 @@ def create_app(data_dir: Path, bot_delay: float = 0.8, static_dir: Path | None =
             )
 
     return app
+
+
+def _rate_limited(limits: Limits) -> dict[str, Any]:
+    return error_message(
+        "rate_limited",
+        f"too many messages: at most {limits.ws_rate:g} a second (bursts of {limits.ws_burst}); "
+        "the socket is closed",
+    )
+
+
+async def _refuse(
+    ws: WebSocket, conn: Connection, sender: asyncio.Task[None], message: dict[str, Any]
+) -> None:
+    """Send what is queued for the socket, then ``message`` as its last message, and close it with 1008.
+
+    The caller has taken the socket out of its room, so nothing more is queued after ``message``; a
+    client that does not read gets its close after 5 s all the same."""
+    conn.send(message)
+    flushed = asyncio.ensure_future(conn.queue.join())
+    try:
+        await asyncio.wait({flushed, sender}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        flushed.cancel()
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sender
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        if ws.application_state != WebSocketState.DISCONNECTED:
+            await ws.close(code=CLOSE_POLICY)
 
 
 async def _send_loop(ws: WebSocket, conn: Connection) -> None:
@@ -362,3 +583,8 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
             await ws.send_text(json.dumps(message, ensure_ascii=False))
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
+        finally:
+            conn.queue.task_done()
+
+
+__all__ = ["MAX_TOKENS", "OPENAPI_URL", "STATIC_DIR", "TOKEN_IN_ADDRESS", "create_app", "rules_of"]

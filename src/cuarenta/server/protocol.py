@@ -38,6 +38,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "illegal_move": "the engine refused the move",
     "game_over": "a move after the mesa ended",
     "not_finished": "a next while the mesa is still in play",
+    "rate_limited": "more messages than the rate limit allows: the socket is then closed (1008)",
 }
 
 #: The status of a room's current mesa.
@@ -45,14 +46,19 @@ Status = Literal["playing", "finished"]
 
 
 class ProtocolError(Exception):
-    """A request that is refused: ``code`` is one of :data:`ERROR_CODES`, ``message`` says why."""
+    """A request that is refused: ``code`` is one of :data:`ERROR_CODES`, ``message`` says why.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``reason`` is the engine's error behind an ``illegal_move`` as ``{"code", "params"}`` (its
+    text is ``error.<code>`` of the catalogue), so that the page can say it in the player's language.
+    """
+
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 _Text = Annotated[StrictStr, Field(min_length=1, max_length=200)]
@@ -122,7 +128,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE_CHARS} characters")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, or a number too long to read
         raise ProtocolError("bad_message", "the message is not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "the message must be a JSON object")
@@ -152,11 +158,15 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
 
 
 # -- server messages -----------------------------------------------------------------------------------
-def error_message(code: str, message: str) -> dict[str, Any]:
-    """``{"v": 1, "type": "error", "code": ..., "message": ...}``."""
+def error_message(code: str, message: str, reason: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"v": 1, "type": "error", "code": ..., "message": ...}``, with ``"reason": {"code", "params"}``
+    when the engine's error is known (an ``illegal_move``)."""
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")
-    return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
+    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
+    if reason is not None:
+        out["reason"] = reason
+    return out
 
 
 def pong_message() -> dict[str, Any]:
@@ -172,11 +182,16 @@ def state_message(
     seats: list[dict[str, Any]],
     view: dict[str, Any],
     legal: list[str],
+    moves: list[dict[str, Any]],
     hints: list[dict[str, Any]],
     events: list[dict[str, Any]],
     status: Status,
 ) -> dict[str, Any]:
-    """The ``state`` message of one seat (docs/protocol.md)."""
+    """The ``state`` message of one seat (docs/protocol.md).
+
+    ``moves`` says what each of ``legal`` does (``{"move", "caida", "limpia"}``); every event of
+    ``events`` and of ``view["history"]`` carries its ``"sayings"`` (keys of the catalogue).
+    """
     return {
         "v": PROTOCOL_VERSION,
         "type": "state",
@@ -187,6 +202,7 @@ def state_message(
         "seats": seats,
         "view": view,
         "legal": legal,
+        "moves": moves,
         "hints": hints,
         "events": events,
         "status": status,

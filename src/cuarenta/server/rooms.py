@@ -6,18 +6,28 @@ its seats: people, who hold a secret token, and computer players of a level.
 room runs on the server's event loop, in one synchronous step (apply the
 action, count the new state, save, queue a ``state`` message for every
 socket of the room), so changes are atomic and their messages ordered.
-Computer players think in a worker thread (:func:`asyncio.to_thread`) and are
-paced by ``bot_delay`` seconds of :func:`asyncio.sleep` before each move, so
-they never block the loop.
+Computer players think in worker processes (:mod:`cuarenta.server.thinking`):
+the room sends the seat's view and legal actions and receives an action, so a
+long search never holds up the loop; moves are paced by ``bot_delay`` seconds
+of :func:`asyncio.sleep` before each.
 
 Every message queued for a socket is built from ``game.view(seat)`` of that
 socket's seat, that seat's legal moves and hints on its turn, and the public
 events; never a hidden card, never a seed.
 
-Seeds: a room has one seed (given, or random and kept secret). Mesa ``n`` of
-the room is dealt from :func:`mesa_seed` (a hash of the room seed and ``n``,
-so the record of one mesa, which names its seed, reveals nothing about the
-next), and the computer player at seat ``s`` is seeded with ``f"{mesa seed}/{s}"``.
+Seeds: a room has one seed, chosen by the server and kept secret (only a
+*practice* room may be given one; its mesas never count in the statistics).
+Mesa ``n`` of the room is dealt from :func:`mesa_seed` (a hash of the room seed
+and ``n``, so the record of one mesa, which names its seed, reveals nothing
+about the next), and the computer player at seat ``s`` is seeded with
+``f"{mesa seed}/{s}"``.
+
+Storage (docs/storage.md): every change appends the new actions to the room's
+log in the store and updates its counters (:meth:`Rooms._save`), one row per
+action; a room not in memory is rebuilt by replaying its current mesa's log
+with the engine, checked (:func:`_room_from_row`). Rooms in memory are bounded
+(``max_rooms``) and idle ones leave it (``idle_seconds``), least recently used
+first — never one with a socket, a computer player at work or an unsaved change.
 """
 
 from __future__ import annotations
@@ -30,15 +40,16 @@ import hmac
 import json
 import logging
 import secrets
-import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import cuarenta.players as registry
 from cuarenta.errors import CuarentaError, IllegalMoveError, MoveParseError
 from cuarenta.game import Game
-from cuarenta.moves import Action, parse_action
-from cuarenta.players import Player, make_player
+from cuarenta.i18n import SayingLog
+from cuarenta.moves import Action, Move, parse_action
 from cuarenta.players.hints import seat_hints
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
@@ -50,7 +61,17 @@ from cuarenta.server.protocol import (
     Status,
     state_message,
 )
-from cuarenta.server.store import FinishedRow, RoomRow, SeatRow, Store, StoreError, dumps, hash_token
+from cuarenta.server.store import (
+    ActionRow,
+    FinishedRow,
+    RoomRow,
+    SeatRow,
+    Store,
+    StoreError,
+    dumps,
+    hash_token,
+)
+from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
 
 log = logging.getLogger("cuarenta.server")
 
@@ -58,6 +79,10 @@ log = logging.getLogger("cuarenta.server")
 LEVELS: Final = ("facil", "normal", "dificil")
 #: Kinds of seat.
 SeatKind = Literal["person", "computer"]
+#: The most rooms kept in memory (more are loaded again from the store when asked for).
+DEFAULT_MAX_ROOMS: Final = 1000
+#: Seconds after which an unused room leaves memory.
+DEFAULT_IDLE_SECONDS: Final = 900.0
 #: Events that count as a caída / a limpia for the statistics.
 CAIDA_KINDS: Final = frozenset({"caida", "caida_limpia", "caida_ronda"})
 LIMPIA_KINDS: Final = frozenset({"limpia", "caida_limpia"})
@@ -147,10 +172,19 @@ class Room:
     mesa: int  #: 1 for the first mesa
     game: Game
     state: int = 0
-    bots: dict[int, Player] = field(default_factory=dict)
+    practice: bool = False  #: a practice room (its seed may have been chosen): never in the statistics
+    mesa_state: int = 0  #: the state counter when the current mesa began
     connections: set[Connection] = field(default_factory=set)
+    sayings: SayingLog = field(default_factory=SayingLog)  #: the sayings of the mesa's events
     bot_task: asyncio.Task[None] | None = None
     bot_loop: asyncio.AbstractEventLoop | None = None
+    # persistence (Rooms._save): what of the current mesa is in the store, and what waits to be written
+    logged: int = 0  #: actions of the current mesa written to the log or waiting in ``unsaved``
+    recorded: int = 0  #: the last mesa whose finished row is written or waiting
+    unsaved: list[ActionRow] = field(default_factory=list)  #: log rows a failed save left to write
+    unsaved_finished: list[FinishedRow] = field(default_factory=list)
+    dirty: bool = False  #: the last save failed: the store is behind (the next save catches up)
+    last_used: float = 0.0  #: :func:`time.monotonic` of the last use (eviction, least recent first)
 
     @property
     def players(self) -> int:
@@ -172,17 +206,6 @@ class Room:
         seat = self.seats[self.game.turn]
         return seat.seat if seat.kind == "computer" else None
 
-    def bot(self, seat: int) -> Player:
-        """The computer player of ``seat`` for the current mesa (made on first use)."""
-        player = self.bots.get(seat)
-        if player is None:
-            level = self.seats[seat].level
-            assert level is not None
-            player = make_player(level, seed=f"{self.game.seed}/{seat}")
-            player.start(seat, self.rules)
-            self.bots[seat] = player
-        return player
-
     def public_seats(self) -> list[dict[str, Any]]:
         return [s.public() for s in self.seats]
 
@@ -193,18 +216,36 @@ class Room:
         game = self.game
         if conn.mesa != self.mesa:
             conn.mesa, conn.sent = self.mesa, 0
-        events = [e.to_dict() for e in game.events[conn.sent :]]
-        conn.sent = len(game.events)
+        sayings = self.sayings.update(game)  # the keys of every event of the mesa, computed once each
+        mesa_events = game.events
+        events = [
+            {**mesa_events[i].to_dict(), "sayings": sayings[i]} for i in range(conn.sent, len(mesa_events))
+        ]
+        conn.sent = len(mesa_events)
         view = game.view(seat)
-        legal = [str(a) for a in game.legal_moves()] if not game.is_over and game.turn == seat else []
+        wire = view.to_dict()
+        start = len(mesa_events) - len(wire["history"])  # the history is the tail of the mesa's events
+        for i, event in enumerate(wire["history"]):
+            event["sayings"] = sayings[start + i]
+        actions = game.legal_moves() if not game.is_over and game.turn == seat else []
+        legal = [str(a) for a in actions]
+        moves = [
+            {
+                "move": text,
+                "caida": isinstance(a, Move) and game.is_caida(a),
+                "limpia": isinstance(a, Move) and game.is_limpia(a),
+            }
+            for a, text in zip(actions, legal, strict=True)
+        ]
         return state_message(
             room=self.id,
             state=self.state,
             mesa=self.mesa,
             seat=seat,
             seats=self.public_seats(),
-            view=view.to_dict(),
+            view=wire,
             legal=legal,
+            moves=moves,
             hints=seat_hints(view, legal),
             events=events,
             status=self.status,
@@ -250,23 +291,50 @@ class Room:
             caidas=caidas,
             limpias=limpias,
             record=record.to_text(),
+            practice=self.practice,
         )
 
 
-def _room_from_row(row: RoomRow) -> Room:
-    """Decode a stored room; anything wrong raises :class:`RoomProblem` (``corrupt_room``)."""
+def _reason(exc: CuarentaError) -> dict[str, Any]:
+    """An engine error for the wire: ``{"code", "params"}`` (the page words it with ``error.<code>``)."""
+    return {"code": exc.code, "params": exc.params}
+
+
+def _room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
+    """Rebuild a stored room by replaying its current mesa's ``log`` (``(seq, action)`` rows) with the
+    engine, checked; anything wrong raises :class:`RoomProblem` (``corrupt_room``) saying what.
+
+    The replay starts from ``Game.new(rules, mesa_seed(seed, mesa))``; every action must be legal; the
+    log must be numbered 1, 2 … without a gap; the room's state counter must equal the state counter at
+    the start of the mesa plus the number of actions; and the stored status must be the replay's.
+    """
     try:
+        if row.problem is not None:
+            raise ValueError(row.problem)
         rules = Rules.from_dict(json.loads(row.rules))
         seed = json.loads(row.seed)
         if not isinstance(seed, int | str) or isinstance(seed, bool):
             raise ValueError(f"the room seed {seed!r} is not a number or text")
-        game = Game.from_json(row.game)
-        if game.rules != rules:
-            raise ValueError("the saved game's rules differ from the room's")
-        if not isinstance(row.mesa, int) or row.mesa < 1 or game.seed != mesa_seed(seed, row.mesa):
-            raise ValueError("the saved game is not the room's mesa")
-        if not isinstance(row.state, int) or row.state < 0:
-            raise ValueError(f"state {row.state!r} is not a count")
+        if not isinstance(row.mesa, int) or row.mesa < 1:
+            raise ValueError(f"mesa {row.mesa!r} is not a mesa number")
+        if (
+            not isinstance(row.state, int)
+            or not isinstance(row.mesa_state, int)
+            or row.mesa_state < row.mesa - 1
+        ):
+            raise ValueError(f"state {row.state!r} (mesa begun at {row.mesa_state!r}) is not a count")
+        for expected, (seq, _) in enumerate(log, start=1):
+            if seq != expected:
+                raise ValueError(f"the log of mesa {row.mesa} jumps from action {expected - 1} to {seq}")
+        game = Game.replay(rules, mesa_seed(seed, row.mesa), [action for _, action in log])
+        if row.state != row.mesa_state + len(log):
+            raise ValueError(
+                f"state {row.state} does not match the log ({len(log)} actions of mesa {row.mesa}, "
+                f"begun at state {row.mesa_state})"
+            )
+        status = "finished" if game.is_over else "playing"
+        if row.status != status:
+            raise ValueError(f"the room is stored as {row.status!r} but its log replays to {status!r}")
         if len(row.seats) != rules.players or [s.seat for s in row.seats] != list(range(rules.players)):
             raise ValueError(f"the room has {len(row.seats)} seats for {rules.players} players")
         seats: list[Seat] = []
@@ -299,6 +367,10 @@ def _room_from_row(row: RoomRow) -> Room:
         mesa=row.mesa,
         game=game,
         state=row.state,
+        practice=row.practice,
+        mesa_state=row.mesa_state,
+        logged=len(log),
+        recorded=row.mesa if game.is_over else row.mesa - 1,
     )
 
 
@@ -307,14 +379,37 @@ class Rooms:
 
     Call it from the server's event loop only (the app's handlers that use it are coroutines): then a room
     is loaded once and changed by one step at a time, without locks.
+
+    At most ``max_rooms`` rooms stay in memory, and a room unused for ``idle_seconds`` leaves it, least
+    recently used first (:meth:`evict`); a room with a socket, a running computer player or an unsaved
+    change is never evicted (so the bound can be exceeded while every room is in use). An evicted room is
+    loaded again from the store when it is next asked for.
     """
 
-    def __init__(self, store: Store, bot_delay: float = 0.8) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.8,
+        thinking: Thinking | None = None,
+        *,
+        max_rooms: int = DEFAULT_MAX_ROOMS,
+        idle_seconds: float = DEFAULT_IDLE_SECONDS,
+    ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay must be 0 or more seconds, not {bot_delay}")
+        if isinstance(max_rooms, bool) or not isinstance(max_rooms, int) or max_rooms < 1:
+            raise ValueError(f"max_rooms must be a whole number of rooms, 1 or more, not {max_rooms!r}")
+        if not idle_seconds > 0:
+            raise ValueError(f"idle_seconds must be more than 0 seconds, not {idle_seconds}")
+        self.max_rooms = max_rooms
+        self.idle_seconds = idle_seconds
+        #: the clock of :attr:`idle_seconds` (a test may replace it)
+        self.clock: Callable[[], float] = time.monotonic
         self.store = store
         self.bot_delay = bot_delay
-        self._rooms: dict[str, Room] = {}
+        #: where the computer players think (default: a worker process per core)
+        self.thinking = make_thinking() if thinking is None else thinking
+        self._rooms: dict[str, Room] = {}  #: least recently used first
 
     # -- creating and finding rooms ----------------------------------------------------------------
     def create(
@@ -324,25 +419,42 @@ class Rooms:
         level: str,
         name: str = "",
         seed: int | str | None = None,
+        practice: bool = False,
     ) -> tuple[Room, str]:
         """A new room against the computer: the person at seat 0, computer players of ``level`` elsewhere.
 
+        The server chooses the seed. Only a ``practice`` room may be given one (to replay or rehearse a
+        deal); practice rooms are marked as such and their mesas never count in the statistics.
         Returns the room and the person's token (only its hash is kept).
         """
         if level not in available_levels():
             raise ValueError(f"unknown level {level!r}: choose one of {', '.join(available_levels())}")
+        if not isinstance(practice, bool):
+            raise ValueError(f"practice must be true or false, not {practice!r}")
         if seed is None:
             seed = secrets.randbelow(2**63)
+        elif not practice:
+            raise ValueError("the server chooses the seed: a seed may be given only for a practice room")
+        elif isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise ValueError(f"the seed must be a number or text, not {seed!r}")
         token = secrets.token_urlsafe(24)
         room_id = secrets.token_urlsafe(9)
-        while room_id in self._rooms or self.store.load_room(room_id) is not None:  # pragma: no cover
+        while room_id in self._rooms or self.store.room_exists(room_id):  # pragma: no cover
             room_id = secrets.token_urlsafe(9)
         seats = [Seat(0, "person", name, None, hash_token(token))]
         seats += [Seat(s, "computer", "", level, None) for s in range(1, rules.players)]
         game = Game.new(rules, mesa_seed(seed, 1))
         when = now_text()
         room = Room(
-            id=room_id, created=when, level=level, rules=rules, seed=seed, seats=seats, mesa=1, game=game
+            id=room_id,
+            created=when,
+            level=level,
+            rules=rules,
+            seed=seed,
+            seats=seats,
+            mesa=1,
+            game=game,
+            practice=practice,
         )
         self.store.insert_room(
             RoomRow(
@@ -356,23 +468,25 @@ class Rooms:
                 mesa=room.mesa,
                 state=room.state,
                 status=room.status,
-                game=game.to_json(),
+                practice=practice,
+                mesa_state=room.mesa_state,
                 seats=tuple(s.to_row() for s in seats),
             )
         )
-        self._rooms[room.id] = room
+        self._remember(room)
         return room, token
 
     def get(self, room_id: str) -> Room:
-        """A room, loaded from the store if it is not in memory (after a restart)."""
+        """A room, loaded from the store if it is not in memory (after a restart, or evicted)."""
         room = self._rooms.get(room_id)
         if room is not None:
+            self._touch(room)
             return room
         row = self.store.load_room(room_id)
         if row is None:
             raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-        room = _room_from_row(row)
-        self._rooms[room.id] = room
+        room = _room_from_row(row, self.store.load_actions(room_id, row.mesa))
+        self._remember(room)
         return room
 
     def seat_of(self, room_id: str, token: str) -> int:
@@ -384,12 +498,61 @@ class Rooms:
                 if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                     return s.seat
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
-        if self.store.load_room(room_id) is None:
+        if not self.store.room_exists(room_id):
             raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
         seat = self.store.seat_of_token(room_id, digest)
         if seat is None:
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
         return seat
+
+    # -- rooms in memory -----------------------------------------------------------------------------------
+    def in_memory(self) -> int:
+        """How many rooms are in memory now."""
+        return len(self._rooms)
+
+    def _touch(self, room: Room) -> None:
+        """Mark a room as just used (the most recent of the eviction order)."""
+        room.last_used = self.clock()
+        self._rooms.pop(room.id, None)
+        self._rooms[room.id] = room
+
+    def _remember(self, room: Room) -> None:
+        """Keep a new or loaded room in memory, then make room for it."""
+        self._touch(room)
+        self.evict(keep=room)
+
+    @staticmethod
+    def in_use(room: Room) -> bool:
+        """Whether a room must stay in memory: a socket, a running computer player, or an unsaved change."""
+        task = room.bot_task
+        return bool(room.connections) or (task is not None and not task.done()) or room.dirty
+
+    def evict(self, keep: Room | None = None) -> int:
+        """Forget rooms (they stay in the store): idle ones, and the least recently used beyond
+        :attr:`max_rooms`; never one :meth:`in_use`, nor ``keep``. Returns how many left memory.
+
+        Rooms are kept least recently used first, so the walk stops at the first room that is neither
+        idle nor over the bound; a room found in use counts as used now and moves to the end.
+        """
+        now = self.clock()
+        gone: list[str] = []
+        busy: list[Room] = []
+        left = len(self._rooms)
+        for room in self._rooms.values():
+            if left <= self.max_rooms and now - room.last_used < self.idle_seconds:
+                break
+            if room is keep:
+                continue
+            if self.in_use(room):
+                busy.append(room)
+                continue
+            gone.append(room.id)
+            left -= 1
+        for room_id in gone:
+            del self._rooms[room_id]
+        for room in busy:
+            self._touch(room)
+        return len(gone)
 
     def authorize(self, room_id: str, token: str) -> tuple[Room, int]:
         """The room (loaded) and the token's seat in it, or :class:`RoomProblem`."""
@@ -403,7 +566,7 @@ class Rooms:
             room, seat = self.authorize(message.room, message.token)
         except RoomProblem as exc:
             raise ProtocolError(exc.code, exc.message) from None
-        self.leave(conn)
+        self.leave(conn, keep=room)
         conn.room, conn.seat = room, seat
         conn.mesa = room.mesa
         conn.sent = 0 if not room.game.actions else len(room.game.events)
@@ -428,7 +591,7 @@ class Rooms:
         try:
             action = parse_action(message.move)
         except MoveParseError as exc:
-            raise ProtocolError("illegal_move", str(exc)) from None
+            raise ProtocolError("illegal_move", str(exc), _reason(exc)) from None
         self._apply(room, action)
 
     def next_mesa(self, conn: Connection, message: NextMessage) -> None:
@@ -440,17 +603,21 @@ class Rooms:
             )
         room.mesa += 1
         room.game = Game.new(room.rules, mesa_seed(room.seed, room.mesa))
-        room.bots = {}
         room.state += 1
+        room.mesa_state, room.logged = room.state, 0
         self._save(room)
         room.broadcast()
         self._kick(room)
 
-    def leave(self, conn: Connection) -> None:
-        """Forget a socket (closed, or joining another seat)."""
-        if conn.room is not None:
-            conn.room.connections.discard(conn)
+    def leave(self, conn: Connection, keep: Room | None = None) -> None:
+        """Forget a socket (closed, or joining another seat: that room is ``keep``, never evicted here)."""
+        room = conn.room
         conn.room, conn.seat = None, None
+        if room is not None:
+            room.connections.discard(conn)
+            if room.id in self._rooms:
+                self._touch(room)
+                self.evict(keep=keep)
 
     def _joined(self, conn: Connection) -> tuple[Room, int]:
         if conn.room is None or conn.seat is None:
@@ -463,29 +630,49 @@ class Rooms:
         try:
             room.game.play(action)
         except IllegalMoveError as exc:  # GameOverError included
-            raise ProtocolError("illegal_move", str(exc)) from None
+            raise ProtocolError("illegal_move", str(exc), _reason(exc)) from None
         room.state += 1
         self._save(room)
         room.broadcast()
         self._kick(room)
 
     def _save(self, room: Room) -> None:
-        """Write the room after a change. A failed write is logged and the game goes on: every save
-        holds the whole mesa, so the next one catches up."""
+        """Write a change of the room: its new actions (one log row each), its counters, and the finished
+        mesa's history row once it is over — one transaction, whose cost does not grow with the mesa.
+
+        A failed write is logged and the game goes on: what was not written waits in the room
+        (``unsaved``, ``dirty``; such a room is never evicted) and the next save writes it first.
+        """
         when = now_text()
+        game = room.game
+        actions = game.actions
+        for seq in range(room.logged + 1, len(actions) + 1):
+            room.unsaved.append(ActionRow(room.id, room.mesa, seq, str(actions[seq - 1]), when))
+        room.logged = len(actions)
+        if game.is_over and room.recorded < room.mesa:
+            try:
+                room.unsaved_finished.append(room.finished_row(when))
+            except CuarentaError:  # pragma: no cover - a finished game always has a record
+                log.exception("the record of room %s mesa %d cannot be written", room.id, room.mesa)
+            room.recorded = room.mesa
         try:
-            finished = room.finished_row(when) if room.game.is_over else None
             self.store.save_room(
                 room.id,
                 updated=when,
                 mesa=room.mesa,
                 state=room.state,
+                mesa_state=room.mesa_state,
                 status=room.status,
-                game=room.game.to_json(),
-                finished=finished,
+                actions=room.unsaved,
+                finished=room.unsaved_finished,
             )
-        except (StoreError, sqlite3.Error, CuarentaError):
-            log.exception("saving room %s failed", room.id)
+        except StoreError:
+            log.exception("saving room %s failed (kept in memory; the next save writes it)", room.id)
+            room.dirty = True
+            return
+        room.unsaved.clear()
+        room.unsaved_finished.clear()
+        room.dirty = False
 
     # -- computer players ----------------------------------------------------------------------------------
     def _kick(self, room: Room) -> None:
@@ -500,7 +687,12 @@ class Rooms:
         room.bot_task = loop.create_task(self._run_bots(room), name=f"bots-{room.id}")
 
     async def _run_bots(self, room: Room) -> None:
-        """Play the computer seats' turns, one paced move at a time, until a person is to move."""
+        """Play the computer seats' turns, one paced move at a time, until a person is to move.
+
+        Each move is thought in a worker (:attr:`thinking`), which is sent the seat's view and legal
+        actions only. An answer that arrives after the room changed (its state counter moved on) is
+        dropped and the seat thinks again about the new position.
+        """
         while True:
             seat = room.computer_to_move()
             if seat is None:
@@ -509,19 +701,22 @@ class Rooms:
             state = room.state
             if room.computer_to_move() != seat:
                 continue
-            view = room.game.view(seat)
-            legal = room.game.legal_moves()
-            player = room.bot(seat)
+            level = room.seats[seat].level
+            assert level is not None
+            request = ThinkRequest.for_seat(room.game, room=room.id, mesa=room.mesa, seat=seat, level=level)
             try:
-                action = await asyncio.to_thread(player.choose, view, legal)
-            except Exception:
-                log.exception("computer player %s at seat %d of room %s failed", player, seat, room.id)
-                action = legal[0]
+                text = await self.thinking.choose(request)
+            except ThinkingError:
+                log.exception("the computer player at seat %d of room %s failed", seat, room.id)
+                text = request.legal[0]
             if room.state != state or room.computer_to_move() != seat:
-                continue  # the room changed while the player thought: think again
-            if action not in legal:
+                continue  # the room changed while the player thought: drop the answer, think again
+            legal = room.game.legal_moves()
+            try:
+                action = legal[request.legal.index(text)]
+            except ValueError:
                 log.error(
-                    "computer player %s chose %r, which is not legal; playing %s", player, action, legal[0]
+                    "computer player %s chose %r, which is not legal; playing %s", level, text, legal[0]
                 )
                 action = legal[0]
             try:
@@ -538,12 +733,16 @@ class Rooms:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, RuntimeError):
                 await task
+        for room in self._rooms.values():
+            if room.dirty:  # a last try to write what a failed save left (logged again if it fails)
+                self._save(room)
         self._rooms.clear()
+        await self.thinking.close()
 
 
 def room_status(room: Room) -> dict[str, Any]:
-    """What ``GET /api/rooms/{room}`` tells a token's holder (no cards)."""
-    return {"room": room.id, "status": room.status, "mesa": room.mesa}
+    """What ``GET /api/rooms/{room}`` tells a token's holder (no cards; ``practice``: a practice room)."""
+    return {"room": room.id, "status": room.status, "mesa": room.mesa, "practice": room.practice}
 
 
 __all__ = [

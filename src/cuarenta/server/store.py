@@ -1,18 +1,43 @@
-"""SQLite persistence of rooms, seats and finished mesas (the stdlib :mod:`sqlite3`).
+"""Persistence of rooms, seats, their action logs and finished mesas (SQLAlchemy Core, Alembic migrations).
 
-One file, ``DATA_DIR/cuarenta.sqlite3``. Its schema version is kept in
-``PRAGMA user_version`` and upgraded step by step by :data:`MIGRATIONS`; a
-file written by a newer version is refused rather than damaged. The store
-knows nothing of the game: it keeps text (``Game.to_json()``, JSON options,
-a record) and numbers, and :mod:`cuarenta.server.rooms` turns them into
-objects. Tokens are kept only as SHA-256 hashes (:func:`hash_token`).
+The store takes a database URL. The default is one SQLite file,
+``DATA_DIR/cuarenta.sqlite3`` (:meth:`Store.in_dir`); PostgreSQL works by URL
+(``postgresql+psycopg://user@host/db``, with the ``psycopg`` driver installed).
+Everything here is portable SQLAlchemy Core; what only SQLite needs is in the
+functions marked *SQLite only* (connection pragmas, transaction handling, and
+the schema number kept in ``PRAGMA user_version`` for older versions of cuarenta).
+
+A room is stored as
+
+- a row of ``rooms``: rules, seed (secret), mesa number, state counter, the
+  state counter when the mesa began (``mesa_state``), status, ``practice``;
+- its ``seats`` (tokens kept only as SHA-256 hashes, :func:`hash_token`);
+- an append-only log, ``actions``: one row per action of a mesa, numbered
+  ``seq`` = 1, 2 … in the engine's notation. Each row names the previous one
+  (``prev``, a composite foreign key to the same mesa's row ``seq - 1``, with a
+  CHECK that ``prev = seq - 1``), so the database itself refuses a duplicate
+  (the primary key) and an out-of-order write (no row ``seq - 1`` yet);
+- once a mesa is over, a row of ``finished`` with the project's record
+  (:meth:`cuarenta.GameRecord.to_text`), for the history, the statistics and
+  the record download.
+
+A move appends one row and updates the room's counters: its cost does not
+depend on the length of the mesa. The store knows nothing of the game: it keeps
+text and numbers, and :mod:`cuarenta.server.rooms` replays the log with the
+engine to resume a room (docs/storage.md).
+
+The schema is made and upgraded by the Alembic migrations shipped in
+``cuarenta/server/migrations`` (run when the store opens; no ``alembic.ini``).
+A database written by the hand-written store of cuarenta 0.1 (``PRAGMA
+user_version = 1``) is recognised, stamped as the baseline revision and
+upgraded; one written by a newer cuarenta is refused rather than damaged.
 
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as d:
-...     store = Store(pathlib.Path(d) / "x.sqlite3")
-...     store.schema_version(), store.load_room("nope")
+...     store = Store.in_dir(pathlib.Path(d))
+...     store.schema_revision() == SCHEMA_REVISION, store.load_room("nope")
 ...     store.close()
-(1, None)
+(True, None)
 """
 
 from __future__ import annotations
@@ -20,72 +45,38 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-#: The file name inside the data directory.
-DB_NAME: Final = "cuarenta.sqlite3"
-#: The schema version this code writes.
-SCHEMA_VERSION: Final = 1
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 
-#: SQL that takes the schema from version ``n - 1`` to version ``n``.
-MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
-    1: (
-        """
-        CREATE TABLE rooms (
-            id TEXT PRIMARY KEY,
-            created TEXT NOT NULL,
-            updated TEXT NOT NULL,
-            players INTEGER NOT NULL,
-            level TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            seed TEXT NOT NULL,
-            mesa INTEGER NOT NULL,
-            state INTEGER NOT NULL,
-            status TEXT NOT NULL,
-            game TEXT NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE seats (
-            room TEXT NOT NULL REFERENCES rooms(id),
-            seat INTEGER NOT NULL,
-            kind TEXT NOT NULL,
-            name TEXT NOT NULL,
-            level TEXT,
-            token_hash TEXT,
-            PRIMARY KEY (room, seat)
-        )
-        """,
-        "CREATE INDEX seats_by_token ON seats(token_hash)",
-        """
-        CREATE TABLE finished (
-            room TEXT NOT NULL REFERENCES rooms(id),
-            mesa INTEGER NOT NULL,
-            finished TEXT NOT NULL,
-            level TEXT NOT NULL,
-            players INTEGER NOT NULL,
-            rules TEXT NOT NULL,
-            seats TEXT NOT NULL,
-            person_team INTEGER NOT NULL,
-            winner INTEGER NOT NULL,
-            chicas TEXT NOT NULL,
-            chica_results TEXT NOT NULL,
-            caidas INTEGER NOT NULL,
-            limpias INTEGER NOT NULL,
-            record TEXT NOT NULL,
-            PRIMARY KEY (room, mesa)
-        )
-        """,
-    ),
-}
+#: The file name inside the data directory (the SQLite default).
+DB_NAME: Final = "cuarenta.sqlite3"
+#: The Alembic revision this code writes (the newest migration).
+SCHEMA_REVISION: Final = "0002"
+#: The revision that stands for the hand-written store's schema (``PRAGMA user_version = 1``).
+BASELINE_REVISION: Final = "0001"
+#: SQLite only: the ``user_version`` of the hand-written store, and the one written since the action
+#: log (the hand-written store refuses a file whose number is higher than its own, so an older cuarenta
+#: says "written by a newer cuarenta" instead of failing on a missing column).
+LEGACY_USER_VERSION: Final = 1
+USER_VERSION: Final = 2
+#: The oldest SQLite library the migrations run on (``ALTER TABLE … DROP COLUMN``).
+MIN_SQLITE: Final = (3, 35, 0)
+#: Where the migrations are (shipped inside the package).
+MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"
 
 
 class StoreError(Exception):
-    """The database cannot be opened or used; the message says why."""
+    """The database cannot be opened or used, or refused a write; the message says why."""
 
 
 def hash_token(token: str) -> str:
@@ -93,6 +84,88 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def dumps(value: Any) -> str:
+    """Compact JSON for a column."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# -- the schema the code reads and writes (made by the migrations; a test compares the two) -----------------
+metadata: Final = sa.MetaData()
+
+rooms_table: Final = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("updated", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("level", sa.Text, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("seed", sa.Text, nullable=False),
+    sa.Column("mesa", sa.Integer, nullable=False),
+    sa.Column("state", sa.Integer, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("mesa_state", sa.Integer, nullable=False, server_default=sa.text("0")),
+)
+
+seats_table: Final = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("level", sa.Text),
+    sa.Column("token_hash", sa.Text),
+    sa.Index("seats_by_token", "token_hash"),
+)
+
+finished_table: Final = sa.Table(
+    "finished",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("mesa", sa.Integer, primary_key=True),
+    sa.Column("finished", sa.Text, nullable=False),
+    sa.Column("level", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("person_team", sa.Integer, nullable=False),
+    sa.Column("winner", sa.Integer, nullable=False),
+    sa.Column("chicas", sa.Text, nullable=False),
+    sa.Column("chica_results", sa.Text, nullable=False),
+    sa.Column("caidas", sa.Integer, nullable=False),
+    sa.Column("limpias", sa.Integer, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+actions_table: Final = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("mesa", sa.Integer, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("prev", sa.Integer),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("at", sa.Text, nullable=False),
+    sa.ForeignKeyConstraint(
+        ["room", "mesa", "prev"], ["actions.room", "actions.mesa", "actions.seq"], name="actions_in_order"
+    ),
+    sa.CheckConstraint("(seq = 1 AND prev IS NULL) OR (seq > 1 AND prev = seq - 1)", name="actions_prev"),
+)
+
+legacy_table: Final = sa.Table(
+    "legacy_games",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("problem", sa.Text, nullable=False),
+)
+
+
+# -- rows -------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
@@ -104,7 +177,8 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class RoomRow:
-    """A room as stored: text and numbers only (decoded by the rooms module)."""
+    """A room as stored: text and numbers only (decoded by the rooms module). Its log is read apart
+    (:meth:`Store.load_actions`)."""
 
     id: str
     created: str
@@ -114,10 +188,24 @@ class RoomRow:
     rules: str  #: JSON of Rules.to_dict()
     seed: str  #: JSON of the room's seed (never sent to a browser)
     mesa: int  #: 1 for the first mesa
-    state: int
-    status: str
-    game: str  #: Game.to_json() of the current mesa
+    state: int  #: the room's state counter (every action and every new mesa adds one)
+    status: str  #: "playing" or "finished" (the current mesa)
     seats: tuple[SeatRow, ...]
+    practice: bool = False  #: a practice room (its seed may have been chosen): never in the statistics
+    mesa_state: int = 0  #: the state counter when the current mesa began
+    #: why the room cannot be resumed, when a migration could not turn its saved game into a log
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One row of a room's action log: action ``seq`` (1, 2 …) of mesa ``mesa``, in the engine's notation."""
+
+    room: str
+    mesa: int
+    seq: int
+    action: str
+    at: str
 
 
 @dataclass(frozen=True)
@@ -138,113 +226,244 @@ class FinishedRow:
     caidas: int
     limpias: int
     record: str  #: GameRecord text
+    practice: bool = False  #: a practice room's mesa: never counted in the statistics
+
+
+_FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
+#: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
+_UPDATE_ROOM: Final = (
+    rooms_table.update()
+    .where(rooms_table.c.id == sa.bindparam("room_id"))
+    .values(
+        updated=sa.bindparam("new_updated"),
+        mesa=sa.bindparam("new_mesa"),
+        state=sa.bindparam("new_state"),
+        mesa_state=sa.bindparam("new_mesa_state"),
+        status=sa.bindparam("new_status"),
+    )
+)
+
+
+# -- SQLite only ---------------------------------------------------------------------------------------------
+def _sqlite_engine(url: sa.URL) -> sa.Engine:
+    """SQLite only: an engine whose transactions really are transactions (DDL included), with WAL and
+    foreign keys on every connection.
+
+    Python's ``sqlite3`` driver opens a transaction only before INSERT/UPDATE/DELETE and never before DDL;
+    here the driver's own transaction handling is off and SQLAlchemy sends ``BEGIN`` itself (the recipe of
+    SQLAlchemy's SQLite documentation), so a migration is applied whole or not at all. SQLite enforces
+    foreign keys only on connections that ask for it: every connection of the store does.
+    """
+    engine = sa.create_engine(url)
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver sends no BEGIN; SQLAlchemy does (below)
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        # a write transaction takes the write lock at once: no "database is locked" half-way through
+        mode = "IMMEDIATE" if conn.get_execution_options().get("cuarenta_write") else "DEFERRED"
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+def _sqlite_user_version(conn: sa.Connection) -> int:
+    """SQLite only: ``PRAGMA user_version`` (the hand-written store's schema number)."""
+    return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
+
+
+def database_url(target: str | Path) -> sa.URL:
+    """The URL of a store: a URL as text, or the path of a SQLite file.
+
+    >>> database_url(Path("/tmp/x.sqlite3")).render_as_string()
+    'sqlite:////tmp/x.sqlite3'
+    >>> database_url("postgresql+psycopg://cuarenta@db.example/cuarenta").get_backend_name()
+    'postgresql'
+    """
+    if isinstance(target, Path):
+        return sa.URL.create("sqlite", database=str(target))
+    try:
+        return sa.make_url(target)
+    except sa.exc.ArgumentError as exc:
+        raise StoreError(f"{target!r} is not a database URL (e.g. postgresql+psycopg://…): {exc}") from None
+
+
+def alembic_config(connection: sa.Connection | None = None) -> Config:
+    """Alembic's configuration for the shipped migrations, built in code (no ``alembic.ini``).
+
+    With a ``connection``, the migrations run on it, inside its transaction.
+    """
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
 
 
 class Store:
-    """The SQLite database of one data directory. Safe to share between threads (one lock)."""
+    """The database of one server: a SQLite file (the default) or a PostgreSQL database by URL.
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
-        self._open()
+    Safe to share between threads: every method takes a connection from the engine's pool for its own
+    transaction. ``target`` is a URL (text) or the path of a SQLite file; the schema is made or upgraded
+    when the store opens (:meth:`migrate`).
+    """
 
-    def _open(self) -> sqlite3.Connection:
+    def __init__(self, target: str | Path) -> None:
+        self.url = database_url(target)
+        self.path: Path | None = Path(target) if isinstance(target, Path) else None
+        self.sqlite = self.url.get_backend_name() == "sqlite"
+        where = str(target) if isinstance(target, Path) else self.url.render_as_string(hide_password=True)
+        self._where = where
         try:
-            conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
-        self._conn = conn
+            if self.sqlite:
+                if sqlite3.sqlite_version_info < MIN_SQLITE:
+                    raise StoreError(
+                        f"this Python's SQLite library is {sqlite3.sqlite_version}; cuarenta needs "
+                        f"{'.'.join(map(str, MIN_SQLITE))} or newer"
+                    )
+                self.engine = _sqlite_engine(self.url)
+            else:
+                self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+        except (sa.exc.SQLAlchemyError, ImportError) as exc:
+            raise StoreError(f"cannot open the database {where}: {exc}") from None
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            self._conn = None
-            raise StoreError(f"{self.path} is not a usable cuarenta database: {exc}") from None
-        except BaseException:
-            conn.close()
-            self._conn = None
+            self.migrate()
+        except StoreError:
+            self.engine.dispose()
             raise
-        return conn
-
-    @property
-    def _db(self) -> sqlite3.Connection:
-        """The connection, opened again after :meth:`close` (a server restarted in the same process)."""
-        return self._conn if self._conn is not None else self._open()
+        except sa.exc.OperationalError as exc:  # cannot be reached, opened or locked: not a wrong file
+            self.engine.dispose()
+            raise StoreError(f"cannot open the database {where}: {exc.orig}") from None
+        except sa.exc.DatabaseError as exc:
+            self.engine.dispose()
+            raise StoreError(f"{where} is not a usable cuarenta database: {exc.orig}") from None
+        except (sa.exc.SQLAlchemyError, CommandError) as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot open the database {where}: {exc}") from None
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> Store:
-        """The store of a data directory, created with the directory if needed."""
+        """The SQLite store of a data directory, created with the directory if needed."""
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the data directory {data_dir}: {exc}") from None
         return cls(data_dir / DB_NAME)
 
-    def _migrate(self) -> None:
-        with self._lock:
-            version = self.schema_version()
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path} was written by a newer cuarenta (schema {version}; "
-                    f"this version reads up to {SCHEMA_VERSION}): upgrade cuarenta or use another --data"
-                )
-            for step in range(version + 1, SCHEMA_VERSION + 1):
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for sql in MIGRATIONS[step]:
-                        self._db.execute(sql)
-                    self._db.execute(f"PRAGMA user_version = {step}")
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
+    # -- the schema ---------------------------------------------------------------------------------------
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """A write transaction (committed at the end of the block, rolled back on any error)."""
+        with self.engine.connect() as conn:
+            conn.execution_options(cuarenta_write=True)
+            with conn.begin():
+                yield conn
 
-    def schema_version(self) -> int:
-        row = self._db.execute("PRAGMA user_version").fetchone()
-        return int(row[0])
+    def migrate(self) -> None:
+        """Make or upgrade the schema to :data:`SCHEMA_REVISION`, in one transaction.
+
+        - an empty database gets every migration;
+        - a file of the hand-written store (SQLite, ``user_version`` 1, no ``alembic_version``) is stamped
+          as :data:`BASELINE_REVISION`, then upgraded (its saved games become action logs);
+        - a database of a newer cuarenta (a revision this version does not know, or a higher
+          ``user_version``) is refused with :class:`StoreError` and left untouched.
+        """
+        script = ScriptDirectory.from_config(alembic_config())
+        with self._write() as conn:
+            tables = set(sa.inspect(conn).get_table_names())
+            user_version = _sqlite_user_version(conn) if self.sqlite else 0
+            if "alembic_version" in tables:
+                current = MigrationContext.configure(conn).get_current_revision()
+                if current is not None:
+                    try:
+                        script.get_revision(current)
+                    except CommandError:
+                        raise StoreError(
+                            f"{self._where} was written by a newer cuarenta (schema revision {current}; "
+                            f"this version knows up to {SCHEMA_REVISION}): upgrade cuarenta or use "
+                            "another database"
+                        ) from None
+                baseline = False
+            elif user_version > LEGACY_USER_VERSION:
+                raise StoreError(
+                    f"{self._where} was written by a newer cuarenta (schema {user_version}; this version "
+                    f"reads up to {USER_VERSION}): upgrade cuarenta or use another database"
+                )
+            elif user_version == LEGACY_USER_VERSION and "rooms" in tables:
+                baseline = True
+            elif tables:
+                raise StoreError(
+                    f"{self._where} is not a usable cuarenta database: it has tables "
+                    f"({', '.join(sorted(tables))}) but no cuarenta schema version"
+                )
+            else:
+                baseline = False
+            config = alembic_config(conn)
+            if baseline:
+                command.stamp(config, BASELINE_REVISION)
+            command.upgrade(config, "head")
+            if self.sqlite:
+                conn.exec_driver_sql(f"PRAGMA user_version = {USER_VERSION}")
+
+    def schema_revision(self) -> str | None:
+        """The Alembic revision of the database (:data:`SCHEMA_REVISION` once opened)."""
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
 
     def close(self) -> None:
-        """Close the connection (the next use opens it again)."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        """Close the pooled connections (the next use opens new ones: a server restarted in-process)."""
+        self.engine.dispose()
 
-    # -- rooms ---------------------------------------------------------------------------------------
+    # -- rooms ---------------------------------------------------------------------------------------------
     def insert_room(self, room: RoomRow) -> None:
-        """Store a new room with its seats."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO rooms (id, created, updated, players, level, rules, seed, mesa, state, "
-                    "status, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        room.id,
-                        room.created,
-                        room.updated,
-                        room.players,
-                        room.level,
-                        room.rules,
-                        room.seed,
-                        room.mesa,
-                        room.state,
-                        room.status,
-                        room.game,
-                    ),
-                )
-                self._db.executemany(
-                    "INSERT INTO seats (room, seat, kind, name, level, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(room.id, s.seat, s.kind, s.name, s.level, s.token_hash) for s in room.seats],
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        """Store a new room with its seats (its log is empty)."""
+
+        def write(conn: sa.Connection) -> None:
+            conn.execute(
+                rooms_table.insert(),
+                {
+                    "id": room.id,
+                    "created": room.created,
+                    "updated": room.updated,
+                    "players": room.players,
+                    "level": room.level,
+                    "rules": room.rules,
+                    "seed": room.seed,
+                    "mesa": room.mesa,
+                    "state": room.state,
+                    "status": room.status,
+                    "practice": room.practice,
+                    "mesa_state": room.mesa_state,
+                },
+            )
+            conn.execute(
+                seats_table.insert(),
+                [
+                    {
+                        "room": room.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in room.seats
+                ],
+            )
+
+        self._run_write(f"storing room {room.id}", write)
 
     def save_room(
         self,
@@ -253,135 +472,213 @@ class Store:
         updated: str,
         mesa: int,
         state: int,
+        mesa_state: int,
         status: str,
-        game: str,
-        finished: FinishedRow | None = None,
+        actions: Sequence[ActionRow] = (),
+        finished: Sequence[FinishedRow] = (),
     ) -> None:
-        """Write a room's current mesa (after every move), and a finished mesa's history row, at once."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "UPDATE rooms SET updated = ?, mesa = ?, state = ?, status = ?, game = ? WHERE id = ?",
-                    (updated, mesa, state, status, game, room_id),
+        """After a change: append ``actions`` to the log, update the room's counters and add the rows of
+        ``finished`` mesas — all in one transaction, or nothing (:class:`StoreError`).
+
+        A move appends one row: the cost does not grow with the mesa. The database refuses an action row
+        that repeats a ``seq`` or skips one.
+        """
+
+        def write(conn: sa.Connection) -> None:
+            if actions:
+                conn.execute(
+                    actions_table.insert(),
+                    [
+                        {
+                            "room": a.room,
+                            "mesa": a.mesa,
+                            "seq": a.seq,
+                            "prev": a.seq - 1 if a.seq > 1 else None,
+                            "action": a.action,
+                            "at": a.at,
+                        }
+                        for a in actions
+                    ],
                 )
-                if finished is not None:
-                    f = finished
-                    self._db.execute(
-                        f"INSERT OR REPLACE INTO finished ({self._FINISHED_COLUMNS}) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            f.room,
-                            f.mesa,
-                            f.finished,
-                            f.level,
-                            f.players,
-                            f.rules,
-                            f.seats,
-                            f.person_team,
-                            f.winner,
-                            f.chicas,
-                            f.chica_results,
-                            f.caidas,
-                            f.limpias,
-                            f.record,
-                        ),
-                    )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+            changed = conn.execute(
+                _UPDATE_ROOM,
+                {
+                    "room_id": room_id,
+                    "new_updated": updated,
+                    "new_mesa": mesa,
+                    "new_state": state,
+                    "new_mesa_state": mesa_state,
+                    "new_status": status,
+                },
+            )
+            if changed.rowcount != 1:
+                raise StoreError(f"there is no room {room_id!r} to save")
+            if finished:
+                conn.execute(finished_table.insert(), [_finished_values(f) for f in finished])
+
+        self._run_write(f"saving room {room_id}", write)
+
+    def _run_write(self, what: str, write: Callable[[sa.Connection], None]) -> None:
+        try:
+            with self._write() as conn:
+                write(conn)
+        except sa.exc.IntegrityError as exc:
+            raise StoreError(f"the database refused {what}: {exc.orig}") from None
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"{what} failed: {exc}") from None
+
+    def room_exists(self, room_id: str) -> bool:
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(rooms_table.c.id).where(rooms_table.c.id == room_id)).first()
+        return found is not None
 
     def load_room(self, room_id: str) -> RoomRow | None:
-        """A stored room, or ``None`` if there is none with that id."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, created, updated, players, level, rules, seed, mesa, state, status, game "
-                "FROM rooms WHERE id = ?",
-                (room_id,),
-            ).fetchone()
+        """A stored room with its seats (not its log), or ``None`` if there is none with that id."""
+        r, s, lg = rooms_table.c, seats_table.c, legacy_table.c
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(
+                    r.id,
+                    r.created,
+                    r.updated,
+                    r.players,
+                    r.level,
+                    r.rules,
+                    r.seed,
+                    r.mesa,
+                    r.state,
+                    r.status,
+                    r.practice,
+                    r.mesa_state,
+                    lg.problem,
+                )
+                .select_from(rooms_table.outerjoin(legacy_table, lg.room == r.id))
+                .where(r.id == room_id)
+            ).first()
             if row is None:
                 return None
-            seats = self._db.execute(
-                "SELECT seat, kind, name, level, token_hash FROM seats WHERE room = ? ORDER BY seat",
-                (room_id,),
-            ).fetchall()
-        rid, created, updated, players, level, rules, seed, mesa, state, status, game = row
+            seats = conn.execute(
+                sa.select(s.seat, s.kind, s.name, s.level, s.token_hash)
+                .where(s.room == room_id)
+                .order_by(s.seat)
+            ).all()
         return RoomRow(
-            id=rid,
-            created=created,
-            updated=updated,
-            players=players,
-            level=level,
-            rules=rules,
-            seed=seed,
-            mesa=mesa,
-            state=state,
-            status=status,
-            game=game,
-            seats=tuple(SeatRow(*s) for s in seats),
+            id=row.id,
+            created=row.created,
+            updated=row.updated,
+            players=row.players,
+            level=row.level,
+            rules=row.rules,
+            seed=row.seed,
+            mesa=row.mesa,
+            state=row.state,
+            status=row.status,
+            practice=bool(row.practice),
+            mesa_state=row.mesa_state,
+            problem=row.problem,
+            seats=tuple(SeatRow(*seat) for seat in seats),
         )
+
+    def load_actions(self, room_id: str, mesa: int) -> list[tuple[int, str]]:
+        """The log of one mesa of a room: ``(seq, action)`` in order."""
+        a = actions_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(a.seq, a.action).where(a.room == room_id, a.mesa == mesa).order_by(a.seq)
+            ).all()
+        return [(int(seq), str(action)) for seq, action in rows]
+
+    def legacy_game(self, room_id: str) -> str | None:
+        """The saved game of a room that a migration could not turn into a log (kept, never dropped)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(legacy_table.c.game).where(legacy_table.c.room == room_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
 
     def seat_of_token(self, room_id: str, token_hash: str) -> int | None:
         """The seat whose token has this hash in the room, or ``None``."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT seat FROM seats WHERE room = ? AND token_hash = ?", (room_id, token_hash)
-            ).fetchone()
-        return None if row is None else int(row[0])
+        s = seats_table.c
+        with self.engine.connect() as conn:
+            seat = conn.execute(
+                sa.select(s.seat).where(s.room == room_id, s.token_hash == token_hash)
+            ).scalar_one_or_none()
+        return None if seat is None else int(seat)
 
     def rooms_of_tokens(self, token_hashes: Iterable[str]) -> list[tuple[str, int]]:
         """(room, seat) of every seat whose token hash is given."""
         hashes = sorted(set(token_hashes))
         if not hashes:
             return []
-        marks = ",".join("?" * len(hashes))
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT room, seat FROM seats WHERE token_hash IN ({marks}) ORDER BY room, seat", hashes
-            ).fetchall()
-        return [(str(r), int(s)) for r, s in rows]
+        s = seats_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(s.room, s.seat).where(s.token_hash.in_(hashes)).order_by(s.room, s.seat)
+            ).all()
+        return [(str(r), int(seat)) for r, seat in rows]
 
-    # -- finished mesas ------------------------------------------------------------------------------
-    _FINISHED_COLUMNS: Final = (
-        "room, mesa, finished, level, players, rules, seats, person_team, winner, chicas, chica_results, "
-        "caidas, limpias, record"
-    )
-
+    # -- finished mesas ----------------------------------------------------------------------------------
     def finished_of_rooms(self, room_ids: Sequence[str]) -> list[FinishedRow]:
         """The finished mesas of some rooms, newest first."""
         ids = sorted(set(room_ids))
         if not ids:
             return []
-        marks = ",".join("?" * len(ids))
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {self._FINISHED_COLUMNS} FROM finished WHERE room IN ({marks}) "
-                "ORDER BY finished DESC, room, mesa DESC",
-                ids,
-            ).fetchall()
-        return [FinishedRow(*r) for r in rows]
+        f = finished_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(finished_table)
+                .where(f.room.in_(ids))
+                .order_by(f.finished.desc(), f.room, f.mesa.desc())
+            ).all()
+        return [_finished_row(r) for r in rows]
 
     def finished_mesa(self, room_id: str, mesa: int) -> FinishedRow | None:
-        with self._lock:
-            row = self._db.execute(
-                f"SELECT {self._FINISHED_COLUMNS} FROM finished WHERE room = ? AND mesa = ?", (room_id, mesa)
-            ).fetchone()
-        return None if row is None else FinishedRow(*row)
+        f = finished_table.c
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(finished_table).where(f.room == room_id, f.mesa == mesa)).first()
+        return None if row is None else _finished_row(row)
 
     def stats(self) -> dict[str, dict[str, int]]:
-        """Per level: finished mesas played, won by the person's team, and that team's caídas and limpias."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT level, COUNT(*), SUM(winner = person_team), SUM(caidas), SUM(limpias) "
-                "FROM finished GROUP BY level ORDER BY level"
-            ).fetchall()
+        """Per level: finished mesas played, won by the person's team, and that team's caídas and limpias.
+
+        Practice mesas are not counted.
+        """
+        f = finished_table.c
+        won = sa.func.sum(sa.case((f.winner == f.person_team, 1), else_=0))
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(f.level, sa.func.count(), won, sa.func.sum(f.caidas), sa.func.sum(f.limpias))
+                .where(f.practice == sa.false())
+                .group_by(f.level)
+                .order_by(f.level)
+            ).all()
         return {
-            str(level): {"played": int(n), "won": int(won), "caidas": int(c), "limpias": int(li)}
-            for level, n, won, c, li in rows
+            str(level): {"played": int(n), "won": int(w), "caidas": int(c), "limpias": int(li)}
+            for level, n, w, c, li in rows
         }
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON for a column."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _finished_values(f: FinishedRow) -> dict[str, Any]:
+    return {name: getattr(f, name) for name in _FINISHED_COLUMNS}
+
+
+def _finished_row(row: sa.Row[Any]) -> FinishedRow:
+    values = row._mapping
+    return FinishedRow(**{name: values[name] for name in _FINISHED_COLUMNS})
+
+
+__all__ = [
+    "BASELINE_REVISION",
+    "DB_NAME",
+    "SCHEMA_REVISION",
+    "ActionRow",
+    "FinishedRow",
+    "RoomRow",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "alembic_config",
+    "database_url",
+    "dumps",
+    "hash_token",
+]

@@ -1,12 +1,15 @@
 // The Cuarenta page: new game form, the table, dialogs, history. It speaks protocol version 1
 // (docs/protocol.md): the server holds the game and the rules; this page only shows what its seat
-// may see and sends the moves the server listed as legal. localStorage keeps the language, the
-// Ayudas switch, the player's name and {room, token, seat} of the games — never a card.
+// may see and sends the moves the server listed as legal. The server also says what each legal move
+// does (caída, limpia), which sayings fit each event, and offers the rule options with their labels;
+// every text comes from the catalogue it serves (i18n.js). localStorage keeps the language, the
+// Ayudas switch, the player's name and {room, token, seat} of the games — never a card. Tokens travel
+// in an Authorization header or a request body, never in a URL.
 
 import { cardBackSVG, cardElement, cardFaceSVG, cardText, scoreMarkSVG } from "./cards.js";
 import * as I from "./i18n.js";
 
-const { t } = I;
+const { t, pick } = I;
 const PROTOCOL = 1;
 const KEYS = {
   session: "cuarenta.session",
@@ -15,45 +18,10 @@ const KEYS = {
   name: "cuarenta.name",
   form: "cuarenta.form",
 };
-const LEVELS = ["facil", "normal", "dificil"];
-const PRESET_ORDER = ["a_todo_rigor", "todo_dos", "basico", "campeonato"];
-const SCORING = new Set(["ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "carton"]);
 const ANNOUNCED = new Set([
   "ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim",
   "chica_won", "zapatero", "mesa_won",
 ]);
-
-// The options of RULES.md, used when GET /api/options cannot be read or leaves something out.
-const FALLBACK = {
-  presets: [
-    { name: "a_todo_rigor", players: [2, 4], rules: {} },
-    { name: "todo_dos", players: [2, 4], rules: { caida_limpia_points: 2, caida_ronda_points: 4 } },
-    {
-      name: "basico",
-      players: [2],
-      rules: { caida_ronda_points: 0, ronda_limit: null, treinta_y_ocho: false, chicas: 1 },
-    },
-    { name: "campeonato", players: [4], rules: { capture: "manual", cuatro_caidas_gana: true } },
-  ],
-  options: [
-    { name: "sum_cards", choices: ["two_or_more", "two"], default: "two_or_more" },
-    { name: "capture", choices: ["auto", "manual"], default: "auto" },
-    { name: "caida_limpia_points", choices: [2, 4], default: 4 },
-    { name: "ronda_points", choices: [2, 4], default: 2 },
-    { name: "four_of_a_kind", choices: ["wins_chica", "points"], default: "wins_chica" },
-    { name: "caida_ronda_points", choices: [0, 4, 10], default: 10 },
-    { name: "ronda_limit", choices: [null, 30], default: 30 },
-    { name: "treinta_y_ocho", choices: [true, false], default: true },
-    { name: "cuatro_caidas_gana", choices: [false, true], default: false },
-    { name: "carton_short", choices: ["most_cards", "dos_por_dar"], default: "most_cards" },
-    { name: "caida_across_deals", choices: [false, true], default: false },
-    { name: "carton_cap", choices: [null, 28, 36], default: null },
-    { name: "target", choices: [20, 30, 40], default: 40 },
-    { name: "chicas", choices: [1, 2, 3], default: 2 },
-    { name: "zapatero_wins_mesa", choices: [false, true], default: false },
-  ],
-  levels: LEVELS,
-};
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const el = (tag, props = {}, ...children) => {
@@ -93,8 +61,7 @@ function load(key, parse = true) {
 
 // -- the page's state ---------------------------------------------------------------------------
 const app = {
-  options: null, // normalised /api/options
-  optionsFromServer: false,
+  options: null, // GET api/options, as the server sent it
   screen: "new",
   session: load(KEYS.session), // {room, token, seat}
   conn: null,
@@ -106,103 +73,30 @@ const app = {
   pending: false, // a move was sent and no answer came yet
   ayudas: load(KEYS.ayudas, false) === "1",
   focusIndex: 0,
-  say: null, // what the sayings need, carried from message to message
   announceQueue: [],
   announcing: false,
   drawShownFor: null,
 };
 
-// -- options for the new-game form --------------------------------------------------------------
-function normaliseOptions(raw) {
-  const out = { presets: [], options: [], levels: [] };
-  const fallbackPreset = Object.fromEntries(FALLBACK.presets.map((p) => [p.name, p]));
-  const rawPresets = raw && raw.presets;
-  const presetEntries = Array.isArray(rawPresets)
-    ? rawPresets.map((p) => (typeof p === "string" ? [p, {}] : [p.name ?? p.id ?? p.preset, p]))
-    : rawPresets && typeof rawPresets === "object"
-      ? Object.entries(rawPresets)
-      : [];
-  for (const [name, value] of presetEntries) {
-    if (!name) continue;
-    const v = value && typeof value === "object" ? value : {};
-    let rules = v.rules ?? v.options ?? v.values ?? null;
-    if (!rules) {
-      rules = { ...v };
-      for (const k of ["name", "id", "preset", "players", "allowed_players", "label", "description"]) delete rules[k];
-    }
-    let players = v.allowed_players ?? (Array.isArray(v.players) ? v.players : null);
-    if (!players) players = fallbackPreset[name]?.players ?? [2, 4];
-    out.presets.push({ name, players, rules: { ...rules } });
-  }
-  if (!out.presets.length) out.presets = FALLBACK.presets.map((p) => ({ ...p, rules: { ...p.rules } }));
-  out.presets.sort((a, b) => {
-    const ia = PRESET_ORDER.indexOf(a.name);
-    const ib = PRESET_ORDER.indexOf(b.name);
-    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
-  });
-
-  const rawOptions = raw && (raw.options ?? raw.rule_options);
-  const entries = Array.isArray(rawOptions)
-    ? rawOptions.map((o) => [o.name ?? o.id, o])
-    : rawOptions && typeof rawOptions === "object"
-      ? Object.entries(rawOptions)
-      : [];
-  const fallbackOpt = Object.fromEntries(FALLBACK.options.map((o) => [o.name, o]));
-  for (const [name, value] of entries) {
-    if (!name || name === "players" || name === "preset") continue;
-    let choices = Array.isArray(value) ? value : value?.choices ?? value?.values ?? null;
-    const dflt = Array.isArray(value) ? fallbackOpt[name]?.default : "default" in (value ?? {}) ? value.default : fallbackOpt[name]?.default;
-    if (!Array.isArray(choices)) {
-      if (typeof dflt === "boolean") choices = [true, false];
-      else choices = fallbackOpt[name]?.choices ?? [dflt];
-    }
-    out.options.push({ name, choices: [...choices], default: dflt });
-  }
-  const known = new Set(out.options.map((o) => o.name));
-  for (const o of FALLBACK.options) if (!known.has(o.name)) out.options.push({ ...o, choices: [...o.choices] });
-  // the default of every option, completed from the presets' base (a_todo_rigor)
-  const base = out.presets.find((p) => p.name === "a_todo_rigor");
-  for (const o of out.options) if (base && o.name in base.rules && o.default === undefined) o.default = base.rules[o.name];
-
-  const rawLevels = raw && raw.levels;
-  if (Array.isArray(rawLevels)) {
-    for (const l of rawLevels) out.levels.push(typeof l === "string" ? l : l.name ?? l.id);
-  } else if (rawLevels && typeof rawLevels === "object") {
-    out.levels.push(...Object.keys(rawLevels));
-  }
-  if (!out.levels.length) out.levels = [...FALLBACK.levels];
-  out.defaultLevel = raw && out.levels.includes(raw.default_level) ? raw.default_level : out.levels[0];
-  out.defaultPreset =
-    raw && out.presets.some((p) => p.name === raw.default_preset) ? raw.default_preset : out.presets[0].name;
-  return out;
+// -- options for the new-game form (all of it from GET api/options) ----------------------------
+function presetOf(name) {
+  return app.options.presets.find((p) => p.name === name) ?? null;
 }
 
 /** Every option's value for a preset (its own values over the defaults). */
 function presetValues(preset) {
   const values = {};
   for (const o of app.options.options) values[o.name] = o.default;
-  if (preset) Object.assign(values, preset.rules);
+  if (preset) Object.assign(values, preset.options);
   return values;
 }
 
-function choiceLabel(name, value) {
-  if (typeof value === "boolean") return t(value ? "ch_true" : "ch_false");
-  if (value === null) {
-    if (name === "ronda_limit") return t("ch_no_limit");
-    if (name === "carton_cap") return t("ch_no_cap");
-    return "—";
-  }
-  if (typeof value === "string") return I.hasKey(`ch_${value}`) ? t(`ch_${value}`) : value;
-  if (name === "caida_ronda_points" && value === 0) return t("ch_off");
-  if (["caida_limpia_points", "ronda_points", "caida_ronda_points", "target", "ronda_limit"].includes(name)) {
-    return t("ch_points_n", { n: value });
-  }
-  if (name === "carton_cap") return t("ch_cards_n", { n: value });
-  return String(value);
-}
-
-function optionLabel(name) {
-  return I.hasKey(`opt_${name}`) ? t(`opt_${name}`) : name;
+/** The label of one value of an option: the server's label of that choice, or the option's label of other values. */
+function choiceLabel(option, value) {
+  const i = option.choices.findIndex((c) => c === value);
+  if (i >= 0) return pick(option.choice_labels)?.[i] ?? String(value);
+  const other = pick(option.other_label);
+  return other && typeof value === "number" ? I.fill(other, { n: value }) : String(value);
 }
 
 const form = {
@@ -213,7 +107,8 @@ const form = {
 
 function buildLevelChoices() {
   const box = $("#level-choices");
-  const chosen = box.querySelector("input:checked")?.value ?? load(KEYS.form)?.level ?? app.options.defaultLevel;
+  const chosen = box.querySelector("input:checked")?.value ?? load(KEYS.form)?.level ?? app.options.default_level;
+  const labels = app.options.level_labels ?? {};
   box.replaceChildren(
     ...app.options.levels.map((level) =>
       el(
@@ -226,8 +121,8 @@ function buildLevelChoices() {
           "data-testid": `level-${level}`,
           checked: level === chosen || undefined,
         }),
-        el("span", { class: "choice-main", text: I.hasKey(`level_${level}`) ? t(`level_${level}`) : level }),
-        I.hasKey(`level_${level}_sub`) ? el("span", { class: "choice-sub", text: t(`level_${level}_sub`) }) : null,
+        el("span", { class: "choice-main", text: pick(labels[level]?.label, level) }),
+        labels[level]?.about ? el("span", { class: "choice-sub", text: pick(labels[level].about) }) : null,
       ),
     ),
   );
@@ -238,17 +133,17 @@ function buildLevelChoices() {
 
 function buildPresetSelect() {
   const select = $("#preset");
-  const previous = select.value || load(KEYS.form)?.preset || app.options.defaultPreset;
+  const previous = select.value || load(KEYS.form)?.preset || app.options.default_preset;
   const players = form.players();
   const opts = app.options.presets.map((p) => {
     const allowed = p.players.includes(players);
-    let label = I.hasKey(`preset_${p.name}`) ? t(`preset_${p.name}`) : p.name;
-    if (!allowed) label += ` (${t(p.players.includes(2) ? "preset_only_2" : "preset_only_4")})`;
+    let label = pick(p.label, p.name);
+    if (!allowed) label += ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`;
     return el("option", { value: p.name, disabled: !allowed || undefined, text: label });
   });
-  opts.push(el("option", { value: "custom", text: t("preset_custom") }));
+  opts.push(el("option", { value: "custom", text: pick(app.options.custom?.label, "custom") }));
   select.replaceChildren(...opts);
-  const wanted = app.options.presets.find((p) => p.name === previous);
+  const wanted = presetOf(previous);
   if (previous === "custom") select.value = "custom";
   else if (wanted && wanted.players.includes(players)) select.value = previous;
   else select.value = app.options.presets.find((p) => p.players.includes(players))?.name ?? "custom";
@@ -257,7 +152,8 @@ function buildPresetSelect() {
 
 function updatePresetDescription() {
   const name = $("#preset").value;
-  $("#preset-desc").textContent = I.hasKey(`preset_desc_${name}`) ? t(`preset_desc_${name}`) : "";
+  const about = name === "custom" ? app.options.custom?.about : presetOf(name)?.about;
+  $("#preset-desc").textContent = pick(about);
 }
 
 function buildOptionsTable(values) {
@@ -271,11 +167,11 @@ function buildOptionsTable(values) {
       const select = el(
         "select",
         { id, name: o.name, "data-testid": id, "data-option": o.name },
-        choices.map((c) => el("option", { value: JSON.stringify(c), text: choiceLabel(o.name, c) })),
+        choices.map((c) => el("option", { value: JSON.stringify(c), text: choiceLabel(o, c) })),
       );
       const value = current && o.name in current ? current[o.name] : o.default;
       select.value = JSON.stringify(value ?? null);
-      return el("div", { class: "option-row" }, el("label", { for: id, text: optionLabel(o.name) }), select);
+      return el("div", { class: "option-row" }, el("label", { for: id, text: pick(o.label, o.name) }), select);
     }),
   );
 }
@@ -303,36 +199,45 @@ function matchPreset() {
 
 function onPresetChanged() {
   const name = form.preset();
-  if (name !== "custom") buildOptionsTable(presetValues(app.options.presets.find((p) => p.name === name)));
+  if (name !== "custom") buildOptionsTable(presetValues(presetOf(name)));
   updatePresetDescription();
 }
 
 function onPlayersChanged() {
+  if (!app.options) return;
   const before = form.preset();
   buildPresetSelect();
   if (form.preset() !== before) onPresetChanged();
 }
 
 function buildForm() {
+  const ready = Boolean(app.options);
+  $("#options-error").hidden = ready;
+  $("#start-game").disabled = !ready;
+  $("#form-fields").hidden = !ready;
+  if (!ready) return;
   buildLevelChoices();
   buildPresetSelect();
   const name = form.preset();
-  const preset = app.options.presets.find((p) => p.name === name);
-  buildOptionsTable(name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(preset));
-  $("#options-note").hidden = app.optionsFromServer;
-  $("#options-note").textContent = app.optionsFromServer ? "" : t("options_fallback");
+  buildOptionsTable(
+    name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(presetOf(name)),
+  );
 }
 
+/** GET api/options; without it the form cannot be offered (the page keeps no copy of the rules). */
 async function loadOptions() {
   try {
     const res = await fetch("api/options");
     if (!res.ok) throw new Error(String(res.status));
-    app.options = normaliseOptions(await res.json());
-    app.optionsFromServer = true;
+    const data = await res.json();
+    if (!Array.isArray(data.options) || !Array.isArray(data.presets) || !data.presets.length) {
+      throw new Error("the options are not in the expected form");
+    }
+    app.options = data;
   } catch {
-    app.options = normaliseOptions(null);
-    app.optionsFromServer = false;
+    app.options = null;
   }
+  buildForm();
 }
 
 function restoreForm() {
@@ -352,7 +257,7 @@ async function startGame(event) {
   const level = form.level();
   const preset = form.preset();
   const typed = $("#player-name").value.trim();
-  const name = typed || t("f_name_placeholder");
+  const name = typed || t("page.name_placeholder");
   const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
   store(KEYS.name, typed || null);
   store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null });
@@ -363,7 +268,7 @@ async function startGame(event) {
     const res = await fetch("api/rooms", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ players, level, rules, name, seed: null }),
+      body: JSON.stringify({ players, level, rules, name }),
     });
     const body = await res.json().catch(() => null);
     if (!res.ok) throw new Error(errorDetail(body) || `HTTP ${res.status}`);
@@ -371,7 +276,7 @@ async function startGame(event) {
     rememberGame(session, { players, level });
     openSession(session);
   } catch (err) {
-    showError(err instanceof TypeError ? t("err_network") : t("err_create", { message: err.message }));
+    showError(err instanceof TypeError ? t("page.err.network") : t("page.err.create", { message: err.message }));
   } finally {
     button.disabled = false;
     button.removeAttribute("aria-busy");
@@ -486,7 +391,6 @@ function openSession(session) {
   app.queue = [];
   app.pending = false;
   app.connected = false;
-  app.say = null;
   app.drawShownFor = null;
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
@@ -512,17 +416,20 @@ function onMessage(msg) {
 function onServerError(msg) {
   app.pending = false;
   const code = msg.code ?? "";
+  const message = msg.message ?? "";
   if (code === "unknown_room" || code === "bad_token" || code === "corrupt_room") {
     forgetSession();
     showScreen("new");
-    showError(t(`err_${code}`, { message: msg.message ?? "" }));
+    showError(t(`page.err.${code}`, { message }));
     return;
   }
   if (code === "not_joined" && app.conn) {
     app.conn.send({ type: "join", room: app.session.room, token: app.session.token });
   }
-  const key = `err_${code}`;
-  const text = I.hasKey(key) ? t(key, { message: msg.message ?? "" }) : t("err_generic", { message: msg.message ?? code });
+  let text;
+  if (code === "illegal_move") text = t("move.illegal", { reason: I.errorText(msg.reason) ?? message });
+  else if (I.hasKey(`page.err.${code}`)) text = t(`page.err.${code}`, { message });
+  else text = t("page.err.generic", { message: message || code });
   showError(text, code);
   updateStatus();
   renderHand();
@@ -570,15 +477,12 @@ async function showState(msg) {
   if (!first && !newMesa) hideError(["stale", "illegal_move", "not_your_turn"]);
   app.msg = msg;
   app.pending = false;
-  if (first || newMesa || !app.say) app.say = sayingState(msg.view);
   const events = msg.events || [];
   let narrated;
-  if (!(first || newMesa)) narrated = narrate(events, app.say);
+  if (!(first || newMesa)) narrated = narrate(events);
   else if (isFresh(msg.view)) {
     // a new mesa: announce its first rondas (the draw is shown on the felt)
-    narrated = narrate(events, sayingStart({ ...msg.view, history: [] })).filter((l) =>
-      ["ronda", "four_of_a_kind"].includes(l.event.kind),
-    );
+    narrated = narrate(events).filter((l) => ["ronda", "four_of_a_kind"].includes(l.event.kind));
   } else narrated = [];
   renderAll({ dealt: events.some((e) => e.kind === "deal") && !first });
   if (msg.status !== "finished") $("#result").hidden = true;
@@ -613,22 +517,25 @@ function seatName(seat) {
   const info = seatInfo(seat);
   const n = players();
   if (info && info.kind === "person" && info.name) return info.name;
-  if (seat === mySeat()) return t("you");
-  if (info && info.kind === "person") return t("player_n", { n: seat + 1 });
-  if (n === 2) return t("computer");
+  if (seat === mySeat()) return t("page.you");
+  if (info && info.kind === "person") return t("name.seat", { n: seat + 1 });
+  if (n === 2) return t("page.computer");
   const rel = (seat - mySeat() + 4) % 4;
-  return t(["you", "rival_right", "partner", "rival_left"][rel]);
+  return t(["page.you", "page.rival_right", "page.partner", "page.rival_left"][rel]);
 }
+
 function teamName(team) {
   if (players() === 2) return seatName(team);
-  return team === mySeat() % 2 ? t("team_yours") : t("team_rivals");
+  return team === mySeat() % 2 ? t("page.team_yours") : t("page.team_rivals");
 }
+
 function names() {
   return { seat: seatName, team: teamName, players: players() };
 }
 function levelName(level) {
-  return I.hasKey(`level_${level}`) ? t(`level_${level}`) : String(level ?? "");
+  return pick(app.options?.level_labels?.[level]?.label, String(level ?? ""));
 }
+
 function position(seat) {
   const n = players();
   const rel = (seat - mySeat() + n) % n;
@@ -645,70 +552,14 @@ function isMyTurn() {
   return Boolean(msg && msg.status !== "finished" && msg.view.turn === mySeat() && (msg.legal || []).length);
 }
 
-// -- sayings and narration ----------------------------------------------------------------------
-/** What the sayings need at the start of the current hand (scores then = now minus the hand's points). */
-function sayingStart(v) {
-  const added = [0, 0];
-  for (const e of v.history || []) {
-    if (SCORING.has(e.kind) && e.points > 0 && typeof e.team === "number") added[e.team] += e.points;
-  }
-  return {
-    scores: v.scores.map((s, i) => Math.max(0, s - added[i])),
-    lastCaida: null,
-    move: null,
-    tableWasCleared: false,
-    players: v.players,
-    target: v.rules?.target ?? 40,
-    treintaYOcho: Boolean(v.rules?.treinta_y_ocho),
-  };
-}
-
-/** What the sayings need now, rebuilt from the current hand's history (on join and after resets). */
-function sayingState(v) {
-  const state = sayingStart(v);
-  narrate(v.history || [], state);
-  return state;
-}
-
-/** Walk events in order; returns [{event, text, sayings}] and updates `state`. */
-function narrate(events, state) {
-  const lines = [];
-  for (const e of events) {
-    if (e.kind === "play") state.move = I.parseMove(e.move);
-    else if (e.kind === "deal" || e.kind === "dealer_draw") {
-      state.move = null;
-      if (e.kind === "dealer_draw" || e.deal === 0) {
-        state.lastCaida = null;
-        state.tableWasCleared = false;
-      }
-    }
-    if (SCORING.has(e.kind) && e.points > 0 && typeof e.team === "number") {
-      state.scores = state.scores.map((s, i) => (i === e.team ? s + e.points : s));
-    }
-    const ctx = {
-      players: state.players,
-      move: state.move,
-      scores: state.scores,
-      target: state.target,
-      treintaYOcho: state.treintaYOcho,
-      lastCaida: state.lastCaida,
-      tableWasCleared: state.tableWasCleared,
-    };
-    const keys = Array.isArray(e.sayings) ? e.sayings : I.sayingKeys(e, ctx);
-    const points = typeof e.points === "number" && e.points > 0 ? e.points : 2;
-    const sayings = keys.map((k) => I.sayingLine(k, points)).filter(Boolean);
-    lines.push({ event: e, text: I.describeEvent(e, names()), sayings, keys });
-    if (e.kind === "caida" || e.kind === "caida_limpia" || e.kind === "caida_ronda") state.lastCaida = [e.seat, e.victim];
-    if (e.kind === "play") state.tableWasCleared = false;
-    if (e.kind === "limpia" || e.kind === "caida_limpia" || (e.kind === "caida_ronda" && e.limpia)) {
-      state.tableWasCleared = true;
-    }
-    if (e.kind === "chica_won") {
-      state.scores = [0, 0];
-      state.lastCaida = null;
-    }
-  }
-  return lines;
+// -- narration (the sayings' keys come with every event, chosen by the server) ------------------------
+/** Events as lines: [{event, text, sayings (in words), keys}]. */
+function narrate(events) {
+  return events.map((e) => {
+    const keys = Array.isArray(e.sayings) ? e.sayings : [];
+    const sayings = keys.map((k) => I.sayingLine(k, I.sayingPoints(e))).filter(Boolean);
+    return { event: e, text: I.describeEvent(e, names()), sayings, keys };
+  });
 }
 
 function announce(line) {
@@ -723,11 +574,14 @@ async function runAnnouncements() {
   while (app.announceQueue.length) {
     const line = app.announceQueue.shift();
     const saying = line.sayings[0];
+    const key = line.keys[0];
     box.replaceChildren(
       el(
         "div",
-        { class: `bubble kind-${line.event.kind}`, "data-testid": "saying", dataset: { kind: line.event.kind, sayings: (line.keys || []).join(" ") } },
-        saying ? el("p", { class: "bubble-saying", text: saying }) : null,
+        { class: `bubble kind-${line.event.kind}`, "data-testid": "saying", dataset: { kind: line.event.kind, sayings: line.keys.join(" ") } },
+        saying
+          ? el("p", { class: "bubble-saying", title: I.sayingLine(key, I.sayingPoints(line.event), true), text: saying })
+          : null,
         el("p", { class: "bubble-text", text: line.text }),
       ),
     );
@@ -789,13 +643,13 @@ function renderScoreboard() {
       el(
         "div",
         { class: "score-line" },
-        el("span", { class: "score-num", "data-testid": `score-${team}`, "aria-label": t("score_aria", { team: teamName(team), points: I.pointsWords(v.scores[team]) }), text: String(v.scores[team]) }),
+        el("span", { class: "score-num", "data-testid": `score-${team}`, "aria-label": t("page.score_aria", { team: teamName(team), points: I.pointsWords(v.scores[team]) }), text: String(v.scores[team]) }),
         marksFor(v.scores[team]),
       ),
       el(
         "div",
         { class: "team-chicas" },
-        el("span", { text: `${t("chicas_label")}: ` }),
+        el("span", { text: `${t("page.chicas_label")}: ` }),
         el("span", { class: "chica-count", "data-testid": `chicas-${team}`, text: String(chicas) }),
         dots,
       ),
@@ -805,11 +659,11 @@ function renderScoreboard() {
   const deals = 40 / (5 * v.players);
   $("#meta").replaceChildren(
     ...[
-    app.msg.mesa > 1 ? el("span", { "data-testid": "mesa-number", text: t("mesa_label", { n: app.msg.mesa }) }) : null,
-    el("span", { "data-testid": "hand-number", text: t("hand_label", { hand: v.hand_number + 1 }) }),
-    el("span", { text: t("deal_label", { deal: Math.min(v.deal_number + 1, deals), deals }) }),
-    el("span", { "data-testid": "stock-size", text: t("stock_label", { n: v.stock_size }) }),
-    el("span", { text: t("target_label", { n: v.rules?.target ?? 40 }) }),
+    app.msg.mesa > 1 ? el("span", { "data-testid": "mesa-number", text: t("page.mesa_label", { n: app.msg.mesa }) }) : null,
+    el("span", { "data-testid": "hand-number", text: t("page.hand_label", { hand: v.hand_number + 1 }) }),
+    el("span", { text: t("page.deal_label", { deal: Math.min(v.deal_number + 1, deals), deals }) }),
+    el("span", { "data-testid": "stock-size", text: t("page.stock_label", { n: v.stock_size }) }),
+    el("span", { text: t("page.target_label", { n: v.rules?.target ?? 40 }) }),
     ].filter(Boolean),
   );
 }
@@ -822,7 +676,7 @@ function pileStack(team) {
     "data-team": team,
     "data-count": n,
     role: "img",
-    "aria-label": `${t("pile_count", { n })} · ${t("pile_aria", { n })}`,
+    "aria-label": `${t("page.pile_count", { n })} · ${t("page.pile_aria", { n })}`,
   });
   const layers = Math.min(4, Math.ceil(n / 6));
   const cards = el("span", { class: "pile-stack", "aria-hidden": "true" });
@@ -832,7 +686,7 @@ function pileStack(team) {
     cards.append(c);
   }
   stack.append(cards);
-  stack.append(el("span", { class: "pile-count", text: t("pile_count", { n }) }));
+  stack.append(el("span", { class: "pile-count", text: t("page.pile_count", { n }) }));
   return stack;
 }
 
@@ -852,11 +706,11 @@ function renderSeats() {
       "data-testid": "seat-hand",
       "data-count": count,
       role: "img",
-      "aria-label": count === 1 ? t("hand_count_1") : t("hand_count", { n: count }),
+      "aria-label": count === 1 ? t("page.hand_count_1") : t("page.hand_count", { n: count }),
     });
     for (let i = 0; i < count; i += 1) backs.append(el("span", { class: "back", html: cardBackSVG() }));
     const partner = n === 4 && seat === (mySeat() + 2) % 4;
-    const sub = info && info.kind === "computer" ? t("seat_computer_level", { level: levelName(info.level) }) : info?.kind === "person" ? t("seat_person") : "";
+    const sub = info && info.kind === "computer" ? t("page.seat_computer_level", { level: levelName(info.level) }) : info?.kind === "person" ? t("page.seat_person") : "";
     const panel = el(
       "div",
       {
@@ -868,9 +722,9 @@ function renderSeats() {
         "div",
         { class: "seat-head" },
         el("span", { class: "seat-name", text: seatName(seat) }),
-        v.dealer === seat ? el("span", { class: "chip dealer", title: t("dealer_aria"), text: t("dealer_tag") }) : null,
+        v.dealer === seat ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
       ),
-      sub ? el("div", { class: "seat-sub", text: partner ? `${t("seat_partner_tag")} · ${sub}` : sub }) : null,
+      sub ? el("div", { class: "seat-sub", text: partner ? `${t("page.seat_partner_tag")} · ${sub}` : sub }) : null,
       el("div", { class: "seat-cards" }, backs, pileKeeper(seat % 2) === seat ? pileStack(seat % 2) : null),
     );
     slots[pos].append(panel);
@@ -884,9 +738,9 @@ function renderSeats() {
       el(
         "div",
         { class: "seat-head" },
-        el("span", { class: "seat-name", text: seatInfo(me)?.name || t("you") }),
-        el("span", { class: "chip you", text: t("seat_you_tag") }),
-        v.dealer === me ? el("span", { class: "chip dealer", title: t("dealer_aria"), text: t("dealer_tag") }) : null,
+        el("span", { class: "seat-name", text: seatInfo(me)?.name || t("page.you") }),
+        el("span", { class: "chip you", text: t("page.seat_you_tag") }),
+        v.dealer === me ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
       ),
       pileStack(me % 2),
     ),
@@ -903,10 +757,10 @@ function renderTable() {
       const node = cardElement(code, { className: `card table-card${last ? " last-drop" : ""}${claimable.has(code) ? " claimable" : ""}` });
       node.setAttribute("role", "listitem");
       node.setAttribute("data-testid", "table-card");
-      node.setAttribute("aria-label", last ? `${I.cardLabel(code)}, ${t("last_drop_aria")}` : I.cardLabel(code));
+      node.setAttribute("aria-label", last ? `${I.cardLabel(code)}, ${t("page.last_drop_aria")}` : I.cardLabel(code));
       if (last) {
         node.dataset.lastDrop = "1";
-        node.append(el("span", { class: "badge badge-last", "aria-hidden": "true", text: t("last_drop_badge") }));
+        node.append(el("span", { class: "badge badge-last", "aria-hidden": "true", text: t("page.last_drop_badge") }));
       }
       return node;
     }),
@@ -916,7 +770,7 @@ function renderTable() {
   const rondas = v.rondas || [];
   $("#rondas").hidden = !rondas.length;
   $("#rondas").textContent = rondas.length
-    ? t("rondas_label", { list: rondas.map((r) => `${seatName(r.seat)} (${I.rankPlural(r.rank)})`).join(", ") })
+    ? t("page.rondas_label", { list: rondas.map((r) => `${seatName(r.seat)} (${I.rankPlural(r.rank)})`).join(", ") })
     : "";
 }
 
@@ -951,26 +805,26 @@ function renderHand(opts = {}) {
       if (h.takes) {
         b.classList.add("hint-takes");
         b.dataset.hintTakes = "1";
-        label.push(t("hint_takes_aria"));
+        label.push(t("page.hint.takes_aria"));
       }
       if (h.caida) {
         b.classList.add("hint-caida");
         b.dataset.hintCaida = "1";
-        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("hint_caida") }));
-        label.push(t("hint_caida_aria"));
+        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida") }));
+        label.push(t("page.hint.caida_aria"));
       } else if (h.takes) {
-        b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: h.limpia ? t("hint_limpia") : t("hint_takes") }));
+        b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: h.limpia ? t("page.hint.limpia") : t("page.hint.takes") }));
       }
       if (h.limpia) {
         b.dataset.hintLimpia = "1";
-        label.push(t("hint_limpia_aria"));
+        label.push(t("page.hint.limpia_aria"));
       }
       if (h.warning) {
         b.classList.add("hint-warn");
         b.dataset.hintWarning = h.warning;
         const key = h.warning === "limpia" ? "limpia" : "caida";
-        b.append(el("span", { class: "badge badge-warn", "aria-hidden": "true", text: t(`hint_warn_${key}`) }));
-        label.push(t(`hint_warn_${key}_aria`));
+        b.append(el("span", { class: "badge badge-warn", "aria-hidden": "true", text: t(`page.hint.warn_${key}`) }));
+        label.push(t(`page.hint.warn_${key}_aria`));
       }
     }
     b.setAttribute("aria-label", label.join(". "));
@@ -1002,7 +856,7 @@ function renderClaims() {
   const victim = (mySeat() + players() - 1) % players();
   box.hidden = false;
   box.replaceChildren(
-    el("p", { class: "claims-title", text: t("claims_title", { victim: seatName(victim) }) }),
+    el("p", { class: "claims-title", text: t("claim.header", { victim: seatName(victim) }) }),
     el(
       "div",
       { class: "claims-buttons" },
@@ -1013,8 +867,8 @@ function renderClaims() {
           class: "btn btn-claim",
           "data-testid": "claim-option",
           "data-move": m,
-          text: t("claim_btn", { cards: I.cardsText(cards) }),
-          "aria-label": t("claim_btn", { cards: cards.map(I.cardLabel).join(", ") }),
+          text: I.capitalize(t("claim.take", { cards: I.cardsText(cards) })),
+          "aria-label": t("claim.take", { cards: cards.map(I.cardLabel).join(", ") }),
           onclick: () => sendMove(m),
         });
       }),
@@ -1024,7 +878,7 @@ function renderClaims() {
 
 function renderLog() {
   const v = view();
-  const lines = narrate(v.history || [], sayingStart(v));
+  const lines = narrate(v.history || []);
   const list = $("#log");
   list.replaceChildren(
     ...lines.map((l) =>
@@ -1042,17 +896,17 @@ function renderLog() {
 function updateStatus() {
   const status = $("#status");
   let text;
-  if (!app.session) text = t("status_no_game");
-  else if (!app.msg) text = app.connected ? t("status_connecting") : app.conn?.retry ? t("status_reconnecting") : t("status_connecting");
-  else if (!app.connected && app.conn && app.conn.retry) text = t("status_reconnecting");
-  else if (app.msg.status === "finished") text = t("status_finished");
-  else if (app.pending) text = t("status_sending");
+  if (!app.session) text = t("page.status.no_game");
+  else if (!app.msg) text = app.connected ? t("page.status.connecting") : app.conn?.retry ? t("page.status.reconnecting") : t("page.status.connecting");
+  else if (!app.connected && app.conn && app.conn.retry) text = t("page.status.reconnecting");
+  else if (app.msg.status === "finished") text = t("page.status.finished");
+  else if (app.pending) text = t("page.status.sending");
   else if (isMyTurn()) {
     const claims = (app.msg.legal || []).some((m) => m.startsWith("claim"));
     const keys = window.matchMedia("(hover: hover) and (min-width: 600px)").matches;
-    text = claims ? t("status_your_turn_claim") : keys ? t("status_your_turn_keys") : t("status_your_turn");
+    text = claims ? t("page.status.your_turn_claim") : keys ? t("page.status.your_turn_keys") : t("page.status.your_turn");
   } else if (app.msg.view.turn !== null && app.msg.view.turn !== undefined) {
-    text = t("status_turn_of", { name: seatName(app.msg.view.turn) });
+    text = t("page.status.turn_of", { name: seatName(app.msg.view.turn) });
   } else text = "";
   status.textContent = text;
   updateReady();
@@ -1084,12 +938,12 @@ function onCardClick(code) {
   if (!app.msg) return;
   if (app.pending) return;
   if (!isMyTurn()) {
-    flash(t("not_your_turn"));
+    flash(t("page.err.not_your_turn"));
     return;
   }
   const moves = movesForCard(code);
   if (!moves.length) {
-    flash(t("card_no_move"));
+    flash(t("page.card_no_move"));
     return;
   }
   if (moves.length === 1) sendMove(moves[0]);
@@ -1101,7 +955,7 @@ function sendMove(move) {
   hideError();
   const ok = app.conn.send({ type: "move", move, state: app.msg.state });
   if (!ok) {
-    showError(t("status_reconnecting"));
+    showError(t("page.status.reconnecting"));
     return;
   }
   app.pending = true;
@@ -1122,28 +976,32 @@ function flash(text) {
   setTimeout(updateStatus, 1800);
 }
 
+/** What a legal move does, as the server said (`moves` of the state message): {caida, limpia}. */
+function moveInfo(move) {
+  return (app.msg?.moves || []).find((m) => m.move === move) ?? { caida: false, limpia: false };
+}
+
 function describeOption(move, all) {
-  const v = view();
   const m = I.parseMove(move);
+  const info = moveInfo(move);
   const tags = [];
   let text;
   if (!m.base.length) {
-    text = t("opt_drop", { card: cardText(m.card) });
-    if (all.some((o) => I.parseMove(o).base.length)) tags.push(t("tag_forgets"));
+    text = t("move.drop", { card: cardText(m.card) });
+    if (all.some((o) => I.parseMove(o).base.length)) tags.push(t("move.forgets"));
   } else {
     const base = m.base.map(cardText).join(" + ");
-    text = m.run.length ? t("opt_take_run", { base, run: I.cardsText(m.run) }) : t("opt_take", { base });
-    if (m.base.length === 1 && m.base[0] === v.last_drop) tags.push(t("tag_caida"));
-    if (m.base.length + m.run.length === v.table.length) tags.push(t("tag_limpia"));
+    text = m.run.length ? t("move.take_run", { base, run: I.cardsText(m.run) }) : t("move.take", { base });
+    if (info.caida) tags.push(t("move.caida"));
+    if (info.limpia) tags.push(t("move.limpia"));
     // a shorter escalera than another option with the same base (manual capture)
     const sameBase = all.map(I.parseMove).filter((o) => o.base.join("+") === m.base.join("+"));
     const longest = sameBase.reduce((a, b) => (b.run.length > a.run.length ? b : a), m);
-    if (longest.run.length > m.run.length) tags.push(t("tag_short", { cards: I.cardsText(longest.run.slice(m.run.length)) }));
+    if (longest.run.length > m.run.length) tags.push(t("move.short", { cards: I.cardsText(longest.run.slice(m.run.length)) }));
   }
-  return { text, tags, taken: [...m.base, ...m.run] };
+  return { text: I.capitalize(text), tags, taken: [...m.base, ...m.run] };
 }
 
-/** Captures first (in the server's order of bases, longest escalera first), taking nothing last. */
 function orderOptions(moves) {
   const parsed = moves.map((m, i) => ({ m, i, p: I.parseMove(m) }));
   const bases = [...new Set(parsed.filter((x) => x.p.base.length).map((x) => x.p.base.join("+")))];
@@ -1154,7 +1012,7 @@ function orderOptions(moves) {
 
 function openChoice(code, moves) {
   const dialog = $("#choice-dialog");
-  $("#choice-title").textContent = t("choice_title", { card: cardText(code) });
+  $("#choice-title").textContent = t("move.choose", { card: cardText(code) });
   const list = $("#choice-list");
   list.replaceChildren(
     ...moves.map((move) => {
@@ -1304,7 +1162,7 @@ function showDraw(msg, events) {
   rounds.replaceChildren();
   if (draw && Array.isArray(draw.draws)) {
     draw.draws.forEach((round, i) => {
-      if (i > 0) rounds.append(el("p", { class: "draw-again", text: t("draw_again") }));
+      if (i > 0) rounds.append(el("p", { class: "draw-again", text: t("page.draw_again") }));
       rounds.append(
         el(
           "div",
@@ -1318,9 +1176,9 @@ function showDraw(msg, events) {
         ),
       );
     });
-    $("#draw-dealer").textContent = t("draw_dealer", { name: seatName(draw.dealer) });
+    $("#draw-dealer").textContent = t("page.draw_dealer", { name: seatName(draw.dealer) });
   } else {
-    $("#draw-dealer").textContent = t("draw_note", { name: seatName(v.dealer) });
+    $("#draw-dealer").textContent = t("page.draw_note", { name: seatName(v.dealer) });
   }
   $("#draw-panel").hidden = false;
 }
@@ -1333,12 +1191,11 @@ function summaryTable(events, v, withChica = true) {
   if (handEnd) {
     const rows = [0, 1].map((team) => {
       const c = cartons.find((x) => x.team === team);
-      let cartonText = t("summary_no_carton");
+      let cartonText = t("page.summary.no_carton");
       if (c && c.points > 0) {
-        if (c.reason === "most_cards") cartonText = t("summary_most_cards", { n: c.points });
-        else if (c.reason === "dos_por_dar") cartonText = t("summary_dos_por_dar", { n: c.points });
-        else cartonText = `+${c.points}`;
-      } else if (c && c.note) cartonText = `0 (${t("note_treinta_y_ocho")})`;
+        const key = `page.carton.${c.reason}`; // most_cards, dos_por_dar, carton_dos_por_dar
+        cartonText = I.hasKey(key) ? t(key, { n: c.points }) : `+${c.points}`;
+      } else if (c && c.note) cartonText = `0 (${I.noteText(c.note)})`;
       const score = chica ? chica.scores[team] : v.scores[team];
       return el(
         "tr",
@@ -1353,7 +1210,7 @@ function summaryTable(events, v, withChica = true) {
       el(
         "table",
         { class: "summary-table" },
-        el("thead", {}, el("tr", {}, ["summary_team", "summary_cards", "summary_carton", "summary_score"].map((k) => el("th", { scope: "col", text: t(k) })))),
+        el("thead", {}, el("tr", {}, ["team", "cards", "carton", "score"].map((k) => el("th", { scope: "col", text: t(`page.summary.${k}`) })))),
         el("tbody", {}, rows),
       ),
     );
@@ -1365,30 +1222,31 @@ function summaryTable(events, v, withChica = true) {
         m.setAttribute("aria-label", I.cardLabel(c));
         minis.append(m);
       }
-      body.push(el("p", { class: "summary-leftovers", text: t("summary_leftovers") }), minis);
+      body.push(el("p", { class: "summary-leftovers", text: t("page.summary.leftovers") }), minis);
     } else {
-      body.push(el("p", { class: "summary-leftovers", text: t("summary_clean") }));
+      body.push(el("p", { class: "summary-leftovers", text: t("ev.hand_end.clean") }));
     }
   } else if (chica) {
-    body.push(el("p", { text: t("summary_abandoned") }));
+    body.push(el("p", { text: t("page.summary.abandoned") }));
   }
   if (chica && withChica) {
     body.push(
       el("p", {
         class: "summary-chica",
         "data-testid": "summary-chica",
-        text: t("summary_chica", { team: teamName(chica.team), n: chica.chica + 1, won: chica.scores[chica.team], lost: chica.scores[1 - chica.team] }),
+        text: I.describeEvent(chica, names()),
       }),
     );
     const zap = events.find((e) => e.kind === "zapatero");
     if (zap) {
+      const [line] = narrate([zap]);
       body.push(
         el(
           "p",
           { class: "summary-zapatero", "data-testid": "summary-zapatero" },
-          el("strong", { text: I.sayingLine(zap.platillo ? "platillo" : "zapatero") }),
-          " ",
-          I.describeEvent(zap, names()),
+          line.sayings.length ? el("strong", { text: line.sayings[0] }) : null,
+          line.sayings.length ? " " : null,
+          line.text,
         ),
       );
     }
@@ -1400,7 +1258,7 @@ function showSummary(events, prev, msg) {
   const handEnd = events.find((e) => e.kind === "hand_end");
   const prevView = prev?.view ?? msg.view;
   const n = (prevView.hand_number ?? 0) + 1;
-  $("#summary-title").textContent = handEnd ? t("summary_title", { n }) : t("result_title");
+  $("#summary-title").textContent = handEnd ? t("page.summary.title", { n }) : t("result.title");
   $("#summary-body").replaceChildren(...summaryTable(events, msg.view));
   const dialog = $("#summary-dialog");
   return new Promise((resolve) => {
@@ -1421,12 +1279,13 @@ function showResult(msg, quiet) {
   if (!outcome) return;
   const mine = v.team;
   const won = outcome.winner === mine;
-  const key = v.players === 2 ? (won ? "result_you_win" : "result_you_lose") : won ? "result_team_win" : "result_team_lose";
+  const key = v.players === 2 ? (won ? "result.you_win" : "result.you_lose") : won ? "result.team_win" : "result.team_lose";
   $("#result-headline").textContent = t(key);
   panel.dataset.winner = String(outcome.winner);
   panel.dataset.won = won ? "1" : "0";
   const chicas = outcome.chicas ?? v.chicas;
-  $("#result-chicas").textContent = `${t("result_chicas", { a: chicas[mine], b: chicas[1 - mine] })}${outcome.reason === "zapatero" ? ` · ${t("result_by_zapatero")}` : ""}`;
+  const chicasText = t("result.chicas", { won: chicas[outcome.winner], lost: chicas[1 - outcome.winner] });
+  $("#result-chicas").textContent = `${chicasText}${outcome.reason === "zapatero" ? ` · ${t("page.result_by_zapatero")}` : ""}`;
   $("#result-list").replaceChildren(
     ...(v.chica_results || []).map((r, i) => {
       const scores = r.scores.map((s, team) => `${teamName(team)} ${s}`).join(" – ");
@@ -1434,12 +1293,10 @@ function showResult(msg, quiet) {
       return el(
         "li",
         { "data-testid": "result-chica" },
-        t("result_chica_line", { n: i + 1, scores, team: teamName(r.winner) }),
-        r.platillo
-          ? el("span", { class: "result-zapatero" }, ` · ${t("result_platillo", { team: teamName(loser) })} `, el("strong", { text: I.sayingLine("platillo") }))
-          : r.zapatero
-            ? el("span", { class: "result-zapatero" }, ` · ${t("result_zapatero", { team: teamName(loser) })} `, el("strong", { text: I.sayingLine("zapatero") }))
-            : null,
+        t("result.chica", { n: i + 1, scores, team: teamName(r.winner) }),
+        r.zapatero
+          ? el("span", { class: "result-zapatero" }, ` · ${t(r.platillo ? "result.platillo" : "result.zapatero", { team: teamName(loser) })}`)
+          : null,
       );
     }),
   );
@@ -1447,15 +1304,15 @@ function showResult(msg, quiet) {
   if (final.some((e) => e.kind === "hand_end")) {
     const prevView = app.lastHandView ?? v;
     $("#result-hand").replaceChildren(
-      el("h3", { text: t("summary_title", { n: (prevView.hand_number ?? 0) + 1 }) }),
+      el("h3", { text: t("page.summary.title", { n: (prevView.hand_number ?? 0) + 1 }) }),
       ...summaryTable(final, v, false),
     );
   } else $("#result-hand").replaceChildren();
-  const link = $("#download-record");
+  const button = $("#download-record");
+  button.hidden = !app.session;
   if (app.session) {
-    const mesa = msg.mesa ? `&mesa=${msg.mesa}` : "";
-    link.href = `api/games/${encodeURIComponent(app.session.room)}/record?token=${encodeURIComponent(app.session.token)}${mesa}`;
-    link.setAttribute("download", `cuarenta-${app.session.room}${msg.mesa ? `-mesa${msg.mesa}` : ""}.cuarenta`);
+    button.dataset.room = app.session.room;
+    button.dataset.mesa = String(msg.mesa ?? "");
   }
   const wasHidden = panel.hidden;
   panel.hidden = false;
@@ -1482,31 +1339,61 @@ function hideError(codes = null) {
   box.hidden = true;
 }
 
+// -- tokens stay out of URLs: a header for reading, a body for the history ------------------------
+function authorized(token, init = {}) {
+  return { ...init, headers: { ...(init.headers ?? {}), Authorization: `Bearer ${token}` } };
+}
+
+/** The record of a finished mesa, fetched with the seat's token in a header and offered as a file. */
+async function downloadRecord(room, token, mesa) {
+  const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
+  try {
+    const res = await fetch(`api/games/${encodeURIComponent(room)}/record${query}`, authorized(token));
+    if (!res.ok) {
+      const body = await res.json().catch(() => null);
+      throw new Error(errorDetail(body) || `HTTP ${res.status}`);
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const link = el("a", { href: url, download: `cuarenta-${room}${mesa ? `-mesa${mesa}` : ""}.cuarenta`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (err) {
+    showError(err instanceof TypeError ? t("page.err.network") : t("page.err.download", { message: err.message }));
+  }
+}
+
 // -- history and statistics ---------------------------------------------------------------------
 async function showHistory() {
   showScreen("history");
   const list = $("#history-list");
   const stats = $("#stats");
-  list.replaceChildren(el("p", { text: t("loading") }));
-  stats.replaceChildren(el("p", { text: t("loading") }));
+  list.replaceChildren(el("p", { text: t("page.loading") }));
+  stats.replaceChildren(el("p", { text: t("page.loading") }));
   const games = load(KEYS.games) ?? [];
   const tokens = games.map((g) => g.token).filter(Boolean);
   const byRoom = new Map(games.map((g) => [g.room, g]));
   try {
-    const query = tokens.map((tok) => `token=${encodeURIComponent(tok)}`).join("&");
-    const res = tokens.length ? await fetch(`api/history?${query}`) : null;
+    const res = tokens.length
+      ? await fetch("api/history", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ tokens }),
+        })
+      : null;
     const data = res && res.ok ? await res.json() : [];
-    const items = Array.isArray(data) ? data : data.games ?? data.history ?? [];
-    list.replaceChildren(items.length ? historyTable(items, byRoom) : el("p", { "data-testid": "history-empty", text: t("history_empty") }));
+    const items = Array.isArray(data) ? data : data.games ?? [];
+    list.replaceChildren(items.length ? historyTable(items, byRoom) : el("p", { "data-testid": "history-empty", text: t("page.history_empty") }));
   } catch {
-    list.replaceChildren(el("p", { text: t("err_network") }));
+    list.replaceChildren(el("p", { text: t("page.err.network") }));
   }
   try {
     const res = await fetch("api/stats");
     const data = res.ok ? await res.json() : null;
     stats.replaceChildren(statsTable(data));
   } catch {
-    stats.replaceChildren(el("p", { text: t("err_network") }));
+    stats.replaceChildren(el("p", { text: t("page.err.network") }));
   }
 }
 
@@ -1524,34 +1411,38 @@ function resultText(item, mine) {
   if (typeof won !== "boolean") return "";
   const chicas = item.chicas;
   const score = Array.isArray(chicas) ? ` ${chicas[team]}–${chicas[1 - team]}` : "";
-  return `${t(won ? "res_won" : "res_lost")}${score}`;
+  return `${t(won ? "page.res_won" : "page.res_lost")}${score}`;
 }
 
 function historyTable(items, byRoom) {
-  const head = ["col_date", "col_level", "col_players", "col_rules", "col_result", "col_record"];
+  const head = ["page.col.date", "page.col.level", "option.players", "page.rules", "page.col.result", "page.col.record"];
   const rows = items.map((item) => {
-    const room = item.room ?? item.id;
+    const room = item.room;
     const mine = byRoom.get(room);
-    const token = item.token ?? mine?.token;
-    const rules = item.rules;
-    const preset = typeof rules === "string" ? rules : rules?.preset ?? item.preset ?? "";
-    const nPlayers = item.players ?? rules?.players ?? mine?.players;
+    const token = mine?.token;
+    const preset = typeof item.rules === "string" ? item.rules : item.rules?.preset ?? "";
+    const nPlayers = item.players ?? item.rules?.players ?? mine?.players;
     const level = item.level ?? mine?.level;
-    let href = null;
-    if (token && typeof item.record === "string") {
-      href = `${item.record.replace(/^\//, "")}${item.record.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
-    } else if (room && token) {
-      href = `api/games/${encodeURIComponent(room)}/record?token=${encodeURIComponent(token)}${item.mesa ? `&mesa=${item.mesa}` : ""}`;
-    }
+    const presetLabel = preset === "custom" ? app.options?.custom?.label : app.options?.presets?.find((p) => p.name === preset)?.label;
+    const record =
+      room && token
+        ? el("button", {
+            type: "button",
+            class: "link-button",
+            "data-testid": "history-record",
+            text: t("page.record_link"),
+            onclick: () => downloadRecord(room, token, item.mesa),
+          })
+        : "";
     return el(
       "tr",
       { "data-testid": "history-row", "data-room": room ?? "", "data-won": item.won ? "1" : "0" },
-      el("td", { "data-label": t("col_date"), text: formatDate(item.date ?? item.finished ?? item.finished_at ?? item.ended_at ?? item.created_at) }),
-      el("td", { "data-label": t("col_level"), text: levelName(level) }),
-      el("td", { "data-label": t("col_players"), text: nPlayers === 4 ? t("players_4") : nPlayers === 2 ? t("players_2") : String(nPlayers ?? "") }),
-      el("td", { "data-label": t("col_rules"), text: I.hasKey(`preset_${preset}`) ? t(`preset_${preset}`) : String(preset) }),
-      el("td", { "data-label": t("col_result"), "data-testid": "history-result", text: resultText(item, mine) }),
-      el("td", { "data-label": t("col_record") }, href ? el("a", { href, download: `cuarenta-${room}${item.mesa ? `-mesa${item.mesa}` : ""}.cuarenta`, "data-testid": "history-record", text: t("record_link") }) : ""),
+      el("td", { "data-label": t("page.col.date"), text: formatDate(item.finished) }),
+      el("td", { "data-label": t("page.col.level"), text: levelName(level) }),
+      el("td", { "data-label": t("option.players"), text: nPlayers === 4 || nPlayers === 2 ? t(`option.players.${nPlayers}`) : String(nPlayers ?? "") }),
+      el("td", { "data-label": t("page.rules"), text: pick(presetLabel, String(preset)) }),
+      el("td", { "data-label": t("page.col.result"), "data-testid": "history-result", text: resultText(item, mine) }),
+      el("td", { "data-label": t("page.col.record") }, record),
     );
   });
   return el(
@@ -1562,13 +1453,15 @@ function historyTable(items, byRoom) {
 }
 
 function statsTable(data) {
-  if (!data) return el("p", { text: t("stats_empty") });
+  if (!data) return el("p", { text: t("page.stats_empty") });
   let entries = [];
   const src = data.levels ?? data.stats ?? data;
   if (Array.isArray(src)) entries = src.map((x) => [x.level ?? x.name, x]);
   else if (src && typeof src === "object") entries = Object.entries(src).filter(([, v]) => v && typeof v === "object");
-  if (!entries.length) return el("p", { text: t("stats_empty") });
-  entries.sort((a, b) => LEVELS.indexOf(a[0]) - LEVELS.indexOf(b[0]));
+  if (!entries.length) return el("p", { text: t("page.stats_empty") });
+  const order = app.options?.levels ?? [];
+  const rank = (level) => (order.includes(level) ? order.indexOf(level) : order.length);
+  entries.sort((a, b) => rank(a[0]) - rank(b[0]));
   const cols = ["played", "won", "caidas", "limpias"];
   return el(
     "div",
@@ -1576,7 +1469,7 @@ function statsTable(data) {
     el(
       "table",
       { class: "data-table" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("col_level") }), cols.map((c) => el("th", { scope: "col", text: t(`col_${c}`) })))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("page.col.level") }), cols.map((c) => el("th", { scope: "col", text: t(`page.col.${c}`) })))),
       el(
         "tbody",
         {},
@@ -1602,12 +1495,12 @@ function applyLanguage() {
   document.documentElement.lang = lang;
   I.applyStatic();
   const sw = $("#lang-switch");
-  sw.replaceChildren(el("span", { class: "long", text: t("lang_switch") }), el("span", { class: "short", text: t("lang_switch_short") }));
+  sw.replaceChildren(el("span", { class: "long", text: t("page.lang_switch") }), el("span", { class: "short", text: t("page.lang_switch_short") }));
   sw.setAttribute("lang", lang === "es" ? "en" : "es");
-  sw.setAttribute("aria-label", t("lang_switch_aria"));
-  $("#nav-rules").href = t("rules_href");
-  document.title = app.screen === "table" ? `${t("table_title")} · Cuarenta` : "Cuarenta";
-  if (app.options) buildForm();
+  sw.setAttribute("aria-label", t("page.lang_switch_aria"));
+  $("#nav-rules").href = t("page.rules_href");
+  document.title = app.screen === "table" ? `${t("page.table_title")} · Cuarenta` : "Cuarenta";
+  buildForm();
   if (app.msg) {
     renderAll();
     if (app.msg.status === "finished") showResult(app.msg, true);
@@ -1669,9 +1562,11 @@ function wire() {
   for (const input of document.querySelectorAll('input[name="players"]')) input.addEventListener("change", onPlayersChanged);
   $("#preset").addEventListener("change", onPresetChanged);
   $("#options-table").addEventListener("change", matchPreset);
-  $("#lang-switch").addEventListener("click", () => {
-    I.setLang(I.getLang() === "es" ? "en" : "es");
-    applyLanguage();
+  $("#lang-switch").addEventListener("click", switchLanguage);
+  $("#options-retry").addEventListener("click", loadOptions);
+  $("#download-record").addEventListener("click", () => {
+    const { room, mesa } = $("#download-record").dataset;
+    if (app.session && room === app.session.room) downloadRecord(room, app.session.token, mesa);
   });
   $("#nav-new").addEventListener("click", () => showScreen("new"));
   $("#nav-table").addEventListener("click", () => {
@@ -1704,11 +1599,11 @@ function wire() {
 async function resume(session) {
   // ask first whether the saved room still exists (404 unknown, 403 wrong token)
   try {
-    const res = await fetch(`api/rooms/${encodeURIComponent(session.room)}?token=${encodeURIComponent(session.token)}`);
+    const res = await fetch(`api/rooms/${encodeURIComponent(session.room)}`, authorized(session.token));
     if (res.status === 404 || res.status === 403) {
       forgetSession();
       showScreen("new");
-      showError(t(res.status === 404 ? "err_unknown_room" : "err_bad_token"));
+      showError(t(res.status === 404 ? "page.err.unknown_room" : "page.err.bad_token"));
       return;
     }
     if (res.ok) {
@@ -1721,14 +1616,40 @@ async function resume(session) {
   openSession(session);
 }
 
+/** The catalogue of `lang`, asked again (with growing pauses) until the server answers: without it the
+ * page has no words to show, not even to say that something is wrong. */
+async function textsOf(lang) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await I.loadTexts(lang);
+    } catch {
+      document.body.dataset.texts = "retrying";
+      await sleep(Math.min(8000, 250 * 2 ** attempt));
+    }
+  }
+}
+
+async function switchLanguage() {
+  const next = I.getLang() === "es" ? "en" : "es";
+  try {
+    await I.loadTexts(next);
+  } catch {
+    showError(t("page.err.network"));
+    return;
+  }
+  I.setLang(next);
+  applyLanguage();
+}
+
 async function main() {
-  I.setLang(I.getLang());
+  I.setLang(I.getLang(), false);
   if (window.matchMedia("(min-width: 900px)").matches) $("#log-box").open = true;
   wire();
   restoreForm();
+  await textsOf(I.getLang());
+  document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();
-  buildForm();
   if (app.session && app.session.room && app.session.token) {
     await resume(app.session);
   } else {

@@ -1,7 +1,9 @@
-// The rules pages ("Cómo se juega" / "How to play"): draw the example cards and the score marks,
-// and remember the language when the reader switches page.
+// The rules pages ("Cómo se juega" / "How to play"): draw the example cards and the score marks, name
+// them and list the sayings from the text catalogue (the same texts the game says, never a copy), and
+// remember the language when the reader switches page.
 
 import { cardFaceSVG, scoreMarkSVG } from "./cards.js";
+import * as I from "./i18n.js";
 
 for (const node of document.querySelectorAll("[data-card]")) {
   node.classList.add("card");
@@ -23,3 +25,40 @@ for (const link of document.querySelectorAll("[data-set-lang]")) {
     }
   });
 }
+
+/** The sayings, in the catalogue's order: the Spanish words and what they mean in the page's language. */
+function sayingsList(texts) {
+  const keys = Object.keys(texts)
+    .map((key) => /^saying\.([a-z_]+)$/.exec(key)?.[1])
+    .filter(Boolean);
+  return keys.flatMap((key) => {
+    const dt = document.createElement("dt");
+    dt.textContent = I.sayingWords(key);
+    dt.lang = "es";
+    const dd = document.createElement("dd");
+    dd.textContent = I.capitalize(I.sayingGloss(key));
+    return [dt, dd];
+  });
+}
+
+async function fillFromCatalogue() {
+  const lang = document.documentElement.lang; // the page's own language, whatever the game's
+  I.setLang(lang, false);
+  let texts;
+  for (let attempt = 0; !texts; attempt += 1) {
+    try {
+      texts = await I.loadTexts(lang);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(8000, 250 * 2 ** attempt)));
+    }
+  }
+  for (const node of document.querySelectorAll("[data-card]")) node.setAttribute("aria-label", I.cardLabel(node.dataset.card));
+  for (const node of document.querySelectorAll("[data-marks]")) {
+    const [perros, tantos] = node.dataset.marks.split(",").map(Number);
+    node.setAttribute("aria-label", I.pointsWords(10 * perros + 2 * tantos));
+  }
+  for (const list of document.querySelectorAll("[data-sayings]")) list.replaceChildren(...sayingsList(texts));
+  document.body.dataset.texts = "ready";
+}
+
+fillFromCatalogue();

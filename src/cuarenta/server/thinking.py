@@ -1,0 +1,547 @@
+"""Computer players in worker processes: the server sends a view and receives an action (issue 7, item 6).
+
+The server never runs a computer player's search. For each computer move it
+builds a :class:`ThinkRequest` — only what that seat may know: the seat's view
+(``game.view(seat).to_dict()``), the legal actions as text, the level, the seat
+and the player's seed — and awaits the chosen action as text from a
+:class:`WorkerPool`. A search that takes seconds then runs on another core (or
+at a lower priority on a busy one) while the event loop goes on serving every
+other room and socket.
+
+Workers
+    ``cuarenta serve --workers N`` starts ``N`` worker processes (default: one
+    per core, :func:`default_workers`). Each is a plain ``python`` process that
+    reads one JSON request per line on its standard input and writes one JSON
+    reply per line on its standard output (:func:`worker_main`); it imports the
+    engine and the players only, never the web framework, and runs at a lower
+    CPU priority (``nice`` +10) so that the server process is served first when
+    the cores are busy. ``--workers 0`` thinks in-process instead, on one
+    dedicated thread (:class:`InProcessThinking`), for tests and debugging.
+
+A seat's player lives in one worker
+    A player may remember what it saw between turns (every player keeps at
+    least its random generator's state), so each request is routed by a stable
+    hash of (room, mesa, seat) to the same worker, which keeps the player object
+    in a bounded LRU cache (:class:`PlayerCache`). The seat's player therefore
+    sees the same views in the same order as it would in-process, and makes the
+    same choices: ``--workers 0`` and ``--workers N`` play the same games. The
+    alternative — any worker, the player rebuilt from the views it needs — would
+    balance load better but would lose what a player remembers, or replay every
+    earlier turn's search. When a player is lost anyway (its worker crashed, or
+    it left the cache), a fresh player of the same level and seed takes over:
+    its moves stay legal and seeded, exactly as after a server restart.
+
+Failures
+    A worker that dies (killed, out of memory, a crash) is replaced at once and
+    the request it held is asked again of the new one, at most ``attempts``
+    times; a request that takes longer than ``timeout`` seconds kills its worker
+    the same way. Then :class:`ThinkingError` is raised and the room plays its
+    first legal action (logged). A reply for a request nobody awaits any more
+    (the room's task was cancelled) is dropped; the room itself drops an answer
+    for a state that is no longer current (:meth:`cuarenta.server.rooms.Rooms._run_bots`).
+
+>>> from cuarenta import Game, Rules
+>>> game = Game.new(Rules(), seed=5)
+>>> request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+>>> request.seed, request.key
+('5/1', 'r/1/1')
+>>> answer(request, PlayerCache()) in request.legal
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import signal
+import sys
+import zlib
+from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from cuarenta.moves import parse_action
+from cuarenta.players import Player, make_player
+from cuarenta.view import SeatView
+
+if TYPE_CHECKING:
+    from cuarenta.game import Game
+
+log = logging.getLogger("cuarenta.server")
+
+#: Seconds one request may take before its worker is killed and the request asked again.
+DEFAULT_TIMEOUT: Final = 120.0
+#: How many workers may die on one request before :class:`ThinkingError`.
+DEFAULT_ATTEMPTS: Final = 3
+#: Players kept per worker (least recently used first out).
+CACHE_SIZE: Final = 4096
+#: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
+WORKER_NICE: Final = 10
+#: Seconds a closing pool waits for its workers to leave before killing them.
+CLOSE_GRACE: Final = 3.0
+
+# The worker imports this module without ``cuarenta/server/__init__.py``, which would import the web
+# framework (FastAPI, pydantic: 0.4 s and 25 MB more per worker): it registers the ``cuarenta.server``
+# package as an empty namespace first. This module imports only the engine and the players.
+_BOOT: Final = """\
+import os, sys, types
+import cuarenta
+package = types.ModuleType("cuarenta.server")
+package.__path__ = [os.path.join(os.path.dirname(cuarenta.__file__), "server")]
+sys.modules.setdefault("cuarenta.server", package)
+from cuarenta.server.thinking import worker_main
+worker_main(int(sys.argv[1]))
+"""
+
+
+def default_workers() -> int:
+    """One worker per core of the machine (``os.cpu_count()``), at least one."""
+    return max(1, os.cpu_count() or 1)
+
+
+class ThinkingError(Exception):
+    """A computer player could not answer (its workers kept dying, it timed out, or it failed)."""
+
+
+@dataclass(frozen=True)
+class ThinkRequest:
+    """What a computer seat is told on its turn: nothing it could not see at the table."""
+
+    room: str
+    mesa: int
+    seat: int
+    level: str
+    seed: str  #: the player's seed (``"{mesa seed}/{seat}"``)
+    view: dict[str, Any]  #: ``game.view(seat).to_dict()``
+    legal: tuple[str, ...]  #: the legal actions, as text, in the engine's order
+
+    @property
+    def key(self) -> str:
+        """The player this request is for: one per room, mesa and seat."""
+        return f"{self.room}/{self.mesa}/{self.seat}"
+
+    @classmethod
+    def for_seat(cls, game: Game, *, room: str, mesa: int, seat: int, level: str) -> ThinkRequest:
+        """The request for ``seat`` of ``game`` (whose turn it must be)."""
+        if game.is_over or game.turn != seat:
+            raise ValueError(f"it is not seat {seat}'s turn")
+        return cls(
+            room=room,
+            mesa=mesa,
+            seat=seat,
+            level=level,
+            seed=f"{game.seed}/{seat}",
+            view=game.view(seat).to_dict(),
+            legal=tuple(str(a) for a in game.legal_moves()),
+        )
+
+    def to_wire(self, request_id: int) -> dict[str, Any]:
+        """The JSON request a worker reads."""
+        return {
+            "id": request_id,
+            "room": self.room,
+            "mesa": self.mesa,
+            "seat": self.seat,
+            "level": self.level,
+            "seed": self.seed,
+            "view": self.view,
+            "legal": list(self.legal),
+        }
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> ThinkRequest:
+        """The request written by :meth:`to_wire` (``KeyError``/``TypeError``/``ValueError`` if not one)."""
+        legal = data["legal"]
+        if not isinstance(legal, list) or not all(isinstance(t, str) for t in legal):
+            raise ValueError("legal must be a list of actions as text")
+        return cls(
+            room=str(data["room"]),
+            mesa=int(data["mesa"]),
+            seat=int(data["seat"]),
+            level=str(data["level"]),
+            seed=str(data["seed"]),
+            view=dict(data["view"]),
+            legal=tuple(legal),
+        )
+
+
+class PlayerCache:
+    """The players a worker keeps, one per (room, mesa, seat), the least recently used leaving first.
+
+    >>> cache = PlayerCache(size=1)
+    >>> from cuarenta import Game, Rules
+    >>> game = Game.new(Rules(), seed=2)
+    >>> request = ThinkRequest.for_seat(game, room="a", mesa=1, seat=game.turn, level="facil")
+    >>> cache.player(request) is cache.player(request), cache.made
+    (True, 1)
+    """
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        if size < 1:
+            raise ValueError(f"a player cache holds at least 1 player, not {size}")
+        self.size = size
+        self.made = 0  #: players built so far (a measure of cache misses)
+        self._players: OrderedDict[str, tuple[str, str, Player]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._players)
+
+    def player(self, request: ThinkRequest) -> Player:
+        """The request's player: the one that answered this seat before, or a new one."""
+        key = request.key
+        found = self._players.get(key)
+        if found is not None and found[0] == request.level and found[1] == request.seed:
+            self._players.move_to_end(key)
+            return found[2]
+        player = make_player(request.level, seed=request.seed)
+        if player.sees_all:
+            raise ValueError(f"level {request.level!r} needs hidden cards: it cannot play from a view")
+        player.start(request.seat, SeatView.from_dict(request.view).rules)
+        self.made += 1
+        self._players[key] = (request.level, request.seed, player)
+        self._players.move_to_end(key)
+        while len(self._players) > self.size:
+            self._players.popitem(last=False)
+        return player
+
+
+def answer(request: ThinkRequest, cache: PlayerCache) -> str:
+    """The action (as text) the request's player chooses; raises if the request is not sound."""
+    view = SeatView.from_dict(request.view)
+    if view.seat != request.seat or view.turn != request.seat:
+        raise ValueError(
+            f"the view is seat {view.seat}'s with seat {view.turn} to move, not seat {request.seat}"
+        )
+    if not request.legal:
+        raise ValueError("no legal action to choose from")
+    legal = [parse_action(text) for text in request.legal]
+    player = cache.player(request)
+    return str(player.choose(view, legal))
+
+
+# -- the worker process ------------------------------------------------------------------------------------
+def worker_main(nice: int = WORKER_NICE) -> None:  # pragma: no cover - runs in the worker processes
+    """Answer requests, one JSON object per line on stdin, until stdin closes."""
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # anything a player prints goes to stderr, never into the replies
+    sys.stdout = sys.stderr
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which closes the workers
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    cache = PlayerCache()
+    for line in sys.stdin:
+        request_id: Any = None
+        try:
+            data = json.loads(line)
+            request_id = data["id"]
+            reply = {"id": request_id, "action": answer(ThinkRequest.from_wire(data), cache)}
+        except Exception as exc:  # a bad request or a failing player: say so, keep serving
+            reply = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}
+        channel.write(json.dumps(reply) + "\n")
+        channel.flush()
+
+
+# -- the server side ---------------------------------------------------------------------------------------
+class Thinking(Protocol):
+    """Where the server's computer players think: :class:`WorkerPool` or :class:`InProcessThinking`."""
+
+    @property
+    def workers(self) -> int:
+        """Worker processes (0: in-process)."""
+        ...
+
+    async def choose(self, request: ThinkRequest) -> str:
+        """The action the request's player chooses, as text; :class:`ThinkingError` if none came."""
+        ...
+
+    def pids(self) -> list[int]:
+        """The process ids of the live workers."""
+        ...
+
+    async def close(self) -> None:
+        """Stop thinking: the workers leave (a later :meth:`choose` starts new ones)."""
+        ...
+
+
+def make_thinking(workers: int | None = None) -> Thinking:
+    """``workers`` worker processes (``None``: one per core); 0 thinks in-process, on one thread."""
+    count = default_workers() if workers is None else workers
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"workers must be a whole number, 0 or more, not {workers!r}")
+    if count == 0:
+        return InProcessThinking()
+    return WorkerPool(count)
+
+
+class InProcessThinking:
+    """Players think in this process, on one dedicated thread (``--workers 0``: tests, debugging)."""
+
+    workers = 0
+
+    def __init__(self) -> None:
+        self.cache = PlayerCache()
+        self._executor: ThreadPoolExecutor | None = None
+
+    async def choose(self, request: ThinkRequest) -> str:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuarenta-think")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, answer, request, self.cache)
+        except Exception as exc:
+            raise ThinkingError(f"the {request.level} player of {request.key} failed: {exc}") from exc
+
+    def pids(self) -> list[int]:
+        return []
+
+    async def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+@dataclass(eq=False)
+class _Job:
+    id: int
+    request: ThinkRequest
+    line: bytes
+    future: asyncio.Future[str]
+    tries: int = 0
+
+
+class _Worker:
+    """One slot of the pool: its current process, its queue of requests, the task that feeds it."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.process: asyncio.subprocess.Process | None = None
+        self.queue: deque[_Job] = deque()
+        self.wakeup = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.started = 0  #: processes started in this slot (1 + replacements)
+
+
+class WorkerPool:
+    """``workers`` worker processes; a seat's requests always go to the same one (see the module doc).
+
+    Started on first use, on the running event loop; every method must be called from that loop.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        attempts: int = DEFAULT_ATTEMPTS,
+        nice: int = WORKER_NICE,
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"a worker pool has 1 worker or more, not {workers}")
+        if timeout <= 0 or attempts < 1:
+            raise ValueError("timeout must be positive and attempts 1 or more")
+        self.workers = workers
+        self.timeout = timeout
+        self.attempts = attempts
+        self.nice = nice
+        self._ids = itertools.count(1)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots: list[_Worker] = []
+
+    # -- the public face ------------------------------------------------------------------------------------
+    async def choose(self, request: ThinkRequest) -> str:
+        slot = self._slot(request.key)
+        job_id = next(self._ids)
+        line = (json.dumps(request.to_wire(job_id), separators=(",", ":")) + "\n").encode()
+        job = _Job(job_id, request, line, asyncio.get_running_loop().create_future())
+        slot.queue.append(job)
+        slot.wakeup.set()
+        return await job.future  # cancelling the caller cancels the job: its reply will be dropped
+
+    def pids(self) -> list[int]:
+        return [s.process.pid for s in self._slots if s.process is not None and s.process.returncode is None]
+
+    def restarts(self) -> int:
+        """Worker processes started to replace one that died."""
+        return sum(max(0, s.started - 1) for s in self._slots)
+
+    async def close(self) -> None:
+        slots, self._slots, self._loop = self._slots, [], None
+        for slot in slots:
+            if slot.task is not None:
+                slot.task.cancel()
+            for job in slot.queue:
+                if not job.future.done():
+                    job.future.set_exception(ThinkingError("the server is stopping"))
+        for slot in slots:
+            if slot.task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await slot.task
+        await asyncio.gather(*(self._stop(slot.process) for slot in slots if slot.process is not None))
+
+    # -- inside ---------------------------------------------------------------------------------------------
+    def _slot(self, key: str) -> _Worker:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            if self._loop is not None:  # a new event loop (tests): the old one's workers are unreachable
+                self._abandon()
+            self._loop = loop
+            self._slots = [_Worker(i) for i in range(self.workers)]
+            for slot in self._slots:
+                slot.task = loop.create_task(self._serve(slot), name=f"thinking-worker-{slot.index}")
+        return self._slots[zlib.crc32(key.encode()) % self.workers]
+
+    def _abandon(self) -> None:
+        for slot in self._slots:
+            if slot.process is not None and slot.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(slot.process.pid, signal.SIGKILL)
+        self._slots = []
+
+    async def _serve(self, slot: _Worker) -> None:
+        """Keep a live process in the slot and feed it the slot's requests, one at a time."""
+        while True:
+            try:
+                process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-c",
+                    _BOOT,
+                    str(self.nice),
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    start_new_session=True,  # Ctrl-C at a terminal stops the server, which stops its workers
+                )
+            except OSError as exc:
+                log.error("cannot start a thinking worker: %s", exc)
+                self._fail_queued(slot, f"no worker process could be started: {exc}")
+                await asyncio.sleep(1.0)
+                continue
+            slot.process = process
+            slot.started += 1
+            try:
+                await self._feed(slot, process)
+            finally:
+                if process.returncode is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                await process.wait()
+            log.warning(
+                "thinking worker %d (pid %d) stopped with code %s; starting another",
+                slot.index,
+                process.pid,
+                process.returncode,
+            )
+
+    async def _feed(self, slot: _Worker, process: asyncio.subprocess.Process) -> None:
+        """Send requests to ``process`` and settle them; return when the process is gone or stuck."""
+        assert process.stdin is not None and process.stdout is not None
+        died = asyncio.ensure_future(process.wait())
+        try:
+            while True:
+                waiting = asyncio.ensure_future(self._next(slot))
+                await asyncio.wait((waiting, died), return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():  # the process died while idle: replace it now, not at the next move
+                    waiting.cancel()
+                    return
+                if died.done():
+                    slot.queue.appendleft(waiting.result())
+                    return
+                if not await self._settle(slot, process, waiting.result()):
+                    return
+        finally:
+            died.cancel()
+
+    async def _settle(self, slot: _Worker, process: asyncio.subprocess.Process, job: _Job) -> bool:
+        """Ask ``process`` for ``job``'s answer; False if the process failed (then the job is asked again)."""
+        assert process.stdin is not None and process.stdout is not None
+        job.tries += 1
+        try:
+            process.stdin.write(job.line)
+            await process.stdin.drain()
+            line = await asyncio.wait_for(process.stdout.readline(), self.timeout)
+        except TimeoutError:
+            self._retry(slot, job, f"no answer within {self.timeout:g} s")
+            return False
+        except (ConnectionError, OSError, ValueError) as exc:  # a broken pipe, or an over-long line
+            self._retry(slot, job, f"the worker's pipe failed: {exc}")
+            return False
+        if not line:
+            self._retry(slot, job, "the worker process died")
+            return False
+        try:
+            reply = json.loads(line)
+            if reply.get("id") != job.id:
+                raise ValueError(f"a reply to request {reply.get('id')!r}, not {job.id}")
+        except (ValueError, AttributeError) as exc:
+            self._retry(slot, job, f"the worker answered nonsense: {exc}")
+            return False
+        if job.future.done():
+            return True  # nobody waits for it any more: dropped
+        if isinstance(reply.get("action"), str):
+            job.future.set_result(reply["action"])
+        else:
+            error = reply.get("error")
+            job.future.set_exception(
+                ThinkingError(f"the {job.request.level} player of {job.request.key}: {error}")
+            )
+        return True
+
+    async def _next(self, slot: _Worker) -> _Job:
+        while True:
+            while slot.queue:
+                job = slot.queue.popleft()
+                if not job.future.done():
+                    return job
+            slot.wakeup.clear()
+            await slot.wakeup.wait()
+
+    def _retry(self, slot: _Worker, job: _Job, reason: str) -> None:
+        """The worker failed on ``job``: ask again of the next process, or give up after ``attempts``."""
+        if job.future.done():
+            return
+        if job.tries >= self.attempts:
+            job.future.set_exception(ThinkingError(f"{job.request.key}: {reason} ({job.tries} tries)"))
+        else:
+            log.warning("thinking worker %d: %s; asking %s again", slot.index, reason, job.request.key)
+            slot.queue.appendleft(job)
+
+    def _fail_queued(self, slot: _Worker, reason: str) -> None:
+        while slot.queue:
+            job = slot.queue.popleft()
+            if not job.future.done():
+                job.future.set_exception(ThinkingError(reason))
+
+    async def _stop(self, process: asyncio.subprocess.Process) -> None:
+        """Close the worker's input (it leaves), then kill it if it has not left in time."""
+        if process.returncode is None:
+            if process.stdin is not None:
+                process.stdin.close()
+            try:
+                await asyncio.wait_for(process.wait(), CLOSE_GRACE)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+
+
+__all__ = [
+    "CACHE_SIZE",
+    "DEFAULT_ATTEMPTS",
+    "DEFAULT_TIMEOUT",
+    "InProcessThinking",
+    "PlayerCache",
+    "ThinkRequest",
+    "Thinking",
+    "ThinkingError",
+    "WorkerPool",
+    "answer",
+    "default_workers",
+    "make_thinking",
+    "worker_main",
+]

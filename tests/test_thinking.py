@@ -1,0 +1,486 @@
+"""Computer players in worker processes (cuarenta.server.thinking): real processes, real signals.
+
+What is proved here: the pool's players choose legal actions for every level, 1v1 and 2v2, and the same
+ones as in-process thinking (a seat's player lives in one worker and remembers); a request carries no card
+the seat could not see; a worker killed (SIGKILL) or stuck (SIGSTOP past the timeout) is replaced and the
+request asked again; a failing request is reported, not fatal; an answer for a state that is no longer
+current is dropped by the room; ``cuarenta serve --workers 0`` and ``--workers 2`` play, and the workers
+leave with the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from cuarenta import Game, Rules
+from cuarenta.server.gcpolicy import GcPolicy
+from cuarenta.server.protocol import JoinMessage
+from cuarenta.server.rooms import Connection, Rooms
+from cuarenta.server.store import Store
+from cuarenta.server.thinking import (
+    InProcessThinking,
+    PlayerCache,
+    ThinkingError,
+    ThinkRequest,
+    WorkerPool,
+    answer,
+    default_workers,
+    make_thinking,
+)
+from test_server_process import free_port, program
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][hdcs])(?![A-Za-z0-9])")
+
+
+def play(thinking: Any, rules: Rules, level: str, seed: int, plies: int, room: str = "r") -> list[str]:
+    """``plies`` actions of a game where every seat is a computer of ``level`` thinking in ``thinking``."""
+
+    async def run() -> list[str]:
+        game = Game.new(rules, seed)
+        chosen: list[str] = []
+        try:
+            while not game.is_over and len(chosen) < plies:
+                request = ThinkRequest.for_seat(game, room=room, mesa=1, seat=game.turn, level=level)
+                text = await thinking.choose(request)
+                assert text in request.legal, (level, text, request.legal)
+                game.play(game.legal_moves()[request.legal.index(text)])
+                chosen.append(text)
+        finally:
+            await thinking.close()
+        return chosen
+
+    return asyncio.run(run())
+
+
+# -- the pool plays, and plays as in-process thinking would --------------------------------------------------
+@pytest.mark.parametrize(
+    ("players", "level", "plies"),
+    [
+        (2, "facil", 40),
+        (2, "normal", 40),
+        (2, "dificil", 6),
+        (4, "facil", 40),
+        (4, "normal", 40),
+        (4, "dificil", 3),
+    ],
+)
+def test_the_pool_plays_legal_moves_like_in_process_thinking(players: int, level: str, plies: int) -> None:
+    rules = Rules(players=players)
+    pooled = play(WorkerPool(2), rules, level, seed=11, plies=plies)
+    local = play(InProcessThinking(), rules, level, seed=11, plies=plies)
+    assert len(pooled) == plies
+    # each seat's player lived in one worker and saw every view of its seat in order: the same choices
+    assert pooled == local
+
+
+def test_a_seat_keeps_its_player_between_turns_and_a_new_mesa_gets_a_new_one() -> None:
+    game = Game.new(Rules(), 4)
+    cache = PlayerCache()
+    first = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="normal")
+    answer(first, cache)
+    game.play(game.legal_moves()[first.legal.index(answer(first, cache))])
+    game.play(game.legal_moves()[0])
+    again = ThinkRequest.for_seat(game, room="r", mesa=1, seat=first.seat, level="normal")
+    answer(again, cache)
+    assert cache.made == 1 and len(cache) == 1
+    answer(ThinkRequest.for_seat(game, room="r", mesa=2, seat=first.seat, level="normal"), cache)
+    assert cache.made == 2
+    small = PlayerCache(size=1)
+    answer(first, small)
+    answer(ThinkRequest.for_seat(game, room="other", mesa=1, seat=first.seat, level="normal"), small)
+    answer(first, small)  # left the cache: made again
+    assert small.made == 3 and len(small) == 1
+
+
+def test_a_request_names_no_card_the_seat_could_not_see() -> None:
+    for players in (2, 4):
+        game = Game.new(Rules(players=players), 21)
+        for _ in range(9):
+            seat = game.turn
+            request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=seat, level="facil")
+            assert request.view == game.view(seat).to_dict()
+            hidden = {str(c) for s in range(players) if s != seat for c in game.view(s).hand}
+            hidden |= {str(c) for c in game.stock}
+            named = set(CARD.findall(json.dumps(request.to_wire(1))))
+            assert named and not (named & hidden)
+            game.play(game.legal_moves()[0])
+
+
+def test_requests_that_are_not_sound_are_refused() -> None:
+    game = Game.new(Rules(), 2)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+    with pytest.raises(ValueError, match="not seat"):
+        ThinkRequest.for_seat(game, room="r", mesa=1, seat=1 - game.turn, level="facil")
+    wrong_seat = ThinkRequest(**{**request.__dict__, "seat": 1 - game.turn})
+    with pytest.raises(ValueError, match="not seat"):
+        answer(wrong_seat, PlayerCache())
+    with pytest.raises(ValueError, match="no legal action"):
+        answer(ThinkRequest(**{**request.__dict__, "legal": ()}), PlayerCache())
+    with pytest.raises(ValueError, match="hidden cards"):
+        answer(ThinkRequest(**{**request.__dict__, "level": "oracle"}), PlayerCache())
+    with pytest.raises(ValueError, match="unknown player"):
+        answer(ThinkRequest(**{**request.__dict__, "level": "nadie"}), PlayerCache())
+    for bad in (-1, True, 1.5):
+        with pytest.raises(ValueError, match="whole number"):
+            make_thinking(bad)  # type: ignore[arg-type]
+    assert make_thinking(0).workers == 0 and make_thinking(3).workers == 3
+
+
+def test_a_worker_reports_a_failing_request_and_goes_on_serving() -> None:
+    game = Game.new(Rules(), 2)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+
+    async def run() -> tuple[str, str, list[int], int]:
+        pool = WorkerPool(1)
+        try:
+            with pytest.raises(ThinkingError, match="hidden cards") as failed:
+                await pool.choose(ThinkRequest(**{**request.__dict__, "level": "oracle"}))
+            pids = pool.pids()
+            good = await pool.choose(request)
+            return str(failed.value), good, pids + pool.pids(), pool.restarts()
+        finally:
+            await pool.close()
+
+    message, good, pids, restarts = asyncio.run(run())
+    assert "oracle" in message and good in request.legal
+    assert len(set(pids)) == 1 and restarts == 0  # the same worker answered both
+
+
+# -- failures: a killed worker, a stuck one ------------------------------------------------------------------
+def test_a_killed_worker_is_replaced_and_the_request_asked_again() -> None:
+    rules = Rules(players=4)
+
+    async def run() -> tuple[list[str], list[int], list[int], int]:
+        pool = WorkerPool(1)
+        game = Game.new(rules, 5)
+        chosen: list[str] = []
+        try:
+            first = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+            chosen.append(await pool.choose(first))
+            game.play(game.legal_moves()[first.legal.index(chosen[-1])])
+            before = pool.pids()
+            # a dificil 2v2 move thinks for a while: kill the worker while it holds the request
+            request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="dificil")
+            pending = asyncio.ensure_future(pool.choose(request))
+            await asyncio.sleep(0.2)
+            os.kill(before[0], signal.SIGKILL)
+            chosen.append(await pending)
+            assert chosen[-1] in request.legal
+            game.play(game.legal_moves()[request.legal.index(chosen[-1])])
+            # and the replacement goes on serving
+            after = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+            chosen.append(await pool.choose(after))
+            assert chosen[-1] in after.legal
+            return chosen, before, pool.pids(), pool.restarts()
+        finally:
+            await pool.close()
+
+    chosen, before, after, restarts = asyncio.run(run())
+    assert len(chosen) == 3 and restarts == 1
+    assert len(after) == 1 and after != before
+    assert not Path(f"/proc/{before[0]}").exists()  # reaped, not a zombie
+
+
+def test_a_stuck_worker_is_killed_after_the_timeout_and_the_request_asked_again() -> None:
+    game = Game.new(Rules(), 6)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+
+    async def run(attempts: int) -> tuple[str | None, int]:
+        pool = WorkerPool(1, timeout=1.0, attempts=attempts)
+        try:
+            await pool.choose(request)  # started and answering
+            for pid in pool.pids():
+                os.kill(pid, signal.SIGSTOP)
+            try:
+                text: str | None = await pool.choose(request)
+            except ThinkingError as exc:
+                assert "no answer within 1 s" in str(exc)
+                text = None
+            for _ in range(200):  # the replacement starts in the background
+                if pool.restarts():
+                    break
+                await asyncio.sleep(0.05)
+            return text, pool.restarts()
+        finally:
+            await pool.close()
+
+    text, restarts = asyncio.run(run(attempts=2))
+    assert text in request.legal and restarts == 1
+    text, restarts = asyncio.run(run(attempts=1))
+    assert text is None and restarts == 1  # given up after one try; the worker was still replaced
+
+
+def test_a_closed_pool_leaves_no_process_and_starts_again_on_use() -> None:
+    game = Game.new(Rules(), 8)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+    pool = WorkerPool(2)
+
+    async def use() -> list[int]:
+        await pool.choose(request)
+        await asyncio.sleep(0.5)  # let the second worker start too
+        pids = pool.pids()
+        await pool.close()
+        return pids
+
+    first = asyncio.run(use())
+    second = asyncio.run(use())  # another event loop, as a restarted app would have
+    assert len(first) == 2 and len(second) == 2 and not set(first) & set(second)
+    for pid in first + second:
+        assert not Path(f"/proc/{pid}").exists()
+
+
+# -- the room drops an answer for a state that is gone -------------------------------------------------------
+class HeldThinking:
+    """A :class:`~cuarenta.server.thinking.Thinking` that answers only when the test says so."""
+
+    workers = 0
+
+    def __init__(self) -> None:
+        self.requests: list[ThinkRequest] = []
+        self.release = asyncio.Event()
+        self.asked = asyncio.Event()
+
+    async def choose(self, request: ThinkRequest) -> str:
+        self.requests.append(request)
+        self.asked.set()
+        await self.release.wait()
+        return request.legal[-1]
+
+    def pids(self) -> list[int]:
+        return []
+
+    async def close(self) -> None:
+        pass
+
+
+def test_an_answer_for_a_state_that_is_no_longer_current_is_dropped(tmp_path: Path) -> None:
+    store = Store.in_dir(tmp_path)
+    held = HeldThinking()
+    rooms = Rooms(store, bot_delay=0, thinking=held)
+
+    async def run() -> tuple[list[str], str]:
+        while True:  # a 2v2 room where seat 1 or 2 is to move: the next seat is a computer too
+            room, token = rooms.create(rules=Rules(players=4), level="facil")
+            if room.game.turn in (1, 2) and len(room.game.legal_moves()) > 1:
+                break
+        conn = Connection()
+        rooms.join(conn, JoinMessage(v=1, type="join", room=room.id, token=token))
+        await asyncio.wait_for(held.asked.wait(), 10)
+        # while the player thinks, the room changes: an action for that seat arrives first
+        played = str(room.game.legal_moves()[0])
+        rooms._apply(room, room.game.legal_moves()[0])
+        held.release.set()
+        while room.computer_to_move() is not None:
+            await asyncio.sleep(0.01)
+        await rooms.close()
+        return [str(a) for a in room.game.actions], played
+
+    try:
+        actions, played = asyncio.run(run())
+    finally:
+        store.close()
+    first, second = held.requests[:2]
+    assert first.legal[-1] != played
+    # the held answer for the first seat was dropped: its move is the one applied while it thought,
+    # then the next computer seat was asked about the new position and its answer was played
+    assert actions[:2] == [played, second.legal[-1]]
+    assert second.seat == first.seat + 1 and second.view["history"] != first.view["history"]
+    assert [r.seat for r in held.requests] == [first.seat + k for k in range(len(held.requests))]
+    assert len(actions) == 1 + len(held.requests) - 1
+
+
+# -- the real server -----------------------------------------------------------------------------------------
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2 :].split()
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def running_pids(pids: list[int]) -> list[int]:
+    alive = []
+    for pid in pids:
+        try:
+            text = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        if text[text.rindex(")") + 2] != "Z":
+            alive.append(pid)
+    return alive
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Any]:
+    """Start ``cuarenta serve`` with extra options; every process started is stopped at the end."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(*options: str) -> tuple[str, subprocess.Popen[str]]:
+        port = free_port()
+        proc = subprocess.Popen(
+            [program(), "serve", "--port", str(port), "--data", str(tmp_path / f"d{port}"), *options],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
+        started.append(proc)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.communicate()
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    return base, proc
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer"
+            time.sleep(0.1)
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def receive_state(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=60))
+        assert message["type"] != "error", message
+        if message["type"] == "state":
+            return message
+
+
+def play_moves(base: str, moves: int, players: int = 2, level: str = "facil") -> dict[str, Any]:
+    """A person plays ``moves`` moves in a new room; each is answered by the computer seats' moves."""
+    made = httpx.post(f"{base}/api/rooms", json={"players": players, "level": level}).json()
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"v": 1, "type": "join", "room": made["room"], "token": made["token"]}))
+        state = receive_state(ws)
+        played = 0
+        while played < moves:
+            while not state["legal"]:
+                state = receive_state(ws)
+            ws.send(json.dumps({"v": 1, "type": "move", "move": state["legal"][0], "state": state["state"]}))
+            played += 1
+            state = receive_state(ws)
+        while not state["legal"]:  # the computer seats answered the last move
+            state = receive_state(ws)
+        return state
+
+
+def test_the_real_server_thinks_in_workers_replaces_a_killed_one_and_leaves_none_behind(serve: Any) -> None:
+    base, proc = serve("--bot-delay", "0", "--workers", "2")
+    play_moves(base, 2)
+    deadline = time.monotonic() + 30
+    while len(workers := children(proc.pid)) < 2:
+        assert time.monotonic() < deadline, workers
+        time.sleep(0.1)
+    assert len(workers) == 2
+    for pid in workers:  # plain python processes running the worker, not forks of the server
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert b"worker_main" in b" ".join(command)
+    os.kill(workers[0], signal.SIGKILL)
+    state = play_moves(base, 3, players=4)  # three computer seats, spread over both workers
+    assert state["legal"]
+    deadline = time.monotonic() + 30
+    while len(now := children(proc.pid)) < 2:
+        assert time.monotonic() < deadline, now
+        time.sleep(0.1)
+    assert workers[0] not in now and workers[1] in now
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while running_pids(now + workers):
+        assert time.monotonic() < deadline, f"orphan workers: {running_pids(now + workers)}"
+        time.sleep(0.1)
+    _, err = proc.communicate()
+    assert "stopped with code -9" in err  # the replacement was logged
+
+
+def test_the_real_server_with_workers_0_thinks_in_process(serve: Any) -> None:
+    base, proc = serve("--bot-delay", "0", "--workers", "0")
+    state = play_moves(base, 3, players=4)
+    assert state["legal"] and children(proc.pid) == []
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 0
+
+
+# -- the command's options and the garbage-collection policy -------------------------------------------------
+def test_serve_wires_workers_and_runs_under_the_gc_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from cuarenta.cli import app
+
+    seen: list[tuple[int, bool]] = []
+
+    def fake_run(application: Any, **options: Any) -> None:
+        installed = any(isinstance(getattr(cb, "__self__", None), GcPolicy) for cb in gc.callbacks)
+        seen.append((application.state.rooms.thinking.workers, installed and gc.get_freeze_count() > 0))
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    for options, workers in ((["--workers", "3"], 3), (["--workers", "0"], 0), ([], default_workers())):
+        result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "d"), *options])
+        assert result.exit_code == 0, result.output
+        assert seen[-1] == (workers, True)
+    refused = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "d"), "--workers", "-1"])
+    assert refused.exit_code == 2 and len(seen) == 3
+    # and the policy is gone once the server stops
+    assert not any(isinstance(getattr(cb, "__self__", None), GcPolicy) for cb in gc.callbacks)
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_gc_policy_freezes_survivors_and_reclaims_frozen_cycles_on_schedule() -> None:
+    now = [0.0]
+    policy = GcPolicy(reclaim_every=10, clock=lambda: now[0])
+    gone: list[str] = []
+
+    class Node:
+        me: Any = None
+
+    policy.install()
+    try:
+        node = Node()
+        node.me = node  # a reference cycle: only the cyclic collector frees it
+        weakref.finalize(node, gone.append, "node")
+        gc.collect()  # a full collection: the node survives it and is frozen
+        assert gc.get_freeze_count() > 0 and policy.full_collections == 1
+        del node
+        gc.collect()
+        assert gone == []  # frozen objects are not walked by full collections
+        now[0] = 11.0
+        gc.collect()  # the hour (here 10 s) is up: this collection hands the frozen objects back
+        assert gone == [] and policy.reclaims == 0
+        gc.collect()  # and this one walks the whole heap once
+        assert gone == ["node"] and policy.reclaims == 1
+        assert gc.get_freeze_count() > 0  # frozen again afterwards
+    finally:
+        policy.uninstall()
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(ValueError, match="positive"):
+        GcPolicy(reclaim_every=0)

@@ -441,6 +441,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--no-gc-policy", action="store_true", help="with --gc-trace: run the server without its GcPolicy"
     )
+    parser.add_argument(
+        "--keep-trace", type=Path, help="with --gc-trace: write the window's collections here"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the persons' choices")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -457,7 +460,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         finally:
             stop_server(proc)
         log = (Path(tmp) / "server.log").read_text(errors="replace")
-        trace = gc_summary(Path(tmp) / "gc.trace", *figures.pop("window"))
+        window = figures.pop("window")
+        trace = gc_summary(Path(tmp) / "gc.trace", *window)
+        if args.keep_trace and (Path(tmp) / "gc.trace").exists():
+            lines = (Path(tmp) / "gc.trace").read_text().splitlines()
+            args.keep_trace.write_text(
+                "".join(f"{line}\n" for line in lines if window[0] <= float(line.split()[0]) < window[1])
+            )
     if args.gc_trace:
         figures["gc_policy"] = not args.no_gc_policy
         figures["gc"] = trace

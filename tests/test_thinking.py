@@ -88,6 +88,18 @@ def test_the_pool_plays_legal_moves_like_in_process_thinking(players: int, level
     assert pooled == local
 
 
+def test_the_equality_above_needs_the_seats_player_to_be_kept() -> None:
+    """A fresh ``dificil`` player for every move (its random generator reset) would play otherwise: so
+    the pool's equality with in-process thinking shows that each seat's player lived in one worker."""
+    game = Game.new(Rules(), 11)
+    fresh: list[str] = []
+    while len(fresh) < 6:
+        request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="dificil")
+        fresh.append(answer(request, PlayerCache()))
+        game.play(game.legal_moves()[request.legal.index(fresh[-1])])
+    assert fresh != play(InProcessThinking(), Rules(), "dificil", seed=11, plies=6)
+
+
 def test_a_seat_keeps_its_player_between_turns_and_a_new_mesa_gets_a_new_one() -> None:
     game = Game.new(Rules(), 4)
     cache = PlayerCache()
@@ -463,8 +475,10 @@ def test_the_gc_policy_freezes_survivors_and_reclaims_frozen_cycles_on_schedule(
     class Node:
         me: Any = None
 
+    before = gc.get_threshold()
     policy.install()
     try:
+        assert gc.get_threshold() == (*before[:2], 2)  # full collections after 2 of generation 1
         node = Node()
         node.me = node  # a reference cycle: only the cyclic collector frees it
         weakref.finalize(node, gone.append, "node")
@@ -481,6 +495,8 @@ def test_the_gc_policy_freezes_survivors_and_reclaims_frozen_cycles_on_schedule(
         assert gc.get_freeze_count() > 0  # frozen again afterwards
     finally:
         policy.uninstall()
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
     with pytest.raises(ValueError, match="positive"):
         GcPolicy(reclaim_every=0)
+    with pytest.raises(ValueError, match="full_every"):
+        GcPolicy(full_every=0)

@@ -65,7 +65,7 @@ from cuarenta.events import (
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.position import check_position
 from cuarenta.results import ChicaResult, Outcome
-from cuarenta.rules import Rules, Streak, is_caida, is_limpia
+from cuarenta.rules import ZAPATERO_WINS_AT, Rules, Streak, is_caida, is_limpia
 from cuarenta.view import SeatView
 
 GAME_FORMAT: Final = "cuarenta-game"
@@ -116,6 +116,8 @@ class Game:
         self._memo = options_memo(self._two_only)
         self._masks = masks_memo(self._two_only)
         self._manual = rules.capture == "manual"
+        #: below this score neither R24 nor R25 can end a chica (a guard before asking the rules)
+        self._decide_from = min(rules.target, ZAPATERO_WINS_AT) if rules.zapatero_wins_mesa else rules.target
         self._hands: list[list[Card]] = [[] for _ in range(n)]
         self._table: list[Card] = []
         self._tcode = 0
@@ -728,6 +730,9 @@ class Game:
 
     def _check_end(self) -> bool:
         """End the chica the moment the scores decide it (R25 ``zapatero_wins_mesa``, then R24)."""
+        s0, s1 = self._scores
+        if s0 < self._decide_from and s1 < self._decide_from:  # nothing to decide yet (the common case)
+            return False
         rules = self.rules
         winner = rules.zapatero_winner(self._scores)
         if winner is not None:

@@ -8,7 +8,11 @@ into the two teams' piles. The seat to move is worked out from the hand sizes un
 
 from __future__ import annotations
 
+import shutil
+import socket
+import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +178,22 @@ def assert_illegal(game: Game, action: Any, *fragments: str) -> str:
 def legal(game: Game) -> list[str]:
     """The legal actions as text."""
     return [str(m) for m in game.legal_moves()]
+
+
+def program() -> str:
+    """The installed ``cuarenta`` script, next to the running Python (the project's .venv)."""
+    beside = Path(sys.executable).parent / "cuarenta"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("cuarenta")
+    if found is None:  # pragma: no cover - the package is installed in the venv
+        pytest.skip("the cuarenta script is not installed")
+    return found
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback address (for a real server started by a test)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port

@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import subprocess
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import program
 from cuarenta import CARDS, Game, Move, Rules
 from cuarenta import players as players_mod
 from cuarenta.cli import app
@@ -41,17 +39,6 @@ from cuarenta.players.arena import (
 )
 
 runner = CliRunner()
-
-
-def program() -> str:
-    """The installed ``cuarenta`` script, next to the running Python (the project's .venv)."""
-    beside = Path(sys.executable).parent / "cuarenta"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("cuarenta")
-    if found is None:  # pragma: no cover - the package is installed in the venv
-        pytest.skip("the cuarenta script is not installed")
-    return found
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import program
 from cuarenta import PRESET_NAMES, Rules, RulesError
 from cuarenta.cli import app, chica_end, play_demo
 from cuarenta.events import (
@@ -32,17 +30,6 @@ from cuarenta.events import (
 from cuarenta.i18n import describe_event, seat_names, team_names
 
 runner = CliRunner()
-
-
-def program() -> str:
-    """The installed ``cuarenta`` script, next to the running Python (the project's .venv)."""
-    beside = Path(sys.executable).parent / "cuarenta"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("cuarenta")
-    if found is None:  # pragma: no cover - the package is installed in the venv
-        pytest.skip("the cuarenta script is not installed")
-    return found
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,6 @@ and at the end the socket still answers a ping. Bounded: a few seconds.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect
 
+from conftest import free_port
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.game import Game
 from cuarenta.rules import Rules
@@ -266,11 +266,6 @@ def test_valid_messages_in_wrong_orders() -> None:
 
 
 # -- a real server, real sockets ---------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from conftest import free_port
 from cuarenta.cli import app as cli_app
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
@@ -544,13 +545,6 @@ def program() -> list[str]:
     if beside.exists():
         return [str(beside)]
     return [sys.executable, "-c", "import sys; from cuarenta.cli import main; sys.exit(main())"]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,25 +15,9 @@ import pytest
 from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
+from conftest import free_port, program
 from cuarenta.cli import app
 from cuarenta.cli.serve import DEFAULT_BOT_DELAY, address, default_data_dir
-
-
-def program() -> str:
-    beside = Path(sys.executable).parent / "cuarenta"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("cuarenta")
-    if found is None:  # pragma: no cover - the package is installed in the venv
-        pytest.skip("the cuarenta script is not installed")
-    return found
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture

@@ -6,42 +6,22 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from conftest import free_port, program
 from cuarenta import Game, Rules
 from cuarenta.server.rooms import mesa_seed
 from cuarenta.server.store import DB_NAME, Store
 
 #: what a resumed room must show exactly as before
 SAME = ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status")
-
-
-def program() -> str:
-    beside = Path(sys.executable).parent / "cuarenta"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("cuarenta")
-    if found is None:  # pragma: no cover - the package is installed in the venv
-        pytest.skip("the cuarenta script is not installed")
-    return found
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager

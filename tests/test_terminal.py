@@ -8,17 +8,15 @@ import io
 import os
 import re
 import select
-import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import position
+from conftest import position, program
 from cuarenta import CARDS, Card, Claim, Game, IllegalMoveError, Move, Rules
 from cuarenta.cli import app
 from cuarenta.cli.terminal import (
@@ -51,14 +49,6 @@ runner = CliRunner()
 
 
 # -- helpers --------------------------------------------------------------------------------------
-def program() -> str:
-    beside = Path(sys.executable).parent / "cuarenta"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("cuarenta")
-    if found is None:  # pragma: no cover - the package is installed in the venv
-        pytest.skip("the cuarenta script is not installed")
-    return found
 
 
 ENV = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="100")

@@ -19,22 +19,15 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from cuarenta.cli.styles import DIM, EVENT_STYLES, SAYING_STYLE
 from cuarenta.events import (
-    Caida,
-    CaidaLimpia,
-    CaidaRonda,
-    Carton,
     ChicaWon,
-    ClaimMade,
     Deal,
     DealerDraw,
     Event,
-    FourOfAKind,
     HandEnd,
-    Limpia,
     MesaWon,
     Play,
-    Ronda,
     Zapatero,
 )
 from cuarenta.game import Game
@@ -114,24 +107,7 @@ class Output:
             self.console.print(Text(text, style=style or ""))
 
 
-_STYLES: dict[type[Event], str] = {
-    DealerDraw: "bold",
-    Deal: "bold cyan",
-    Ronda: "magenta",
-    FourOfAKind: "bold magenta",
-    Caida: "bold red",
-    CaidaLimpia: "bold red",
-    CaidaRonda: "bold red",
-    Limpia: "bold blue",
-    ClaimMade: "yellow",
-    HandEnd: "bold",
-    Carton: "blue",
-    ChicaWon: "bold green",
-    Zapatero: "bold yellow",
-    MesaWon: "bold green",
-}
-SAYING_STYLE = "italic yellow"
-SCORE_STYLE = "dim"
+SCORE_STYLE = DIM
 INDENT = 5
 
 
@@ -189,7 +165,7 @@ class DemoPrinter:
                 if isinstance(event, Deal) and event.deal == 0:
                     self.out.line()
                 heading = isinstance(event, (Deal, DealerDraw))
-                self.out.line(line.text, _STYLES.get(type(event)), 0 if heading else INDENT)
+                self.out.line(line.text, EVENT_STYLES.get(event.kind), 0 if heading else INDENT)
             for saying in line.sayings:
                 self.out.line(f"« {saying} »" if self.lang == "es" else saying, SAYING_STYLE, INDENT + 2)
             if line.scores is not None:

@@ -37,23 +37,15 @@ from rich.console import Console
 from rich.text import Text
 
 from cuarenta.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
+from cuarenta.cli.styles import DIM, EVENT_STYLES, SAYING_STYLE
 from cuarenta.errors import CardParseError, IllegalMoveError, MoveParseError
 from cuarenta.events import (
-    Caida,
-    CaidaLimpia,
-    CaidaRonda,
-    Carton,
     ChicaWon,
-    ClaimMade,
     Deal,
     DealerDraw,
     Event,
-    FourOfAKind,
-    HandEnd,
-    Limpia,
     MesaWon,
     Play,
-    Ronda,
     Zapatero,
 )
 from cuarenta.game import Game
@@ -83,24 +75,6 @@ HELP_WORDS: Final = frozenset({"?", "ayuda", "help"})
 QUIT_WORDS: Final = frozenset({"q", "salir", "quit", "exit"})
 CLAIM_WORDS: Final = ("reclamar", "reclamo", "claim")
 
-_STYLES: Final[dict[type[Event], str]] = {
-    DealerDraw: "bold",
-    Deal: "bold cyan",
-    Ronda: "magenta",
-    FourOfAKind: "bold magenta",
-    Caida: "bold red",
-    CaidaLimpia: "bold red",
-    CaidaRonda: "bold red",
-    Limpia: "bold blue",
-    ClaimMade: "yellow",
-    HandEnd: "bold",
-    Carton: "blue",
-    ChicaWon: "bold green",
-    Zapatero: "bold yellow",
-    MesaWon: "bold green",
-}
-SAYING_STYLE: Final = "italic yellow"
-DIM: Final = "dim"
 ERROR_STYLE: Final = "bold red"
 RULE: Final = "─" * 60
 INDENT: Final = 4
@@ -467,7 +441,7 @@ class TerminalGame:
                 self.screen.line(line.text, "bold" if event.seat == HUMAN else None)
             else:
                 heading = isinstance(event, (Deal, DealerDraw))
-                self.screen.line(line.text, _STYLES.get(type(event)), 0 if heading else INDENT)
+                self.screen.line(line.text, EVENT_STYLES.get(event.kind), 0 if heading else INDENT)
             for saying in line.sayings:
                 self.screen.line(f"« {saying} »" if lang == "es" else saying, SAYING_STYLE, INDENT + 2)
             if line.scores is not None:

@@ -227,3 +227,45 @@ def test_the_built_wheel_installs_alone_with_its_data(tmp_path: Path) -> None:
     assert lines[0] == "6 la mesa terminó: no hay más jugadas"
     assert lines[1] == "True True"
     assert all("extra ==" in r for r in json.loads(lines[2]))  # every requirement belongs to an extra
+
+
+WEB_ONLY = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "websockets", "httpx")  # typer needs pydantic
+
+
+def run_without(blocked: tuple[str, ...], script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` with the package's source and every installed package but ``blocked`` ones."""
+    code = (
+        "import importlib.abc, sys\n"
+        f"BLOCKED = {blocked!r}\n"
+        "class Block(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ModuleNotFoundError(f'{name!r} is blocked', name=name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Block())\n"
+        f"sys.path.insert(0, {str(SRC)!r})\n" + script
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_the_command_line_extra_works_without_the_web_extra() -> None:
+    """``pip install 'cuarenta[cli]'``: the terminal game, the demo and the arena need no web package;
+    ``cuarenta serve`` then says which extra it needs."""
+    script = (
+        "from cuarenta.cli import main\n"
+        "for args in (['demo', '--seed', '3'], ['play', '--help'], ['arena', '--help'],\n"
+        "             ['arena', 'facil', 'aleatorio', '--chicas', '2']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as exc:\n"
+        "        assert exc.code in (0, None), (args, exc.code)\n"
+        "print('web modules:', sorted(m for m in sys.modules if m.split('.')[0] in BLOCKED))\n"
+        "main(['serve'])\n"
+    )
+    result = run_without(WEB_ONLY, script)
+    assert "web modules: []" in result.stdout, result.stderr
+    assert "Fin de la demostración" in result.stdout
+    assert result.returncode == 1
+    assert "pip install 'cuarenta[web]'" in result.stderr and "Traceback" not in result.stderr

@@ -154,3 +154,20 @@ def test_address() -> None:
     assert address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert address("::", 9000) == "http://[::1]:9000/"
     assert address("example.org", 80) == "http://example.org:80/"
+
+
+def test_serve_keeps_the_games_in_a_database_given_by_url(ran: list[dict[str, Any]], tmp_path: Path) -> None:
+    """``--database URL`` (any SQLAlchemy URL: PostgreSQL for a cluster; here a SQLite file elsewhere)."""
+    db = tmp_path / "elsewhere" / "games.db"
+    db.parent.mkdir()
+    url = f"sqlite:///{db}"
+    result = CliRunner().invoke(
+        app, ["serve", "--data", str(tmp_path / "d"), "--database", url, "--max-rooms", "7", "--workers", "0"]
+    )
+    assert result.exit_code == 0, result.output
+    assert str(db) in result.output
+    rooms = ran[0]["app"].state.rooms
+    assert rooms.max_rooms == 7 and rooms.store.where.endswith("games.db")
+    assert db.is_file() and not (tmp_path / "d" / "cuarenta.sqlite3").exists()
+    refused = CliRunner().invoke(app, ["serve", "--database", "nosuchdb://x/y", "--workers", "0"])
+    assert refused.exit_code == 1 and "Error:" in refused.output and len(ran) == 1

@@ -149,6 +149,24 @@ def serve_command(
             help="New rooms allowed per client address and minute (also the burst); 0: no limit.",
         ),
     ] = DEFAULT_ROOMS_PER_MINUTE,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            "--database",
+            metavar="URL",
+            help="Keep the games in this database instead of the SQLite file of --data "
+            "(a SQLAlchemy URL, e.g. postgresql+psycopg://user@host/cuarenta; see docs/storage.md).",
+        ),
+    ] = None,
+    max_rooms: Annotated[
+        int | None,
+        typer.Option(
+            "--max-rooms",
+            metavar="N",
+            min=1,
+            help="Rooms kept in memory at most (default 1000); idle ones leave it and come back when needed.",
+        ),
+    ] = None,
     log_level: Annotated[
         LogLevel,
         typer.Option(
@@ -173,12 +191,15 @@ def serve_command(
             workers=workers,
             limits=Limits(rooms_per_minute=rooms_per_minute, rooms_burst=max(1, round(rooms_per_minute))),
             allow_origins=allow_origin or (),
+            database=database,
+            max_rooms=max_rooms,
         )
     except StoreError as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"Cuarenta: abre {address(host, port)} en tu navegador / open it in your browser")
-    typer.echo(f"Partidas guardadas en / games saved in {data_dir}  (Ctrl-C para salir / to stop)")
+    where = app.state.store.where
+    typer.echo(f"Partidas guardadas en / games saved in {where}  (Ctrl-C para salir / to stop)")
     gc_policy = GcPolicy()  # no stalls from full collections over a large heap (docs/performance.md)
     gc_policy.install()
     try:

@@ -57,6 +57,7 @@ from cuarenta.server.protocol import (
     pong_message,
 )
 from cuarenta.server.rooms import (
+    DEFAULT_MAX_ROOMS,
     Connection,
     RoomProblem,
     Rooms,
@@ -300,20 +301,25 @@ def create_app(
     *,
     limits: Limits | None = None,
     allow_origins: Iterable[str] = (),
+    database: str | None = None,
+    max_rooms: int | None = None,
 ) -> FastAPI:
-    """The web app, keeping its games in ``data_dir`` (created if needed).
+    """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
     ``bot_delay`` is the pause in seconds before each computer move; ``static_dir`` the page to serve at
     ``/`` (default: the installed package's ``web/static``).
     ``workers`` is the number of worker processes the computer players think in (default: one per core;
     0: in-process, on one thread — :mod:`cuarenta.server.thinking`).
     ``limits`` are the rate limits (default :class:`Limits`); ``allow_origins`` the browser origins
-    besides the server's own that may open ``/ws`` (``cuarenta serve --allow-origin``).
+    besides the server's own that may open ``/ws`` (``cuarenta serve --allow-origin``); ``max_rooms`` the
+    rooms kept in memory at most (default :data:`~cuarenta.server.rooms.DEFAULT_MAX_ROOMS`, docs/storage.md).
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     limits = Limits() if limits is None else limits
-    store = Store.in_dir(Path(data_dir))
-    rooms = Rooms(store, bot_delay=bot_delay, thinking=make_thinking(workers))
+    store = Store.in_dir(Path(data_dir)) if database is None else Store(database)
+    rooms = Rooms(
+        store, bot_delay=bot_delay, thinking=make_thinking(workers), max_rooms=max_rooms or DEFAULT_MAX_ROOMS
+    )
     static = STATIC_DIR if static_dir is None else Path(static_dir)
     room_limit = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
 

@@ -353,6 +353,11 @@ class Store:
             self.engine.dispose()
             raise
 
+    @property
+    def where(self) -> str:
+        """Where the games are kept, for people: the SQLite file, or the URL without its password."""
+        return self._where
+
     @classmethod
     def in_dir(cls, data_dir: Path) -> Store:
         """The SQLite store of a data directory, created with the directory if needed."""

@@ -229,7 +229,8 @@ def test_the_built_wheel_installs_alone_with_its_data(tmp_path: Path) -> None:
     assert all("extra ==" in r for r in json.loads(lines[2]))  # every requirement belongs to an extra
 
 
-WEB_ONLY = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "websockets", "httpx")  # typer needs pydantic
+#: The web extra's own packages (pydantic is not one: typer needs it too).
+WEB_ONLY = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "websockets", "httpx")
 
 
 def run_without(blocked: tuple[str, ...], script: str) -> subprocess.CompletedProcess[str]:

@@ -409,7 +409,7 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
-            raise RecordError(f"rules must be a Rules object, not {type(self.rules).__name__}")
+            raise RecordError.of("not_rules", value=type(self.rules).__name__)
         if not isinstance(self.seed, (int, str)) or isinstance(self.seed, bool):
             raise RecordError(f"seed {self.seed!r} must be a whole number or text")
         actions: list[Action] = []
@@ -420,7 +420,7 @@ class GameRecord:
                 except MoveParseError as exc:
                     raise RecordError(f"action {i}: {exc}") from None
             if not isinstance(a, (Move, Claim)):
-                raise RecordError(f"action {i}: {a!r} is not a move or a claim")
+                raise RecordError.of("save_action_type", number=i, value=repr(a))
             actions.append(a)
         object.__setattr__(self, "actions", tuple(actions))
         object.__setattr__(self, "seats", _seat_names(self.seats, self.rules.players))
@@ -894,7 +894,10 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
     elif players_text.strip() in ("2", "4"):
         players = int(players_text)
     else:
-        reader.error(f"Players {players_text!r}: Cuarenta is played by 2 or 4", where["players"])
+        reader.error(
+            f"Players {players_text!r}: {RulesError.of('players_2_or_4', value=players_text)}",
+            where["players"],
+        )
     preset = values.get("Rules")
     if players is None:  # lenient guess
         if preset in ("basico", "campeonato"):

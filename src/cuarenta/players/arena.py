@@ -59,7 +59,7 @@ from cuarenta.events import (
 )
 from cuarenta.game import Game
 from cuarenta.players import Player, act, make_player
-from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.rules import OPTIONS_BY_NAME, PRESET_NAMES, Rules
 
 #: A chica that has not ended after this many actions is an error (a bot or engine bug).
 MAX_PLIES: Final = 20_000
@@ -464,8 +464,10 @@ class MatchResult:
 
 def match_rules(rules: str | Rules, players: int) -> tuple[Rules, str]:
     """The per-game rules (one chica) and the preset name, from a preset name or a Rules object."""
-    if players not in (2, 4):
-        raise ArenaError(f"players={players!r} is not valid: Cuarenta is played by 2 or 4")
+    try:
+        OPTIONS_BY_NAME["players"].check(players)
+    except RulesError as exc:
+        raise ArenaError(str(exc), code=exc.code, params=exc.params) from None
     if isinstance(rules, Rules):
         if rules.players != players:
             raise ArenaError(f"the rules are for {rules.players} players, not {players}")

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import cuarenta.players as registry
-from cuarenta.errors import CuarentaError, IllegalMoveError, MoveParseError
+from cuarenta.errors import CuarentaError, GameOverError, IllegalMoveError, MoveParseError
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.moves import Action, Move, parse_action
@@ -579,7 +579,8 @@ class Rooms:
         room, seat = self._joined(conn)
         game = room.game
         if game.is_over:
-            raise ProtocolError("game_over", "the mesa is over: no more moves (send next for a new mesa)")
+            over = GameOverError.of("game_over")
+            raise ProtocolError("game_over", f"{over} (send next for a new mesa)", reason=_reason(over))
         if message.state != room.state:
             raise ProtocolError(
                 "stale",

@@ -45,6 +45,7 @@ from cuarenta.players.heuristics import (
     table_code,
 )
 from cuarenta.players.knowledge import Knowledge
+from cuarenta.rules import is_caida, is_limpia
 
 #: Weight of the partner's expected gain on the table we leave (4 players): the opponent
 #: plays in between and may take it first.
@@ -78,8 +79,7 @@ class NormalPlayer(Player):
         absent = shown_absent(view, know.rules).get((know.seat + 1) % know.players)
         look = outlook(know, dealer=view.dealer, rondas=view.rondas, absent=absent)
         scored: list[tuple[float, Action]] = [
-            (_move_value(look, know, know.table, know.last_drop, m.card, m.taken), m)
-            for m in _candidates(legal, know)
+            (_move_value(look, know, know.table, know.last_drop, m), m) for m in _candidates(legal, know)
         ]
         for claim in legal:
             if isinstance(claim, Claim):
@@ -92,10 +92,7 @@ def _claim_value(look: Outlook, know: Knowledge, claim: Claim) -> float:
     taken = set(claim.cards)
     table = [c for c in know.table if c not in taken]
     drop = None if know.last_drop in taken else know.last_drop
-    best = max(
-        _move_value(look, know, table, drop, card, cards)
-        for card, cards in _full_moves(know.hand, table, drop)
-    )
+    best = max(_move_value(look, know, table, drop, move) for move in _full_moves(know.hand, table, drop))
     return look.my_card * len(claim.cards) + best
 
 
@@ -104,16 +101,16 @@ def _move_value(
     know: Knowledge,
     table: Sequence[Card],
     drop: Card | None,
-    card: Card,
-    taken: Sequence[Card],
+    move: Move,
 ) -> float:
-    """What playing ``card`` (taking ``taken`` from ``table``) gains now, minus the next seat's
+    """What playing ``move`` on ``table`` (``drop`` just dropped) gains now, minus the next seat's
     expected best reply on the table it leaves, plus a share of the partner's (4 players)."""
     rules = look.rules
     score = look.scores[look.team]
+    card, taken = move.card, move.taken
     if taken:
-        caida = drop is not None and taken[0] == drop and card >> 2 == drop >> 2
-        limpia = len(taken) == len(table)
+        caida = is_caida(move, drop)  # R13 and R14, as the engine says them
+        limpia = is_limpia(move, len(table))
         prev = (look.seat - 1) % look.players
         ronda_caida = caida and drop is not None and (prev, drop >> 2) in look.rondas
         pts = capture_points(rules, score, caida=caida, limpia=limpia, ronda_caida=ronda_caida)
@@ -157,11 +154,9 @@ def _candidates(legal: Sequence[Action], know: Knowledge) -> list[Move]:
     return chosen or moves
 
 
-def _full_moves(
-    hand: Sequence[Card], table: Sequence[Card], drop: Card | None
-) -> list[tuple[Card, tuple[Card, ...]]]:
-    """(card, cards it takes) for every whole capture or drop of ``hand`` on ``table`` (by rank),
-    a pair taking the dropped card ``drop`` when it can (as the engine does)."""
+def _full_moves(hand: Sequence[Card], table: Sequence[Card], drop: Card | None) -> list[Move]:
+    """Every whole capture or drop of ``hand`` on ``table`` (by rank), a pair taking the dropped card
+    ``drop`` when it can (as the engine does)."""
     by: dict[int, list[Card]] = {}
     for c in table:
         by.setdefault(c >> 2, []).append(c)
@@ -170,11 +165,11 @@ def _full_moves(
         same.remove(drop)
         same.insert(0, drop)
     code = table_code(table)
-    out: list[tuple[Card, tuple[Card, ...]]] = []
+    out: list[Move] = []
     for card in hand:
         opts = capture_options(code, card >> 2)
         if not opts:
-            out.append((card, ()))
+            out.append(Move(card))
             continue
         for base, run in opts:
             used: dict[int, int] = {}
@@ -183,5 +178,5 @@ def _full_moves(
                 k = used.get(r, 0)
                 cards.append(by[r][k])
                 used[r] = k + 1
-            out.append((card, tuple(cards)))
+            out.append(Move(card, tuple(cards[: len(base)]), tuple(cards[len(base) :])))
     return out

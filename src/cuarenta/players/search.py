@@ -49,7 +49,7 @@ from cuarenta.events import Caida, CaidaLimpia, CaidaRonda, Event
 from cuarenta.game import Game
 from cuarenta.moves import Action, Claim, Move
 from cuarenta.players.winprob import WinModel
-from cuarenta.rules import ZAPATERO_WINS_AT, Streak, next_streak
+from cuarenta.rules import ZAPATERO_WINS_AT, Streak, is_caida, next_streak
 from cuarenta.view import SeatView
 
 
@@ -202,7 +202,7 @@ class WorldSearch:
             return self._play(seat, r, code + RANK_UNIT[r], -1, False, s0, s1, p0, p1, -1.0, 2.0, self.streak)
         for c in action.taken:
             code -= RANK_UNIT[c >> 2]
-        caida = len(action.base) == 1 and action.base[0] == self.last_drop
+        caida = is_caida(action, self.last_drop)
         return self._play(seat, r, code, len(action.taken), caida, s0, s1, p0, p1, -1.0, 2.0, self.streak)
 
     # -- search -----------------------------------------------------------------------------------

@@ -75,15 +75,8 @@ GAME_FORMAT_VERSION: Final = 1
 _DROPS: Final = tuple(Move(c) for c in CARDS)
 
 
-def _well_formed(move: Move) -> bool:
-    """A :class:`Move` built by hand holds a card and two tuples of cards (``Move(card, None)`` does not)."""
-    base, run = move.base, move.run
-    if type(move.card) is not Card or type(base) is not tuple or type(run) is not tuple:
-        return False
-    for c in base:
-        if type(c) is not Card:
-            return False
-    return all(type(c) is Card for c in run)
+class _Malformed(Exception):
+    """A hand-built move names something that is not a card (turned into ``move_malformed``)."""
 
 
 def check_seed(seed: object) -> int | str:
@@ -473,13 +466,16 @@ class Game:
             return
         if not isinstance(action, Move):
             raise IllegalMoveError.of("not_an_action", value=repr(action))
-        if not _well_formed(action):
+        card, base, run = action
+        # a Move built by hand holds a Card and two tuples of Cards (the cards are checked below)
+        if type(card) is not Card or type(base) is not tuple or type(run) is not tuple:
             raise IllegalMoveError.of("move_malformed", value=repr(tuple(action)))
-        card = action.card
         if card not in self._hands[seat]:
             raise IllegalMoveError.of("card_not_in_hand", card=card, seat=seat)
         try:
             self._check_capture(action)
+        except _Malformed:
+            raise IllegalMoveError.of("move_malformed", value=repr(tuple(action))) from None
         except IllegalMoveError as exc:
             options = [str(m) for m in self.legal_moves() if isinstance(m, Move) and m.card == card]
             if options == [str(card)]:
@@ -490,6 +486,8 @@ class Game:
         card = action.card
         taken = action.base + action.run
         for c in taken:
+            if type(c) is not Card:
+                raise _Malformed(action)
             if c not in self._table:
                 raise IllegalMoveError.of("card_not_on_table", card=c)
         if len(set(taken)) != len(taken):
@@ -696,9 +694,8 @@ class Game:
     # -- scoring ----------------------------------------------------------------------------------
     def _add(self, team: int, points: int) -> None:
         if points:
-            s = list(self._scores)
-            s[team] += points
-            self._scores = (s[0], s[1])
+            s0, s1 = self._scores
+            self._scores = (s0 + points, s1) if team == 0 else (s0, s1 + points)
 
     def _score_capture(self, seat: int, team: int, caida: bool, limpia: bool, drop: Card | None) -> bool:
         """Score a caída and/or limpia (R13–R15, R18–R21); True if that ended the chica."""

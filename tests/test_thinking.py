@@ -237,6 +237,34 @@ def test_a_stuck_worker_is_killed_after_the_timeout_and_the_request_asked_again(
     assert text is None and restarts == 1  # given up after one try; the worker was still replaced
 
 
+def test_workers_that_cannot_start_fail_the_request_instead_of_being_replaced_forever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that dies before answering anything (a broken install) is replaced ``attempts`` times,
+    then the waiting request fails with ThinkingError: the room plays on, nothing hangs."""
+    import cuarenta.server.thinking as thinking
+
+    monkeypatch.setattr(thinking, "_BOOT", "import sys; sys.exit(3)")
+    game = Game.new(Rules(), 6)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+
+    async def run() -> tuple[str, int]:
+        pool = WorkerPool(1, attempts=3)
+        try:
+            with pytest.raises(ThinkingError) as failed:
+                await asyncio.wait_for(pool.choose(request), 30)
+            await asyncio.sleep(1.0)
+            return str(failed.value), pool.restarts()
+        finally:
+            await pool.close()
+
+    message, restarts = asyncio.run(run())
+    # the request died with its worker three times, or waited while three workers died before it was sent
+    assert "the worker process died (3 tries)" in message or "3 worker processes in a row died" in message
+    # and the slot backs off: without that, a dead-on-arrival worker is replaced ~20 times a second
+    assert 2 <= restarts <= 6
+
+
 def test_a_closed_pool_leaves_no_process_and_starts_again_on_use() -> None:
     game = Game.new(Rules(), 8)
     request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
@@ -500,3 +528,17 @@ def test_the_gc_policy_freezes_survivors_and_reclaims_frozen_cycles_on_schedule(
         GcPolicy(reclaim_every=0)
     with pytest.raises(ValueError, match="full_every"):
         GcPolicy(full_every=0)
+
+
+def test_the_default_worker_count_follows_the_cores_this_process_may_use(tmp_path: Path) -> None:
+    from cuarenta.server.thinking import _cgroup_cores
+
+    assert 1 <= default_workers() <= len(os.sched_getaffinity(0))
+    quota = tmp_path / "cpu.max"
+    quotas = (("max 100000\n", None), ("200000 100000\n", 2), ("150000 100000\n", 2), ("5000 100000", 1))
+    for text, cores in quotas:
+        quota.write_text(text)
+        assert _cgroup_cores(str(quota)) == cores, text
+    quota.write_text("nonsense")
+    assert _cgroup_cores(str(quota)) is None
+    assert _cgroup_cores(str(tmp_path / "absent")) is None

@@ -895,7 +895,7 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
         players = int(players_text)
     else:
         reader.error(
-            f"Players {players_text!r}: {RulesError.of('players_2_or_4', value=players_text)}",
+            f"[Players {players_text!r}]: {RulesError.of('players_2_or_4', value=players_text)}",
             where["players"],
         )
     preset = values.get("Rules")

@@ -100,8 +100,32 @@ worker_main(int(sys.argv[1]))
 
 
 def default_workers() -> int:
-    """One worker per core of the machine (``os.cpu_count()``), at least one."""
-    return max(1, os.cpu_count() or 1)
+    """One worker per core this process may use, at least one.
+
+    The cores are those it may run on (``os.sched_getaffinity``), fewer if a cgroup quota
+    (``/sys/fs/cgroup/cpu.max``, as containers set it) allows less: a container given 2 cores
+    of a 64-core host starts 2 workers, not 64.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    quota = _cgroup_cores()
+    if quota is not None:
+        cores = min(cores, quota)
+    return max(1, cores)
+
+
+def _cgroup_cores(path: str = "/sys/fs/cgroup/cpu.max") -> int | None:
+    """The cores a cgroup v2 CPU quota allows (rounded up), or None when there is no quota."""
+    try:
+        with open(path, encoding="ascii") as file:
+            quota, period = file.read().split()[:2]
+        if quota == "max":
+            return None
+        return max(1, -(-int(quota) // int(period)))
+    except (OSError, ValueError):
+        return None
 
 
 class ThinkingError(Exception):
@@ -325,6 +349,7 @@ class _Worker:
         self.wakeup = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.started = 0  #: processes started in this slot (1 + replacements)
+        self.silent_deaths = 0  #: processes in a row that died before answering anything
 
 
 class WorkerPool:
@@ -423,8 +448,9 @@ class WorkerPool:
                 continue
             slot.process = process
             slot.started += 1
+            answered = False
             try:
-                await self._feed(slot, process)
+                answered = await self._feed(slot, process)
             finally:
                 if process.returncode is None:
                     with contextlib.suppress(ProcessLookupError):
@@ -437,23 +463,36 @@ class WorkerPool:
                 process.pid,
                 process.returncode,
             )
+            slot.silent_deaths = 0 if answered else slot.silent_deaths + 1
+            if slot.silent_deaths >= self.attempts:
+                # Workers that die before answering anything (they cannot start: a broken install, no
+                # memory) would be replaced forever while the requests wait: fail them, then slow down.
+                self._fail_queued(
+                    slot, f"{slot.silent_deaths} worker processes in a row died before answering"
+                )
+                await asyncio.sleep(min(5.0, 0.25 * slot.silent_deaths))
 
-    async def _feed(self, slot: _Worker, process: asyncio.subprocess.Process) -> None:
-        """Send requests to ``process`` and settle them; return when the process is gone or stuck."""
+    async def _feed(self, slot: _Worker, process: asyncio.subprocess.Process) -> bool:
+        """Send requests to ``process`` and settle them until the process is gone or stuck.
+
+        Returns whether the process answered at least one request."""
         assert process.stdin is not None and process.stdout is not None
         died = asyncio.ensure_future(process.wait())
+        answered = False
         try:
             while True:
                 waiting = asyncio.ensure_future(self._next(slot))
                 await asyncio.wait((waiting, died), return_when=asyncio.FIRST_COMPLETED)
                 if not waiting.done():  # the process died while idle: replace it now, not at the next move
                     waiting.cancel()
-                    return
+                    return answered
                 if died.done():
                     slot.queue.appendleft(waiting.result())
-                    return
+                    return answered
                 if not await self._settle(slot, process, waiting.result()):
-                    return
+                    return answered
+                answered = True
+                slot.silent_deaths = 0
         finally:
             died.cancel()
 

@@ -265,6 +265,45 @@ def test_workers_that_cannot_start_fail_the_request_instead_of_being_replaced_fo
     assert 2 <= restarts <= 6
 
 
+def test_close_ends_even_when_a_worker_task_swallows_its_cancellation() -> None:
+    """On Python 3.11 ``asyncio.wait_for`` returns the result instead of raising when a cancellation
+    meets the reply. A slot task that goes on after ``cancel()`` must not hold ``close()`` for ever
+    (CI once hung there, at a server's shutdown, with a worker left reading its input)."""
+    game = Game.new(Rules(players=4), 5)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="dificil")
+
+    async def run() -> tuple[list[int], float]:
+        pool = WorkerPool(1)
+        original = pool._settle
+        swallowed: list[bool] = []
+
+        async def swallowing(slot: Any, process: Any, job: Any) -> bool:
+            try:
+                return await original(slot, process, job)
+            except asyncio.CancelledError:
+                swallowed.append(True)
+                return True
+
+        pool._settle = swallowing  # type: ignore[method-assign]
+        pending = asyncio.ensure_future(pool.choose(request))  # dificil with 4 players thinks a while
+        await asyncio.sleep(0.3)
+        pids = pool.pids()
+        pending.cancel()
+        start = time.monotonic()
+        async with asyncio.timeout(30):
+            await pool.close()
+        assert swallowed == [True]
+        return pids, time.monotonic() - start
+
+    pids, took = asyncio.run(run())
+    assert len(pids) == 1 and took < 10
+    for _ in range(100):
+        if not Path(f"/proc/{pids[0]}").exists():
+            break
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pids[0]}").exists()
+
+
 def test_a_closed_pool_leaves_no_process_and_starts_again_on_use() -> None:
     game = Game.new(Rules(), 8)
     request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")

@@ -350,6 +350,7 @@ class _Worker:
         self.task: asyncio.Task[None] | None = None
         self.started = 0  #: processes started in this slot (1 + replacements)
         self.silent_deaths = 0  #: processes in a row that died before answering anything
+        self.closed = False  #: the pool is closing: no new process, no new request
 
 
 class WorkerPool:
@@ -398,15 +399,19 @@ class WorkerPool:
     async def close(self) -> None:
         slots, self._slots, self._loop = self._slots, [], None
         for slot in slots:
+            slot.closed = True
+            slot.wakeup.set()
             if slot.task is not None:
                 slot.task.cancel()
-            for job in slot.queue:
-                if not job.future.done():
-                    job.future.set_exception(ThinkingError("the server is stopping"))
-        for slot in slots:
-            if slot.task is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await slot.task
+            self._fail_queued(slot, "the server is stopping")
+        tasks = [slot.task for slot in slots if slot.task is not None]
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=CLOSE_GRACE)
+            if pending:  # a task still waits on its worker: the worker goes, and the task with it
+                log.warning("%d thinking workers did not stop when asked; killing them", len(pending))
+                for slot in slots:
+                    self._kill(slot.process)
+                await asyncio.wait(pending, timeout=CLOSE_GRACE)
         await asyncio.gather(*(self._stop(slot.process) for slot in slots if slot.process is not None))
 
     # -- inside ---------------------------------------------------------------------------------------------
@@ -423,14 +428,19 @@ class WorkerPool:
 
     def _abandon(self) -> None:
         for slot in self._slots:
-            if slot.process is not None and slot.process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(slot.process.pid, signal.SIGKILL)
+            slot.closed = True
+            self._kill(slot.process)
         self._slots = []
+
+    @staticmethod
+    def _kill(process: asyncio.subprocess.Process | None) -> None:
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGKILL)
 
     async def _serve(self, slot: _Worker) -> None:
         """Keep a live process in the slot and feed it the slot's requests, one at a time."""
-        while True:
+        while not slot.closed:
             try:
                 process = await asyncio.create_subprocess_exec(
                     sys.executable,
@@ -457,6 +467,8 @@ class WorkerPool:
                         process.kill()
             with contextlib.suppress(ProcessLookupError):
                 await process.wait()
+            if slot.closed:
+                return
             log.warning(
                 "thinking worker %d (pid %d) stopped with code %s; starting another",
                 slot.index,
@@ -486,10 +498,13 @@ class WorkerPool:
                 if not waiting.done():  # the process died while idle: replace it now, not at the next move
                     waiting.cancel()
                     return answered
-                if died.done():
-                    slot.queue.appendleft(waiting.result())
+                job = waiting.result()
+                if job is None:  # the pool is closing
                     return answered
-                if not await self._settle(slot, process, waiting.result()):
+                if died.done():
+                    slot.queue.appendleft(job)
+                    return answered
+                if not await self._settle(slot, process, job):
                     return answered
                 answered = True
                 slot.silent_deaths = 0
@@ -503,7 +518,10 @@ class WorkerPool:
         try:
             process.stdin.write(job.line)
             await process.stdin.drain()
-            line = await asyncio.wait_for(process.stdout.readline(), self.timeout)
+            # asyncio.timeout, not asyncio.wait_for: on Python 3.11 wait_for may swallow a cancellation
+            # that meets the reply, and the pool's close() would then wait on this task for ever
+            async with asyncio.timeout(self.timeout):
+                line = await process.stdout.readline()
         except TimeoutError:
             self._retry(slot, job, f"no answer within {self.timeout:g} s")
             return False
@@ -531,14 +549,16 @@ class WorkerPool:
             )
         return True
 
-    async def _next(self, slot: _Worker) -> _Job:
-        while True:
+    async def _next(self, slot: _Worker) -> _Job | None:
+        """The slot's next request still awaited, or None once the pool is closing."""
+        while not slot.closed:
             while slot.queue:
                 job = slot.queue.popleft()
                 if not job.future.done():
                     return job
             slot.wakeup.clear()
             await slot.wakeup.wait()
+        return None
 
     def _retry(self, slot: _Worker, job: _Job, reason: str) -> None:
         """The worker failed on ``job``: ask again of the next process, or give up after ``attempts``."""
@@ -562,7 +582,8 @@ class WorkerPool:
             if process.stdin is not None:
                 process.stdin.close()
             try:
-                await asyncio.wait_for(process.wait(), CLOSE_GRACE)
+                async with asyncio.timeout(CLOSE_GRACE):
+                    await process.wait()
             except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()

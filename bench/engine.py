@@ -6,6 +6,7 @@ plies per second and complete hands per second. Run from the repository root::
     python bench/engine.py                      # 1v1, a_todo_rigor, unchecked push
     python bench/engine.py --players 4 --rules todo_dos
     python bench/engine.py --checked            # game.play(): every move validated
+    valgrind --tool=callgrind python bench/engine.py --mesas 100   # fixed work: count instructions
 
 Figures are recorded in docs/performance.md. This is a measurement, not a test.
 """
@@ -22,12 +23,16 @@ from cuarenta import Game, Rules
 from cuarenta.events import HandEnd
 
 
-def run(rules: Rules, seconds: float, seed: int, checked: bool) -> tuple[int, int, int, float, float]:
-    """Play random mesas for about ``seconds`` of CPU time.
+def run(
+    rules: Rules, seconds: float, seed: int, checked: bool, mesas_wanted: int | None = None
+) -> tuple[int, int, int, float, float]:
+    """Play random mesas for about ``seconds`` of CPU time, or exactly ``mesas_wanted`` mesas.
 
     Returns (plies, hands, mesas, cpu seconds, wall seconds). Rates are computed
     from the process's CPU time, so a busy machine slows the run but barely
-    changes the figures.
+    changes the figures. A fixed number of mesas is the same work at every run:
+    under ``valgrind --tool=callgrind`` its instruction count compares two versions
+    of the engine even on a machine too busy for timings.
     """
     rng = random.Random(seed)
     plies = hands = mesas = 0
@@ -35,7 +40,7 @@ def run(rules: Rules, seconds: float, seed: int, checked: bool) -> tuple[int, in
     wall = time.perf_counter()
     deadline = start + seconds
     game_seed = seed
-    while time.process_time() < deadline:
+    while time.process_time() < deadline if mesas_wanted is None else mesas < mesas_wanted:
         game = Game.new(rules, seed=game_seed)
         game_seed += 1
         apply = game.play if checked else game.push
@@ -57,15 +62,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--checked", action="store_true", help="use game.play (validated) instead of push")
+    parser.add_argument(
+        "--mesas", type=int, default=None, help="play exactly this many mesas, no warm-up (fixed work)"
+    )
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules, players=args.players)
-    run(rules, 0.5, args.seed, args.checked)  # warm the capture tables
-    plies, hands, mesas, elapsed, wall = run(rules, args.seconds, args.seed, args.checked)
+    if args.mesas is None:
+        run(rules, 0.5, args.seed, args.checked)  # warm the capture tables
+    plies, hands, mesas, elapsed, wall = run(rules, args.seconds, args.seed, args.checked, args.mesas)
     print(f"python {platform.python_version()} on {platform.machine()}, one core")
     print(f"rules {args.rules}, {rules.players} players, {'play (checked)' if args.checked else 'push'}")
     print(f"{mesas} mesas, {hands} complete hands, {plies} plies in {elapsed:.1f} s CPU ({wall:.1f} s wall)")
-    print(f"{hands / elapsed:,.0f} hands/s")
-    print(f"{plies / elapsed:,.0f} plies/s")
+    print(f"{hands / max(elapsed, 1e-9):,.0f} hands/s")
+    print(f"{plies / max(elapsed, 1e-9):,.0f} plies/s")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ from cuarenta.server.protocol import (
     JoinMessage,
     MoveMessage,
     NextMessage,
+    PaceMessage,
     PingMessage,
     ProtocolError,
     error_message,
@@ -535,6 +536,8 @@ def create_app(
             rooms.move(conn, message)
         elif isinstance(message, NextMessage):
             rooms.next_mesa(conn, message)
+        elif isinstance(message, PaceMessage):
+            rooms.pace(conn, message)
         else:  # pragma: no cover - parse_client_message returns only these
             raise ProtocolError("bad_message", "unknown message")
 

@@ -43,6 +43,10 @@ ERROR_CODES: Final[dict[str, str]] = {
 
 #: The status of a room's current mesa.
 Status = Literal["playing", "finished"]
+#: The computer's pace a browser may ask for (docs/protocol.md, "Computer players and pacing").
+Pace = Literal["slow", "normal", "fast"]
+#: Every pace, slowest first.
+PACES: Final[tuple[Pace, ...]] = ("slow", "normal", "fast")
 
 
 class ProtocolError(Exception):
@@ -71,11 +75,12 @@ class _Message(BaseModel):
 
 
 class JoinMessage(_Message):
-    """Take a seat in a room with that seat's token."""
+    """Take a seat in a room with that seat's token (and, optionally, set the computer's pace there)."""
 
     type: Literal["join"]
     room: _Text
     token: _Text
+    pace: Pace | None = None
 
 
 class MoveMessage(_Message):
@@ -92,18 +97,26 @@ class NextMessage(_Message):
     type: Literal["next"]
 
 
+class PaceMessage(_Message):
+    """The computer's pace in the socket's room: the pause before each computer move."""
+
+    type: Literal["pace"]
+    pace: Pace
+
+
 class PingMessage(_Message):
     """Keep-alive; answered by ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientMessage = JoinMessage | MoveMessage | NextMessage | PingMessage
+ClientMessage = JoinMessage | MoveMessage | NextMessage | PaceMessage | PingMessage
 
 _MODELS: Final[dict[str, type[_Message]]] = {
     "join": JoinMessage,
     "move": MoveMessage,
     "next": NextMessage,
+    "pace": PaceMessage,
     "ping": PingMessage,
 }
 
@@ -153,7 +166,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError(
             "bad_message", f"malformed {kind!r} message: {_describe_validation(exc)}"
         ) from None
-    assert isinstance(message, JoinMessage | MoveMessage | NextMessage | PingMessage)
+    assert isinstance(message, JoinMessage | MoveMessage | NextMessage | PaceMessage | PingMessage)
     return message
 
 
@@ -171,6 +184,12 @@ def error_message(code: str, message: str, reason: dict[str, Any] | None = None)
 
 def pong_message() -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": "pong"}
+
+
+def pace_message(pace: Pace, delay: float) -> dict[str, Any]:
+    """``{"v": 1, "type": "pace", "pace": ..., "delay": seconds}``: the pace in effect in the room and the
+    pause the server makes before each computer move there."""
+    return {"v": PROTOCOL_VERSION, "type": "pace", "pace": pace, "delay": delay}
 
 
 def state_message(

@@ -8,8 +8,9 @@ action, count the new state, save, queue a ``state`` message for every
 socket of the room), so changes are atomic and their messages ordered.
 Computer players think in worker processes (:mod:`cuarenta.server.thinking`):
 the room sends the seat's view and legal actions and receives an action, so a
-long search never holds up the loop; moves are paced by ``bot_delay`` seconds
-of :func:`asyncio.sleep` before each.
+long search never holds up the loop; moves are paced by a pause before each: ``bot_delay`` seconds
+times the factor of the room's pace (:data:`PACE_FACTORS`, chosen by a browser with ``join`` or
+``pace``; a change of pace applies to a pause under way).
 
 Every message queued for a socket is built from ``game.view(seat)`` of that
 socket's seat, that seat's legal moves and hints on its turn, and the public
@@ -57,8 +58,11 @@ from cuarenta.server.protocol import (
     JoinMessage,
     MoveMessage,
     NextMessage,
+    Pace,
+    PaceMessage,
     ProtocolError,
     Status,
+    pace_message,
     state_message,
 )
 from cuarenta.server.store import (
@@ -86,6 +90,8 @@ DEFAULT_IDLE_SECONDS: Final = 900.0
 #: Events that count as a caída / a limpia for the statistics.
 CAIDA_KINDS: Final = frozenset({"caida", "caida_limpia", "caida_ronda"})
 LIMPIA_KINDS: Final = frozenset({"limpia", "caida_limpia"})
+#: The pause before a computer move at each pace, as a multiple of the server's ``bot_delay`` ("normal").
+PACE_FACTORS: Final[dict[Pace, float]] = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
 
 
 def available_levels() -> list[str]:
@@ -178,6 +184,8 @@ class Room:
     sayings: SayingLog = field(default_factory=SayingLog)  #: the sayings of the mesa's events
     bot_task: asyncio.Task[None] | None = None
     bot_loop: asyncio.AbstractEventLoop | None = None
+    pace: Pace = "normal"  #: the computer's pace, as a browser last asked (kept in memory only)
+    pace_changed: asyncio.Event | None = None  #: set when the pace changes during a computer's pause
     # persistence (Rooms._save): what of the current mesa is in the store, and what waits to be written
     logged: int = 0  #: actions of the current mesa written to the log or waiting in ``unsaved``
     recorded: int = 0  #: the last mesa whose finished row is written or waiting
@@ -572,7 +580,26 @@ class Rooms:
         conn.sent = 0 if not room.game.actions else len(room.game.events)
         room.connections.add(conn)
         conn.send(room.message_for(conn))
+        if message.pace is not None:
+            self._set_pace(room, message.pace, [conn])
         self._kick(room)
+
+    def pace(self, conn: Connection, message: PaceMessage) -> None:
+        """Set the computer's pace in the socket's room; every socket there is told the pace in effect."""
+        room, _ = self._joined(conn)
+        self._set_pace(room, message.pace, list(room.connections))
+
+    def pace_delay(self, pace: Pace) -> float:
+        """The pause in seconds before each computer move at ``pace``."""
+        return self.bot_delay * PACE_FACTORS[pace]
+
+    def _set_pace(self, room: Room, pace: Pace, tell: list[Connection]) -> None:
+        changed = room.pace != pace
+        room.pace = pace
+        if changed and room.pace_changed is not None:
+            room.pace_changed.set()  # a pause under way is measured again with the new pace
+        for conn in tell:
+            conn.send(pace_message(pace, self.pace_delay(pace)))
 
     def move(self, conn: Connection, message: MoveMessage) -> None:
         """A person's action; refused with the protocol's error codes, changing nothing."""
@@ -698,7 +725,7 @@ class Rooms:
             seat = room.computer_to_move()
             if seat is None:
                 return
-            await asyncio.sleep(self.bot_delay)
+            await self._pause(room)
             state = room.state
             if room.computer_to_move() != seat:
                 continue
@@ -726,6 +753,25 @@ class Rooms:
                 log.exception("the engine refused the computer's legal move %s in room %s", action, room.id)
                 return
 
+    async def _pause(self, room: Room) -> None:
+        """Wait before a computer move: :meth:`pace_delay` of the room's pace from now. A change of pace
+        during the wait applies at once (a faster pace may end it, a slower one lengthens it)."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await asyncio.sleep(0)
+        changed = room.pace_changed = asyncio.Event()  # one per pause: made on the loop that waits
+        try:
+            while (left := start + self.pace_delay(room.pace) - loop.time()) > 0:
+                changed.clear()
+                try:
+                    async with asyncio.timeout(left):
+                        await changed.wait()
+                except TimeoutError:
+                    return
+        finally:
+            if room.pace_changed is changed:
+                room.pace_changed = None
+
     async def close(self) -> None:
         """Stop every computer player and forget the rooms in memory (they stay in the store)."""
         tasks = [r.bot_task for r in self._rooms.values() if r.bot_task is not None and not r.bot_task.done()]
@@ -748,6 +794,7 @@ def room_status(room: Room) -> dict[str, Any]:
 
 __all__ = [
     "LEVELS",
+    "PACE_FACTORS",
     "Connection",
     "Room",
     "RoomProblem",

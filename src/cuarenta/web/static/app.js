@@ -8,6 +8,7 @@
 
 import { cardBackSVG, cardElement, cardFaceSVG, cardText, scoreMarkSVG } from "./cards.js";
 import * as I from "./i18n.js";
+import * as Settings from "./settings.js";
 
 const { t, pick } = I;
 const PROTOCOL = 1;
@@ -337,7 +338,7 @@ class Connection {
     ws.addEventListener("open", () => {
       this.retry = 0;
       this.onState("open");
-      this.send({ type: "join", room: this.session.room, token: this.session.token });
+      this.send({ type: "join", room: this.session.room, token: this.session.token, pace: Settings.pace() });
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
     });
     ws.addEventListener("message", (ev) => {
@@ -410,6 +411,8 @@ function onMessage(msg) {
     pump();
   } else if (msg.type === "error") {
     onServerError(msg);
+  } else if (msg.type === "pace") {
+    Settings.onServerPace(msg);
   }
 }
 
@@ -424,7 +427,7 @@ function onServerError(msg) {
     return;
   }
   if (code === "not_joined" && app.conn) {
-    app.conn.send({ type: "join", room: app.session.room, token: app.session.token });
+    app.conn.send({ type: "join", room: app.session.room, token: app.session.token, pace: Settings.pace() });
   }
   let text;
   if (code === "illegal_move") text = t("move.illegal", { reason: I.errorText(msg.reason) ?? message });
@@ -489,6 +492,7 @@ async function showState(msg) {
   if ((first || newMesa) && isFresh(msg.view)) showDraw(msg, events);
   else if (msg.view.hand_number > 0 || msg.view.deal_number > 0) $("#draw-panel").hidden = true;
   if (rects) await animate(msg, prev, rects);
+  if (!(first || newMesa)) Settings.onEvents(events);
   for (const line of narrated) if (ANNOUNCED.has(line.event.kind) || line.sayings.length) announce(line);
   const handEnd = events.find((e) => e.kind === "hand_end");
   const chicaWon = events.find((e) => e.kind === "chica_won");
@@ -1594,6 +1598,7 @@ function wire() {
   $(".error-close").addEventListener("click", () => hideError());
   $(".draw-close").addEventListener("click", () => ($("#draw-panel").hidden = true));
   document.addEventListener("keydown", onKeyDown);
+  Settings.connect((message) => Boolean(app.conn && app.conn.send(message)));
 }
 
 async function resume(session) {

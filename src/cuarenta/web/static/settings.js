@@ -1,0 +1,129 @@
+// The page's settings (docs/web.md, "Settings: the computer's pace and sounds"): the computer's pace
+// (slow / normal / fast) and sounds (off by default), each remembered per browser in localStorage and
+// applied at once. The pace lives on the server: it is the pause before each computer move in the room
+// (docs/protocol.md), sent with `join` and in a `pace` message when it changes; the server answers with
+// the pace in effect and its delay. The sounds are made by sounds.js, which is loaded only once sound
+// is switched on. This module holds no text: the controls' labels are data-i18n keys of index.html.
+
+export const PACES = ["slow", "normal", "fast"];
+const KEYS = { pace: "cuarenta.pace", sound: "cuarenta.sound" };
+
+const $ = (sel) => document.querySelector(sel);
+
+function load(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* storage full or disabled: the setting lasts for this visit */
+  }
+}
+
+const state = {
+  pace: PACES.includes(load(KEYS.pace)) ? load(KEYS.pace) : "normal",
+  sound: load(KEYS.sound) === "1",
+  send: null, // sends a message on the game's socket (set by app.js); false when not connected
+  sounds: null, // the sounds.js module, once sound has been switched on
+};
+
+/** The computer's pace this browser chose: "slow", "normal" or "fast". */
+export function pace() {
+  return state.pace;
+}
+
+/** Whether sounds are on. */
+export function soundOn() {
+  return state.sound;
+}
+
+/** `send(message)` sends on the game's socket; a new pace is sent with it at once. */
+export function connect(send) {
+  state.send = send;
+}
+
+/** A `pace` message of the server: the pace in effect in the room and its delay in seconds. */
+export function onServerPace(msg) {
+  const box = $("#settings");
+  if (!box || !PACES.includes(msg?.pace)) return;
+  box.dataset.serverPace = msg.pace;
+  box.dataset.serverDelay = String(Number(msg.delay) || 0);
+}
+
+/** The events of a `state` message being shown (never those replayed after a join): their sounds. */
+export function onEvents(events) {
+  if (!state.sound || !Array.isArray(events) || !events.length) return;
+  loadSounds()
+    .then((sounds) => sounds?.onEvents(events))
+    .catch(() => {});
+}
+
+function loadSounds() {
+  if (!state.sounds) state.sounds = import("./sounds.js").then((m) => (m.init($("#settings")), m));
+  return state.sounds;
+}
+
+function setPace(value) {
+  if (!PACES.includes(value)) return;
+  state.pace = value;
+  store(KEYS.pace, value);
+  render();
+  if (state.send) state.send({ type: "pace", pace: value });
+}
+
+function setSound(on) {
+  state.sound = on;
+  store(KEYS.sound, on ? "1" : "0");
+  render();
+  // switched on by a click or a key: the audio may start now (browsers allow it after a gesture)
+  if (on) loadSounds().then((sounds) => sounds?.unlock()).catch(() => {});
+}
+
+function render() {
+  const box = $("#settings");
+  if (!box) return;
+  box.dataset.pace = state.pace;
+  box.dataset.sound = state.sound ? "on" : "off";
+  for (const input of box.querySelectorAll('input[name="pace"]')) input.checked = input.value === state.pace;
+  $("#sound-toggle")?.setAttribute("aria-pressed", String(state.sound));
+}
+
+function close(focus) {
+  const box = $("#settings");
+  if (!box?.open) return;
+  box.open = false;
+  if (focus) box.querySelector("summary")?.focus();
+}
+
+function wire() {
+  const box = $("#settings");
+  if (!box) return;
+  for (const input of box.querySelectorAll('input[name="pace"]')) {
+    input.addEventListener("change", () => input.checked && setPace(input.value));
+  }
+  $("#sound-toggle")?.addEventListener("click", () => setSound(!state.sound));
+  box.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && box.open) {
+      close(true);
+      e.stopPropagation();
+    }
+  });
+  // a click elsewhere closes the panel
+  document.addEventListener("pointerdown", (e) => {
+    if (box.open && !box.contains(e.target)) close(false);
+  });
+  // with sound on since an earlier visit, the audio starts at the person's first gesture
+  const unlock = () => {
+    if (state.sound) loadSounds().then((sounds) => sounds?.unlock()).catch(() => {});
+  };
+  document.addEventListener("pointerdown", unlock, { once: true, capture: true });
+  document.addEventListener("keydown", unlock, { once: true, capture: true });
+  render();
+}
+
+wire();

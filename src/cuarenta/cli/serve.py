@@ -116,7 +116,8 @@ def serve_command(
             metavar="SECONDS",
             min=0.0,
             max=60.0,
-            help="Pause before each computer move, so a person can follow it.",
+            help="Pause before each computer move at the normal pace, so a person can follow it "
+            "(a browser may choose slow, 2.5 times as long, or fast, a quarter).",
         ),
     ] = DEFAULT_BOT_DELAY,
     workers: Annotated[

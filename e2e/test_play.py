@@ -256,7 +256,9 @@ def test_no_hidden_card_reaches_the_page(chica: PlayedChica, server: Server) -> 
     played = chica
     frames = [json.loads(raw) for raw in played.frames]
     assert frames, "the page received WebSocket frames"
-    assert {f["type"] for f in frames} <= {"state", "pong"}, [f for f in frames if f["type"] != "state"]
+    assert {f["type"] for f in frames} <= {"state", "pong", "pace"}, [
+        f for f in frames if f["type"] != "state"
+    ]
     assert all(f.get("v") == 1 for f in frames)
     for frame in frames:
         assert not json_keys(frame) & FORBIDDEN_KEYS, (json_keys(frame) & FORBIDDEN_KEYS, frame)

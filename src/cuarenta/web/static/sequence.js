@@ -76,7 +76,20 @@ export function endView(view, events) {
 
 // -- pauses a click or a key cuts short ----------------------------------------------------------
 let skipping = false;
+let active = false;
 const waiting = new Set();
+
+/** From now on a click or a key cuts the pauses short (until `endSkip`). */
+export function beginSkippable() {
+  active = true;
+  skipping = false;
+}
+
+function onInput() {
+  if (active) skipNow();
+}
+document.addEventListener("pointerdown", onInput, true);
+document.addEventListener("keydown", onInput, true);
 
 /** Cut every running pause short (and the ones started until `endSkip`): the player asked to go on. */
 export function skipNow() {
@@ -85,8 +98,9 @@ export function skipNow() {
   waiting.clear();
 }
 
-/** Pauses wait again (call when a skippable stretch is over). */
+/** The skippable stretch is over: pauses wait again, clicks and keys do their own work. */
 export function endSkip() {
+  active = false;
   skipping = false;
 }
 

@@ -1271,7 +1271,7 @@ function showDraw(msg, events) {
   // it leaves the felt by itself after a moment, or at the first click or key
   clearTimeout(drawTimer);
   drawTimer = setTimeout(hideDraw, DRAW_MS);
-  document.addEventListener("pointerdown", hideDraw, { capture: true, once: true });
+  document.addEventListener("click", hideDraw, { capture: true, once: true });
   document.addEventListener("keydown", hideDraw, { capture: true, once: true });
 }
 
@@ -1280,7 +1280,7 @@ const DRAW_MS = 3500;
 let drawTimer = null;
 function hideDraw() {
   clearTimeout(drawTimer);
-  document.removeEventListener("pointerdown", hideDraw, { capture: true });
+  document.removeEventListener("click", hideDraw, { capture: true });
   document.removeEventListener("keydown", hideDraw, { capture: true });
   $("#draw-panel").hidden = true;
 }

@@ -9,6 +9,7 @@
 import { cardBackSVG, cardElement, cardFaceSVG, cardText, scoreMarkSVG } from "./cards.js";
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
+import * as S from "./sequence.js";
 
 const { t, pick } = I;
 const PROTOCOL = 1;
@@ -476,6 +477,16 @@ async function showState(msg) {
   app.joinPending = false;
   const newMesa =
     prev && ((msg.mesa !== undefined && msg.mesa !== prev.mesa) || (prev.status === "finished" && msg.status === "playing"));
+  if (!first && !newMesa) {
+    // a hand or a chica ends in this message: its end first (over its own table), then the next deal
+    const all = msg.events || [];
+    const cut = S.endCut(all);
+    if (cut >= 0 && !all.slice(0, cut).some((e) => e.kind === "deal")) {
+      await showEnding(msg, prev, all.slice(0, cut));
+      if (msg.status !== "finished") await showState({ ...msg, events: all.slice(cut) });
+      return;
+    }
+  }
   const rects = first || newMesa ? null : snapshot();
   if (!first && !newMesa) hideError(["stale", "illegal_move", "not_your_turn"]);
   app.msg = msg;
@@ -491,7 +502,11 @@ async function showState(msg) {
   if (msg.status !== "finished") $("#result").hidden = true;
   if ((first || newMesa) && isFresh(msg.view)) showDraw(msg, events);
   else if (msg.view.hand_number > 0 || msg.view.deal_number > 0) $("#draw-panel").hidden = true;
-  if (rects) await animate(msg, prev, rects);
+  if (rects) {
+    S.beginSkippable();
+    await animate(msg, prev, rects);
+    S.endSkip();
+  }
   if (!(first || newMesa)) Settings.onEvents(events);
   for (const line of narrated) if (ANNOUNCED.has(line.event.kind) || line.sayings.length) announce(line);
   const handEnd = events.find((e) => e.kind === "hand_end");
@@ -502,6 +517,50 @@ async function showState(msg) {
     app.finalEvents = first ? null : events;
     showResult(msg, first);
   }
+}
+
+/**
+ * The end of a hand or of a chica (`head`: the message's events up to it): the last move on the table
+ * as it left it, its announcement, then the summary (or the mesa's result) over that final table.
+ * The next deal (the rest of the message) is drawn by the caller only after the summary is closed.
+ */
+async function showEnding(msg, prev, head) {
+  const rects = snapshot();
+  hideError(["stale", "illegal_move", "not_your_turn"]);
+  const finished = msg.status === "finished";
+  const ended = S.endView(prev.view, head);
+  if (head.some((e) => e.kind === "chica_won")) {
+    ended.chicas = msg.view.chicas;
+    ended.chica_results = msg.view.chica_results;
+  }
+  // the mesa's last message keeps its own view (the result reads it), with the table it ended on
+  const shown = finished
+    ? { ...msg, events: head, view: { ...msg.view, table: ended.table, last_drop: ended.last_drop, pile_sizes: ended.pile_sizes } }
+    : { ...msg, events: head, view: ended, legal: [], moves: [], hints: [], status: "playing" };
+  app.msg = shown;
+  app.pending = false;
+  app.announceQueue.length = 0; // older announcements give way to the end
+  renderAll();
+  if (!finished) $("#result").hidden = true;
+  $("#draw-panel").hidden = true;
+  S.beginSkippable();
+  await animate(shown, prev, rects);
+  Settings.onEvents(head);
+  const lines = narrate(head).filter(
+    (l) => !S.ENDING_KINDS.has(l.event.kind) && (ANNOUNCED.has(l.event.kind) || l.sayings.length),
+  );
+  for (const line of lines) announce(line);
+  // time to see the last move and read its announcement; a click or a key goes on at once
+  await S.until(() => !app.announceQueue.length, 5000);
+  await S.pause(lines.length ? 1400 : 700);
+  S.endSkip();
+  app.announceQueue.length = 0;
+  $("#announce").classList.remove("show");
+  if (finished) {
+    app.lastHandView = prev.view;
+    app.finalEvents = msg.events || [];
+    showResult(shown, false);
+  } else await showSummary(head, prev, shown);
 }
 
 // -- names --------------------------------------------------------------------------------------
@@ -609,6 +668,7 @@ function clearTable() {
   $("#claims").hidden = true;
   $("#rondas").hidden = true;
   $("#table-empty").hidden = true;
+  $("#last-play").hidden = true;
 }
 
 function renderAll(opts = {}) {
@@ -771,11 +831,37 @@ function renderTable() {
   );
   box.dataset.count = String(v.table.length);
   $("#table-empty").hidden = v.table.length > 0;
+  renderLastPlay(v);
   const rondas = v.rondas || [];
   $("#rondas").hidden = !rondas.length;
   $("#rondas").textContent = rondas.length
     ? t("page.rondas_label", { list: rondas.map((r) => `${seatName(r.seat)} (${I.rankPlural(r.rank)})`).join(", ") })
     : "";
+}
+
+/** The hand's last play on the felt, in words and cards: the card played, then what it took. */
+function renderLastPlay(v) {
+  const box = $("#last-play");
+  const play = [...(v.history || [])].reverse().find((e) => e.kind === "play");
+  box.hidden = !play;
+  if (!play) {
+    box.replaceChildren();
+    delete box.dataset.move;
+    return;
+  }
+  const m = I.parseMove(play.move);
+  const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
+  for (const [i, c] of [m.card, ...m.base, ...m.run].entries()) {
+    if (i === 1) minis.append(el("span", { class: "last-play-arrow" }));
+    minis.append(cardElement(c, { tag: "span", className: "card mini" }));
+  }
+  box.dataset.move = play.move;
+  box.dataset.seat = String(play.seat);
+  box.replaceChildren(
+    el("span", { class: "last-play-label", text: `${t("page.last_play")}: ` }),
+    minis,
+    el("span", { class: "last-play-text", text: I.describeEvent(play, names()) }),
+  );
 }
 
 function movesForCard(code) {
@@ -1108,10 +1194,10 @@ async function animate(msg, prev, rects) {
     if (e.kind === "claim") {
       const ghosts = (e.cards || []).filter((c) => rects.table.has(c)).map((c) => [ghost(c, rects.table.get(c)), rects.table.get(c)]);
       if (!ghosts.length) continue;
-      await sleep(30);
+      await S.pause(30);
       const to = pileRect(team);
       for (const [g, from] of ghosts) moveTo(g, from, to, 0.45, { opacity: "0.2" });
-      await sleep(520);
+      await S.pause(520);
       for (const [g] of ghosts) g.remove();
       continue;
     }
@@ -1129,7 +1215,7 @@ async function animate(msg, prev, rects) {
       target.getBoundingClientRect();
       target.style.transition = "";
       target.style.transform = "";
-      await sleep(420);
+      await S.pause(420);
       continue;
     }
     // the played card flies onto what it takes, then all of them go to the team's pile
@@ -1138,10 +1224,12 @@ async function animate(msg, prev, rects) {
     const startRect = { left: origin.left, top: origin.top, width: size.width, height: size.height };
     const played = ghost(m.card, startRect);
     const others = taken.filter((c) => rects.table.has(c)).map((c) => [ghost(c, rects.table.get(c)), rects.table.get(c)]);
+    for (const [g] of others) g.classList.add("taking"); // what it takes, outlined until it goes
     played.classList.add("flying");
-    await sleep(20);
+    await S.pause(20);
     moveTo(played, startRect, { ...firstRect, left: firstRect.left + 10, top: firstRect.top - 8 });
-    await sleep(380);
+    await S.pause(340);
+    await S.pause(180); // the played card on what it takes, for a moment
     const to = pileRect(team);
     const here = played.getBoundingClientRect();
     played.style.transform = "";
@@ -1149,7 +1237,7 @@ async function animate(msg, prev, rects) {
     played.getBoundingClientRect();
     played.style.transition = "";
     for (const [g, from] of [[played, here], ...others]) moveTo(g, from, to, 0.45, { opacity: "0.25" });
-    await sleep(560);
+    await S.pause(480);
     played.remove();
     for (const [g] of others) g.remove();
   }
@@ -1185,6 +1273,21 @@ function showDraw(msg, events) {
     $("#draw-dealer").textContent = t("page.draw_note", { name: seatName(v.dealer) });
   }
   $("#draw-panel").hidden = false;
+  // it leaves the felt by itself after a moment, or at the first click or key
+  clearTimeout(drawTimer);
+  drawTimer = setTimeout(hideDraw, DRAW_MS);
+  document.addEventListener("click", hideDraw, { capture: true, once: true });
+  document.addEventListener("keydown", hideDraw, { capture: true, once: true });
+}
+
+/** How long the dealer draw stays on the felt unless a click or a key sends it away first. */
+const DRAW_MS = 3500;
+let drawTimer = null;
+function hideDraw() {
+  clearTimeout(drawTimer);
+  document.removeEventListener("click", hideDraw, { capture: true });
+  document.removeEventListener("keydown", hideDraw, { capture: true });
+  $("#draw-panel").hidden = true;
 }
 
 function summaryTable(events, v, withChica = true) {
@@ -1241,6 +1344,14 @@ function summaryTable(events, v, withChica = true) {
         text: I.describeEvent(chica, names()),
       }),
     );
+    const won = v.chicas ?? [0, 0];
+    body.push(
+      el("p", {
+        class: "summary-chicas",
+        "data-testid": "summary-chicas",
+        text: t("page.summary.chicas", { list: [0, 1].map((team) => `${teamName(team)} ${won[team] ?? 0}`).join(" – ") }),
+      }),
+    );
     const zap = events.find((e) => e.kind === "zapatero");
     if (zap) {
       const [line] = narrate([zap]);
@@ -1262,7 +1373,12 @@ function showSummary(events, prev, msg) {
   const handEnd = events.find((e) => e.kind === "hand_end");
   const prevView = prev?.view ?? msg.view;
   const n = (prevView.hand_number ?? 0) + 1;
-  $("#summary-title").textContent = handEnd ? t("page.summary.title", { n }) : t("result.title");
+  const chica = events.find((e) => e.kind === "chica_won");
+  // a chica that ends is not the mesa's result (the mesa goes on: that is the result panel's)
+  const titles = [];
+  if (handEnd) titles.push(t("page.summary.title", { n }));
+  if (chica) titles.push(t("page.summary.chica_title", { n: (chica.chica ?? 0) + 1 }));
+  $("#summary-title").textContent = titles.join(" · ");
   $("#summary-body").replaceChildren(...summaryTable(events, msg.view));
   const dialog = $("#summary-dialog");
   return new Promise((resolve) => {

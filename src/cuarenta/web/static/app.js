@@ -133,8 +133,10 @@ function buildLevelChoices() {
 
 function buildPresetSelect() {
   const select = $("#preset");
-  const previous = select.value || load(KEYS.form)?.preset || app.options.default_preset;
   const players = form.players();
+  const quick = presetOf(app.options.quick_preset);
+  const newcomer = quick && quick.players.includes(players) ? quick.name : app.options.default_preset;
+  const previous = select.value || load(KEYS.form)?.preset || newcomer;
   const opts = app.options.presets.map((p) => {
     const allowed = p.players.includes(players);
     let label = pick(p.label, p.name);
@@ -150,8 +152,53 @@ function buildPresetSelect() {
   updatePresetDescription();
 }
 
+/** The first choice of the form: a quick game (the server's `quick_preset`) or the full rules (its
+ * `default_preset`); both only set the preset, which stays the one source of the rules. */
+function buildModeChoices() {
+  const box = $("#mode-choices");
+  const quick = presetOf(app.options.quick_preset);
+  const full = presetOf(app.options.default_preset);
+  $("#mode-field").hidden = !quick || !full;
+  if (!quick || !full) return box.replaceChildren();
+  const players = form.players();
+  const only = (p) => (p.players.includes(players) ? "" : ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`);
+  const choice = (mode, preset, main, sub) =>
+    el(
+      "label",
+      { class: "choice" },
+      el("input", {
+        type: "radio",
+        name: "mode",
+        value: preset.name,
+        "data-testid": `mode-${mode}`,
+        disabled: !preset.players.includes(players) || undefined,
+      }),
+      el("span", { class: "choice-main", text: main }),
+      el("span", { class: "choice-sub", text: sub + only(preset) }),
+    );
+  box.replaceChildren(
+    choice("quick", quick, t("page.quick_game"), t("page.quick_game_sub")),
+    choice("full", full, t("page.full_rules"), pick(full.label, full.name)),
+  );
+  updateMode();
+}
+
+/** Check the first choice that matches the preset (none when another preset is chosen). */
+function updateMode() {
+  const preset = $("#preset").value;
+  for (const input of document.querySelectorAll('input[name="mode"]')) input.checked = input.value === preset;
+}
+
+function onModeChanged(event) {
+  const select = $("#preset");
+  if (!event.target.checked || select.value === event.target.value) return;
+  select.value = event.target.value;
+  onPresetChanged();
+}
+
 function updatePresetDescription() {
   const name = $("#preset").value;
+  updateMode();
   const about = name === "custom" ? app.options.custom?.about : presetOf(name)?.about;
   $("#preset-desc").textContent = pick(about);
 }
@@ -207,6 +254,7 @@ function onPlayersChanged() {
   if (!app.options) return;
   const before = form.preset();
   buildPresetSelect();
+  buildModeChoices();
   if (form.preset() !== before) onPresetChanged();
 }
 
@@ -215,9 +263,15 @@ function buildForm() {
   $("#options-error").hidden = ready;
   $("#start-game").disabled = !ready;
   $("#form-fields").hidden = !ready;
-  if (!ready) return;
+  if (!ready) {
+    $("#mode-field").hidden = true;
+    return;
+  }
+  // the name's length limit is the server's
+  if (Number.isInteger(app.options.name_max_chars)) $("#player-name").maxLength = app.options.name_max_chars;
   buildLevelChoices();
   buildPresetSelect();
+  buildModeChoices();
   const name = form.preset();
   buildOptionsTable(
     name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(presetOf(name)),
@@ -250,14 +304,31 @@ function restoreForm() {
   }
 }
 
-async function startGame(event) {
+/** Whether this browser has a game whose mesa is not finished (not known yet counts as unfinished). */
+function gameUnfinished() {
+  if (!app.session) return false;
+  const msg = app.msg;
+  return !(msg && msg.room === app.session.room && msg.status === "finished");
+}
+
+function startGame(event) {
   event.preventDefault();
+  if (!app.options) return;
+  if (gameUnfinished()) {
+    $("#confirm-new").showModal();
+    return;
+  }
+  createGame();
+}
+
+async function createGame() {
   const button = $("#start-game");
   const players = form.players();
   const level = form.level();
   const preset = form.preset();
   const typed = $("#player-name").value.trim();
-  const name = typed || t("page.name_placeholder");
+  // an empty name stays empty: the page shows the catalogue's default name in its current language
+  const name = typed;
   const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
   store(KEYS.name, typed || null);
   store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null });
@@ -297,6 +368,19 @@ function rememberGame(session, extra) {
   const games = (load(KEYS.games) ?? []).filter((g) => g.room !== session.room);
   games.unshift({ ...session, ...extra, started: new Date().toISOString() });
   store(KEYS.games, games.slice(0, 100));
+}
+
+/** Go on with one of this browser's games (from History): it becomes the saved session. */
+function resumeGame(room) {
+  const game = (load(KEYS.games) ?? []).find((g) => g.room === room && g.token);
+  if (!game) return;
+  if (app.session && app.session.room === room && app.conn) {
+    showScreen("table");
+    return;
+  }
+  const session = { room: game.room, token: game.token, seat: game.seat ?? 0 };
+  store(KEYS.session, session);
+  openSession(session);
 }
 
 function forgetSession() {
@@ -517,6 +601,7 @@ function seatName(seat) {
   const info = seatInfo(seat);
   const n = players();
   if (info && info.kind === "person" && info.name) return info.name;
+  if (info && info.kind === "person" && seat === mySeat()) return t("page.name_placeholder");
   if (seat === mySeat()) return t("page.you");
   if (info && info.kind === "person") return t("name.seat", { n: seat + 1 });
   if (n === 2) return t("page.computer");
@@ -1374,27 +1459,68 @@ async function showHistory() {
   const games = load(KEYS.games) ?? [];
   const tokens = games.map((g) => g.token).filter(Boolean);
   const byRoom = new Map(games.map((g) => [g.room, g]));
+  // the tokens travel in a body; the statistics are those of this browser's rooms only
+  const post = (path) =>
+    fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ tokens }) });
+  const unfinished = $("#history-unfinished");
   try {
-    const res = tokens.length
-      ? await fetch("api/history", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ tokens }),
-        })
-      : null;
+    const res = tokens.length ? await post("api/history") : null;
     const data = res && res.ok ? await res.json() : [];
     const items = Array.isArray(data) ? data : data.games ?? [];
+    const playing = Array.isArray(data?.playing) ? data.playing.filter((g) => byRoom.has(g.room)) : [];
+    unfinished.hidden = !playing.length;
+    $("#unfinished-list").replaceChildren(playing.length ? unfinishedTable(playing, byRoom) : "");
     list.replaceChildren(items.length ? historyTable(items, byRoom) : el("p", { "data-testid": "history-empty", text: t("page.history_empty") }));
   } catch {
+    unfinished.hidden = true;
     list.replaceChildren(el("p", { text: t("page.err.network") }));
   }
   try {
-    const res = await fetch("api/stats");
+    const res = await post("api/stats");
     const data = res.ok ? await res.json() : null;
     stats.replaceChildren(statsTable(data));
   } catch {
     stats.replaceChildren(el("p", { text: t("page.err.network") }));
   }
+}
+
+/** The rules' label of a history entry: its preset's, or "custom". */
+function rulesLabel(item) {
+  const preset = typeof item.rules === "string" ? item.rules : item.rules?.preset ?? "";
+  const label = preset === "custom" ? app.options?.custom?.label : presetOf(preset)?.label;
+  return pick(label, String(preset));
+}
+
+/** This browser's games whose mesa is in play, each with a button that resumes it. */
+function unfinishedTable(items, byRoom) {
+  const head = ["page.col.last_move", "page.col.level", "option.players", "page.rules", "page.col.record"];
+  const rows = items.map((item) => {
+    const n = item.players;
+    return el(
+      "tr",
+      { "data-testid": "history-unfinished", "data-room": item.room },
+      el("td", { "data-label": t("page.col.last_move"), text: formatDate(item.updated ?? item.started) }),
+      el("td", { "data-label": t("page.col.level"), text: levelName(item.level ?? byRoom.get(item.room)?.level) }),
+      el("td", { "data-label": t("option.players"), text: n === 4 || n === 2 ? t(`option.players.${n}`) : String(n ?? "") }),
+      el("td", { "data-label": t("page.rules"), text: rulesLabel(item) }),
+      el(
+        "td",
+        { "data-label": t("page.col.record") },
+        el("button", {
+          type: "button",
+          class: "btn btn-secondary btn-small",
+          "data-testid": "history-resume",
+          text: t("page.unfinished_resume"),
+          onclick: () => resumeGame(item.room),
+        }),
+      ),
+    );
+  });
+  return el(
+    "div",
+    { class: "table-scroll" },
+    el("table", { class: "data-table history-table" }, el("thead", {}, el("tr", {}, head.map((k) => el("th", { scope: "col", text: t(k) })))), el("tbody", {}, rows)),
+  );
 }
 
 function formatDate(value) {
@@ -1452,6 +1578,14 @@ function historyTable(items, byRoom) {
   );
 }
 
+/** A figure in the page's language: a share as a percentage, a mean with one decimal at most. */
+function formatFigure(value, percent = false) {
+  if (value === null || !Number.isFinite(value)) return "–";
+  const locale = I.getLang() === "es" ? "es-EC" : "en-GB";
+  if (percent) return t("page.stat.percent", { n: Math.round(value * 100) });
+  return value.toLocaleString(locale, { maximumFractionDigits: 1 });
+}
+
 function statsTable(data) {
   if (!data) return el("p", { text: t("page.stats_empty") });
   let entries = [];
@@ -1462,19 +1596,36 @@ function statsTable(data) {
   const order = app.options?.levels ?? [];
   const rank = (level) => (order.includes(level) ? order.indexOf(level) : order.length);
   entries.sort((a, b) => rank(a[0]) - rank(b[0]));
-  const cols = ["played", "won", "caidas", "limpias"];
+  if (data.all && typeof data.all === "object") entries.push(["all", data.all]);
+  const per = (s, key) => (s.played ? (s[key] ?? 0) / s.played : null);
+  const cols = [
+    ["played", (s) => String(s.played ?? 0)],
+    ["won", (s) => String(s.won ?? 0)],
+    ["win_rate", (s) => formatFigure(per(s, "won"), true)],
+    ["best_streak", (s) => String(s.best_streak ?? 0)],
+    ["caidas", (s) => String(s.caidas ?? 0)],
+    ["caidas_per_game", (s) => formatFigure(per(s, "caidas"))],
+    ["limpias", (s) => String(s.limpias ?? 0)],
+    ["limpias_per_game", (s) => formatFigure(per(s, "limpias"))],
+  ].filter(([c]) => c !== "best_streak" || entries.some(([, s]) => "best_streak" in s));
+  const name = (level) => (level === "all" ? t("page.stats_all") : levelName(level));
   return el(
     "div",
     { class: "table-scroll" },
     el(
       "table",
-      { class: "data-table" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("page.col.level") }), cols.map((c) => el("th", { scope: "col", text: t(`page.col.${c}`) })))),
+      { class: "data-table stats-table" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("page.col.level") }), cols.map(([c]) => el("th", { scope: "col", text: t(`page.col.${c}`) })))),
       el(
         "tbody",
         {},
         entries.map(([level, s]) =>
-          el("tr", { "data-testid": `stats-${level}` }, el("th", { scope: "row", text: levelName(level) }), cols.map((c) => el("td", { "data-stat": c, text: String(s[c] ?? 0) }))),
+          el(
+            "tr",
+            { "data-testid": `stats-${level}`, class: level === "all" ? "stats-all" : undefined },
+            el("th", { scope: "row", text: name(level) }),
+            cols.map(([c, show]) => el("td", { "data-stat": c, "data-label": t(`page.col.${c}`), text: show(s) })),
+          ),
         ),
       ),
     ),
@@ -1579,6 +1730,16 @@ function wire() {
     else if (app.session) openSession(app.session);
   });
   $("#nav-history").addEventListener("click", showHistory);
+  $("#mode-choices").addEventListener("change", onModeChanged);
+  $("#confirm-new-back").addEventListener("click", () => {
+    $("#confirm-new").close();
+    if (app.conn) showScreen("table");
+    else if (app.session) openSession(app.session);
+  });
+  $("#confirm-new-start").addEventListener("click", () => {
+    $("#confirm-new").close();
+    createGame();
+  });
   $("#ayudas-toggle").addEventListener("click", () => {
     app.ayudas = !app.ayudas;
     store(KEYS.ayudas, app.ayudas ? "1" : "0");

@@ -93,6 +93,10 @@ def test_new_game_during_a_game_asks_first_and_history_resumes_the_unfinished_on
     expect(unfinished).to_have_count(2)
     row = page.locator(f'[data-testid=history-unfinished][data-room="{first}"]')
     expect(row).to_be_visible()
+    current = page.locator(f'[data-testid=history-unfinished][data-room="{second}"]')
+    expect(current).to_have_attribute("data-current", "1")
+    expect(current.get_by_test_id("history-resume")).to_have_text("Back to the game")
+    expect(row.get_by_test_id("history-resume")).to_have_text("Go on")
     row.get_by_test_id("history-resume").click()
     expect(page.get_by_test_id("table-screen")).to_be_visible()
     assert wait_step(page) == "ready"

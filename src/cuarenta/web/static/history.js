@@ -55,9 +55,10 @@ function unfinishedTable(items, byRoom) {
   const head = ["page.col.last_move", "page.col.level", "option.players", "page.rules", "page.col.record"];
   const rows = items.map((item) => {
     const n = item.players;
+    const current = item.room === app.session?.room;
     return el(
       "tr",
-      { "data-testid": "history-unfinished", "data-room": item.room },
+      { "data-testid": "history-unfinished", "data-room": item.room, "data-current": current ? "1" : undefined },
       el("td", { "data-label": t("page.col.last_move"), text: formatDate(item.updated ?? item.started) }),
       el("td", { "data-label": t("page.col.level"), text: levelName(item.level ?? byRoom.get(item.room)?.level) }),
       el("td", { "data-label": t("option.players"), text: n === 4 || n === 2 ? t(`option.players.${n}`) : String(n ?? "") }),
@@ -69,7 +70,8 @@ function unfinishedTable(items, byRoom) {
           type: "button",
           class: "btn btn-secondary btn-small",
           "data-testid": "history-resume",
-          text: t("page.unfinished_resume"),
+          // the game this browser has open says so: going on with it is going back to it
+          text: t(current ? "page.confirm_new_back" : "page.unfinished_resume"),
           onclick: () => resumeGame(item.room),
         }),
       ),

@@ -85,14 +85,15 @@ def test_without_the_options_the_page_says_so_and_offers_to_retry(
     page.goto(base_url)
     expect(page.get_by_test_id("options-error")).to_be_visible()
     expect(page.get_by_test_id("options-error")).to_contain_text(catalogue.text("page.options_error", "es"))
-    expect(page.get_by_test_id("start-game")).to_be_disabled()
+    expect(page.get_by_test_id("start")).to_be_disabled()
     expect(page.get_by_test_id("preset")).to_be_hidden()
     page.unroute("**/api/options")
     page.get_by_test_id("options-retry").click()
     expect(page.get_by_test_id("options-error")).to_be_hidden()
-    expect(page.get_by_test_id("start-game")).to_be_enabled()
+    expect(page.get_by_test_id("start")).to_be_enabled()
     expect(page.get_by_test_id("preset").locator("option")).to_have_count(5)  # four presets and "a mi manera"
-    expect(page.get_by_test_id("preset-desc")).to_have_text(catalogue.text("preset.a_todo_rigor.about", "es"))
+    # a newcomer is offered the quick game first (the server's quick_preset, basico)
+    expect(page.get_by_test_id("preset-desc")).to_have_text(catalogue.text("preset.basico.about", "es"))
     expect(page.get_by_test_id("opt-caida_limpia_points").locator("option").first).to_have_text("4 puntos")
     # the browser logs the refused request itself; nothing else went wrong
     refused = [e for e in page_log.errors if "status of 503" in e]

@@ -36,6 +36,7 @@ OPERATIONS = [
     ("POST", "/api/history"),
     ("GET", "/api/games/{room_id}/record"),
     ("GET", "/api/stats"),
+    ("POST", "/api/stats"),
 ]
 #: The operations with input a negative case can break (the others take none, or a free string).
 WITH_INPUT = [
@@ -43,6 +44,7 @@ WITH_INPUT = [
     ("GET", "/api/rooms/{room_id}"),
     ("POST", "/api/history"),
     ("GET", "/api/games/{room_id}/record"),
+    ("POST", "/api/stats"),
 ]
 SEAT_TOKEN = {"/api/rooms/{room_id}", "/api/games/{room_id}/record"}
 

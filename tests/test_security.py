@@ -261,15 +261,22 @@ def test_the_authorization_header(client: TestClient) -> None:
     assert client.get(url, headers=bearer(made["token"])).status_code == 200
 
 
-def test_history_takes_the_tokens_in_its_body(client: TestClient) -> None:
+@pytest.mark.parametrize("path", ["/api/history", "/api/stats"])
+def test_history_and_stats_take_the_tokens_in_their_body(client: TestClient, path: str) -> None:
     made = new_room(client)
-    assert client.post("/api/history", json={"tokens": [made["token"]]}).json() == {"games": []}
-    assert client.post("/api/history", json={"tokens": []}).json() == {"games": []}
-    too_many = client.post("/api/history", json={"tokens": ["t"] * (MAX_TOKENS + 1)})
+    history = client.post("/api/history", json={"tokens": [made["token"]]}).json()
+    assert history["games"] == [] and [p["room"] for p in history["playing"]] == [made["room"]]
+    assert client.post("/api/history", json={"tokens": []}).json() == {"games": [], "playing": []}
+    assert client.post("/api/stats", json={"tokens": [made["token"]]}).json()["all"]["played"] == 0
+    too_many = client.post(path, json={"tokens": ["t"] * (MAX_TOKENS + 1)})
     assert too_many.status_code == 422 and "tokens" in too_many.json()["detail"]
     for bad in ({"tokens": "abc"}, {"tokens": [1]}, {"tokens": [""]}, {}, {"tokens": [], "x": 1}, [1]):
-        answer = client.post("/api/history", json=bad)
+        answer = client.post(path, json=bad)
         assert answer.status_code == 422 and isinstance(answer.json()["detail"], str), bad
+    assert (
+        client.post(path, params={"token": made["token"]}, json={"tokens": [made["token"]]}).status_code
+        == 400
+    )
 
 
 def test_tokens_are_stored_hashed(client: TestClient, tmp_path: Path) -> None:

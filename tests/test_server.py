@@ -29,6 +29,7 @@ from cuarenta.players import PLAYER_NAMES
 from cuarenta.players.hints import seat_hints
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
 from cuarenta.server import create_app
+from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
 from cuarenta.server.rooms import Connection, Room, available_levels, mesa_seed
 from cuarenta.server.security import Limits
@@ -299,6 +300,12 @@ def test_health_and_options(client: TestClient) -> None:
             k: v for k, v in rules.to_dict().items() if k not in ("preset", "players")
         }
     assert options["languages"] == ["es", "en"]
+    # the page's name field takes the server's limit; the quick game is a preset of 1 chica
+    assert options["name_max_chars"] == NAME_MAX_CHARS
+    assert client.post("/api/rooms", json={"name": "x" * NAME_MAX_CHARS}).status_code == 200
+    assert client.post("/api/rooms", json={"name": "x" * (NAME_MAX_CHARS + 1)}).status_code == 422
+    quick = {p["name"]: p for p in options["presets"]}[options["quick_preset"]]
+    assert quick["options"]["chicas"] == 1
 
 
 @pytest.mark.parametrize(
@@ -465,6 +472,20 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
     stats = client.get("/api/stats").json()["levels"]
     assert stats["facil"] == {"played": 1, "won": int(person_won), "caidas": caidas, "limpias": limpias}
     assert set(available_levels()) <= set(stats)
+    # this browser's statistics: the rooms of its tokens only, with the best run of mesas won
+    mine = {
+        "played": 1,
+        "won": int(person_won),
+        "caidas": caidas,
+        "limpias": limpias,
+        "best_streak": int(person_won),
+    }
+    browser_stats = client.post("/api/stats", json={"tokens": [token]}).json()
+    assert browser_stats["levels"]["facil"] == mine and browser_stats["all"] == mine
+    assert set(browser_stats["levels"]) == set(available_levels())
+    other = client.post("/api/stats", json={"tokens": ["someone else"]}).json()
+    assert other["all"]["played"] == 0 and other["levels"]["facil"]["played"] == 0
+    assert client.post("/api/history", json={"tokens": [token]}).json()["playing"] == []
     record = client.get(f"/api/games/{room_id}/record", headers=bearer(token))
     assert record.status_code == 200
     assert "attachment" in record.headers["content-disposition"]
@@ -481,6 +502,12 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
     assert fresh["state"] == state["state"] + 1
     assert [e["kind"] for e in fresh["events"]][:2] == ["dealer_draw", "deal"]
     assert server_room(client, room_id).game.seed == mesa_seed(room_seed, 2)
+    # the room's mesa 2 is in play: the history lists it among the unfinished games
+    playing = client.post("/api/history", json={"tokens": [token]}).json()["playing"]
+    assert [(p["room"], p["mesa"], p["level"], p["players"], p["practice"]) for p in playing] == [
+        (room_id, 2, "facil", 2, False)
+    ]
+    assert playing[0]["rules"]["preset"] == "basico"
     record_url = f"/api/games/{room_id}/record"
     assert client.get(record_url, headers=bearer(token)).status_code == 409
     assert client.get(record_url, params={"mesa": 1}, headers=bearer(token)).text == record.text
@@ -696,10 +723,22 @@ def test_the_database_is_versioned(tmp_path: Path) -> None:
 
 
 def test_history_and_stats_follow_the_tokens(client: TestClient) -> None:
-    assert client.post("/api/history", json={"tokens": ["nobody"]}).json() == {"games": []}
+    assert client.post("/api/history", json={"tokens": ["nobody"]}).json() == {"games": [], "playing": []}
     stats = client.get("/api/stats").json()["levels"]
     assert all(v == {"played": 0, "won": 0, "caidas": 0, "limpias": 0} for v in stats.values())
     assert set(stats) == set(available_levels())
+    zero = {"played": 0, "won": 0, "caidas": 0, "limpias": 0, "best_streak": 0}
+    assert client.post("/api/stats", json={"tokens": []}).json() == {
+        "levels": dict.fromkeys(available_levels(), zero),
+        "all": zero,
+    }
+    # a new room is unfinished: its token's history lists it, another token's does not
+    made = new_room(client, level="facil", rules={"preset": "basico"})
+    playing = client.post("/api/history", json={"tokens": [made["token"], "nobody"]}).json()["playing"]
+    assert [(p["room"], p["mesa"], p["moves"]) for p in playing] == [(made["room"], 1, 0)]
+    assert client.post("/api/history", json={"tokens": ["nobody"]}).json()["playing"] == []
+    # the stats' body is the history's: at most MAX_TOKENS tokens
+    assert client.post("/api/stats", json={"tokens": ["x"] * 101}).status_code == 422
 
 
 def test_record_download_errors(client: TestClient) -> None:

@@ -44,6 +44,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from cuarenta import __version__
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.options import router as options_router
 from cuarenta.server.protocol import (
     PROTOCOL_VERSION,
@@ -76,6 +77,7 @@ from cuarenta.server.security import (
     ThrottledLog,
     TokenBucket,
 )
+from cuarenta.server.stats import stats_of
 from cuarenta.server.store import Store, hash_token
 from cuarenta.server.thinking import make_thinking
 
@@ -123,7 +125,7 @@ class NewRoom(BaseModel):
         description='{"preset": NAME} and any options to change, as in Rules.from_dict (GET /api/options)',
     )
     name: Annotated[
-        StrictStr, Field(max_length=40, json_schema_extra={"pattern": "^[^\\x00-\\x1f\\x7f]*$"})
+        StrictStr, Field(max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": "^[^\\x00-\\x1f\\x7f]*$"})
     ] = ""
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63, description="only with practice: true")] | None = None
     practice: StrictBool = Field(
@@ -211,8 +213,25 @@ class HistoryGame(BaseModel):
     practice: bool = False
 
 
+class PlayingGame(BaseModel):
+    """A room of a token whose current mesa is still in play (it can be resumed)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    room: str
+    mesa: int
+    started: str
+    updated: str
+    level: str
+    players: int
+    rules: dict[str, Any]
+    moves: int
+    practice: bool = False
+
+
 class History(BaseModel):
     games: list[HistoryGame]
+    playing: list[PlayingGame] = []
 
 
 class LevelStats(BaseModel):
@@ -224,6 +243,17 @@ class LevelStats(BaseModel):
 
 class Stats(BaseModel):
     levels: dict[str, LevelStats]
+
+
+class BrowserLevelStats(LevelStats):
+    best_streak: int
+
+
+class BrowserStats(BaseModel):
+    """``POST /api/stats``: the figures of the tokens' rooms only, per level and in all."""
+
+    levels: dict[str, BrowserLevelStats]
+    all: BrowserLevelStats
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -407,8 +437,29 @@ def create_app(
 
     @app.post("/api/history", response_model=History, responses=_errors(400, 413, 422))
     def history(body: HistoryRequest) -> dict[str, Any]:
-        """The finished mesas of the rooms the tokens hold a seat in, newest first."""
+        """The finished mesas of the rooms the tokens hold a seat in, newest first, and those rooms whose
+        current mesa is still in play (``playing``, most recently changed first)."""
         seats = store.rooms_of_tokens(hash_token(t) for t in body.tokens)
+        playing = []
+        for room in store.playing_of_rooms([room for room, _ in seats]):
+            try:
+                rules = json.loads(room.rules)
+            except ValueError:
+                log.error("room %s has corrupt rules; left out of the history", room.room)
+                continue
+            playing.append(
+                {
+                    "room": room.room,
+                    "mesa": room.mesa,
+                    "started": room.created,
+                    "updated": room.updated,
+                    "level": room.level,
+                    "players": room.players,
+                    "rules": rules,
+                    "moves": room.moves,
+                    "practice": room.practice,
+                }
+            )
         games = []
         for row in store.finished_of_rooms([room for room, _ in seats]):
             try:
@@ -434,7 +485,7 @@ def create_app(
                 )
             except ValueError:
                 log.error("history row of room %s mesa %d is corrupt; left out", row.room, row.mesa)
-        return {"games": games}
+        return {"games": games, "playing": playing}
 
     @app.get("/api/history", include_in_schema=False)
     def history_by_address() -> JSONResponse:
@@ -489,6 +540,13 @@ def create_app(
         levels = {level: {"played": 0, "won": 0, "caidas": 0, "limpias": 0} for level in available_levels()}
         levels.update(found)
         return {"levels": levels}
+
+    @app.post("/api/stats", response_model=BrowserStats, responses=_errors(400, 413, 422))
+    def browser_stats(body: HistoryRequest) -> dict[str, Any]:
+        """The figures of the rooms the tokens hold a seat in (one browser's games): per level and in all,
+        mesas played and won, the longest run won in a row, the caídas and limpias of the person's team."""
+        seats = store.rooms_of_tokens(hash_token(t) for t in body.tokens)
+        return stats_of(store.finished_of_rooms([room for room, _ in seats]), available_levels())
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:

@@ -32,6 +32,10 @@ from cuarenta.server.rooms import available_levels, default_level
 
 #: The player counts a room may have (R3).
 PLAYER_COUNTS: Final = (2, 4)
+#: The longest name a person may give (``POST /api/rooms``); the page's name field takes its limit from here.
+NAME_MAX_CHARS: Final = 40
+#: The preset offered to a newcomer as the quick game: one chica, basic rules (it allows 1 v 1 only).
+QUICK_PRESET: Final = "basico"
 #: Label keys of the values of a ``points`` or ``cards`` option that the form does not list.
 OTHER_VALUE_KEYS: Final = {"points": "option.value.points", "cards": "option.value.cards"}
 
@@ -100,6 +104,7 @@ def options_payload() -> dict[str, Any]:
         "players": list(PLAYER_COUNTS),
         "presets": presets,
         "default_preset": PRESET_NAMES[0],
+        "quick_preset": QUICK_PRESET,
         "custom": {"label": labels("preset.custom"), "about": labels("preset.custom.about")},
         "options": [
             option_entry(spec, getattr(default, spec.name)) for spec in OPTIONS if spec.name != "players"
@@ -111,6 +116,7 @@ def options_payload() -> dict[str, Any]:
         },
         "default_level": default_level(),
         "languages": list(LANGS),
+        "name_max_chars": NAME_MAX_CHARS,
     }
 
 
@@ -145,4 +151,13 @@ def get_texts(lang: str, request: Request) -> Response:
     return Response(body, media_type="application/json", headers=headers)
 
 
-__all__ = ["labels", "option_entry", "options_payload", "router", "templates", "texts_body"]
+__all__ = [
+    "NAME_MAX_CHARS",
+    "QUICK_PRESET",
+    "labels",
+    "option_entry",
+    "options_payload",
+    "router",
+    "templates",
+    "texts_body",
+]

@@ -229,6 +229,21 @@ class FinishedRow:
     practice: bool = False  #: a practice room's mesa: never counted in the statistics
 
 
+@dataclass(frozen=True)
+class PlayingRow:
+    """A room whose current mesa is still in play, for the history's list of unfinished games."""
+
+    room: str
+    created: str
+    updated: str  #: the last change (a move, a new mesa)
+    players: int
+    level: str
+    rules: str  #: JSON
+    mesa: int
+    moves: int  #: actions played in the current mesa
+    practice: bool = False
+
+
 _FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
 #: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
 _UPDATE_ROOM: Final = (
@@ -637,6 +652,36 @@ class Store:
             ).all()
         return [_finished_row(r) for r in rows]
 
+    def playing_of_rooms(self, room_ids: Sequence[str]) -> list[PlayingRow]:
+        """The rooms among ``room_ids`` whose current mesa is in play, most recently changed first."""
+        ids = sorted(set(room_ids))
+        if not ids:
+            return []
+        r = rooms_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    r.id, r.created, r.updated, r.players, r.level, r.rules, r.mesa, r.state, r.mesa_state
+                )
+                .add_columns(r.practice)
+                .where(r.id.in_(ids), r.status == "playing")
+                .order_by(r.updated.desc(), r.id)
+            ).all()
+        return [
+            PlayingRow(
+                room=str(row.id),
+                created=str(row.created),
+                updated=str(row.updated),
+                players=int(row.players),
+                level=str(row.level),
+                rules=str(row.rules),
+                mesa=int(row.mesa),
+                moves=max(0, int(row.state) - int(row.mesa_state)),
+                practice=bool(row.practice),
+            )
+            for row in rows
+        ]
+
     def finished_mesa(self, room_id: str, mesa: int) -> FinishedRow | None:
         f = finished_table.c
         with self.engine.connect() as conn:
@@ -678,6 +723,7 @@ __all__ = [
     "SCHEMA_REVISION",
     "ActionRow",
     "FinishedRow",
+    "PlayingRow",
     "RoomRow",
     "SeatRow",
     "Store",

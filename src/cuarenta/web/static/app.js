@@ -10,6 +10,7 @@ import { cardBackSVG, cardElement, cardFaceSVG, cardText, scoreMarkSVG } from ".
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import * as S from "./sequence.js";
+import { showHistory } from "./history.js";
 
 const { t, pick } = I;
 const PROTOCOL = 1;
@@ -135,8 +136,10 @@ function buildLevelChoices() {
 
 function buildPresetSelect() {
   const select = $("#preset");
-  const previous = select.value || load(KEYS.form)?.preset || app.options.default_preset;
   const players = form.players();
+  const quick = presetOf(app.options.quick_preset);
+  const newcomer = quick && quick.players.includes(players) ? quick.name : app.options.default_preset;
+  const previous = select.value || load(KEYS.form)?.preset || newcomer;
   const opts = app.options.presets.map((p) => {
     const allowed = p.players.includes(players);
     let label = pick(p.label, p.name);
@@ -152,8 +155,53 @@ function buildPresetSelect() {
   updatePresetDescription();
 }
 
+/** The first choice of the form: a quick game (the server's `quick_preset`) or the full rules (its
+ * `default_preset`); both only set the preset, which stays the one source of the rules. */
+function buildModeChoices() {
+  const box = $("#mode-choices");
+  const quick = presetOf(app.options.quick_preset);
+  const full = presetOf(app.options.default_preset);
+  $("#mode-field").hidden = !quick || !full;
+  if (!quick || !full) return box.replaceChildren();
+  const players = form.players();
+  const only = (p) => (p.players.includes(players) ? "" : ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`);
+  const choice = (mode, preset, main, sub) =>
+    el(
+      "label",
+      { class: "choice" },
+      el("input", {
+        type: "radio",
+        name: "mode",
+        value: preset.name,
+        "data-testid": `mode-${mode}`,
+        disabled: !preset.players.includes(players) || undefined,
+      }),
+      el("span", { class: "choice-main", text: main }),
+      el("span", { class: "choice-sub", text: sub + only(preset) }),
+    );
+  box.replaceChildren(
+    choice("quick", quick, t("page.quick_game"), t("page.quick_game_sub")),
+    choice("full", full, t("page.full_rules"), pick(full.label, full.name)),
+  );
+  updateMode();
+}
+
+/** Check the first choice that matches the preset (none when another preset is chosen). */
+function updateMode() {
+  const preset = $("#preset").value;
+  for (const input of document.querySelectorAll('input[name="mode"]')) input.checked = input.value === preset;
+}
+
+function onModeChanged(event) {
+  const select = $("#preset");
+  if (!event.target.checked || select.value === event.target.value) return;
+  select.value = event.target.value;
+  onPresetChanged();
+}
+
 function updatePresetDescription() {
   const name = $("#preset").value;
+  updateMode();
   const about = name === "custom" ? app.options.custom?.about : presetOf(name)?.about;
   $("#preset-desc").textContent = pick(about);
 }
@@ -209,6 +257,7 @@ function onPlayersChanged() {
   if (!app.options) return;
   const before = form.preset();
   buildPresetSelect();
+  buildModeChoices();
   if (form.preset() !== before) onPresetChanged();
 }
 
@@ -217,9 +266,15 @@ function buildForm() {
   $("#options-error").hidden = ready;
   $("#start-game").disabled = !ready;
   $("#form-fields").hidden = !ready;
-  if (!ready) return;
+  if (!ready) {
+    $("#mode-field").hidden = true;
+    return;
+  }
+  // the name's length limit is the server's
+  if (Number.isInteger(app.options.name_max_chars)) $("#player-name").maxLength = app.options.name_max_chars;
   buildLevelChoices();
   buildPresetSelect();
+  buildModeChoices();
   const name = form.preset();
   buildOptionsTable(
     name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(presetOf(name)),
@@ -252,14 +307,31 @@ function restoreForm() {
   }
 }
 
-async function startGame(event) {
+/** Whether this browser has a game whose mesa is not finished (not known yet counts as unfinished). */
+function gameUnfinished() {
+  if (!app.session) return false;
+  const msg = app.msg;
+  return !(msg && msg.room === app.session.room && msg.status === "finished");
+}
+
+function startGame(event) {
   event.preventDefault();
+  if (!app.options) return;
+  if (gameUnfinished()) {
+    $("#confirm-new").showModal();
+    return;
+  }
+  createGame();
+}
+
+async function createGame() {
   const button = $("#start-game");
   const players = form.players();
   const level = form.level();
   const preset = form.preset();
   const typed = $("#player-name").value.trim();
-  const name = typed || t("page.name_placeholder");
+  // an empty name stays empty: the page shows the catalogue's default name in its current language
+  const name = typed;
   const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
   store(KEYS.name, typed || null);
   store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null });
@@ -299,6 +371,19 @@ function rememberGame(session, extra) {
   const games = (load(KEYS.games) ?? []).filter((g) => g.room !== session.room);
   games.unshift({ ...session, ...extra, started: new Date().toISOString() });
   store(KEYS.games, games.slice(0, 100));
+}
+
+/** Go on with one of this browser's games (from History): it becomes the saved session. */
+function resumeGame(room) {
+  const game = (load(KEYS.games) ?? []).find((g) => g.room === room && g.token);
+  if (!game) return;
+  if (app.session && app.session.room === room && app.conn) {
+    showScreen("table");
+    return;
+  }
+  const session = { room: game.room, token: game.token, seat: game.seat ?? 0 };
+  store(KEYS.session, session);
+  openSession(session);
 }
 
 function forgetSession() {
@@ -580,6 +665,7 @@ function seatName(seat) {
   const info = seatInfo(seat);
   const n = players();
   if (info && info.kind === "person" && info.name) return info.name;
+  if (info && info.kind === "person" && seat === mySeat()) return t("page.name_placeholder");
   if (seat === mySeat()) return t("page.you");
   if (info && info.kind === "person") return t("name.seat", { n: seat + 1 });
   if (n === 2) return t("page.computer");
@@ -1484,123 +1570,6 @@ async function downloadRecord(room, token, mesa) {
   }
 }
 
-// -- history and statistics ---------------------------------------------------------------------
-async function showHistory() {
-  showScreen("history");
-  const list = $("#history-list");
-  const stats = $("#stats");
-  list.replaceChildren(el("p", { text: t("page.loading") }));
-  stats.replaceChildren(el("p", { text: t("page.loading") }));
-  const games = load(KEYS.games) ?? [];
-  const tokens = games.map((g) => g.token).filter(Boolean);
-  const byRoom = new Map(games.map((g) => [g.room, g]));
-  try {
-    const res = tokens.length
-      ? await fetch("api/history", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ tokens }),
-        })
-      : null;
-    const data = res && res.ok ? await res.json() : [];
-    const items = Array.isArray(data) ? data : data.games ?? [];
-    list.replaceChildren(items.length ? historyTable(items, byRoom) : el("p", { "data-testid": "history-empty", text: t("page.history_empty") }));
-  } catch {
-    list.replaceChildren(el("p", { text: t("page.err.network") }));
-  }
-  try {
-    const res = await fetch("api/stats");
-    const data = res.ok ? await res.json() : null;
-    stats.replaceChildren(statsTable(data));
-  } catch {
-    stats.replaceChildren(el("p", { text: t("page.err.network") }));
-  }
-}
-
-function formatDate(value) {
-  if (!value) return "";
-  const d = typeof value === "number" ? new Date(value < 1e12 ? value * 1000 : value) : new Date(value);
-  if (Number.isNaN(d.getTime())) return String(value);
-  return d.toLocaleString(I.getLang() === "es" ? "es-EC" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
-
-function resultText(item, mine) {
-  const team = typeof item.person_team === "number" ? item.person_team : (item.seat ?? mine?.seat ?? 0) % 2;
-  let won = item.won;
-  if (typeof won !== "boolean" && typeof item.winner === "number") won = item.winner === team;
-  if (typeof won !== "boolean") return "";
-  const chicas = item.chicas;
-  const score = Array.isArray(chicas) ? ` ${chicas[team]}–${chicas[1 - team]}` : "";
-  return `${t(won ? "page.res_won" : "page.res_lost")}${score}`;
-}
-
-function historyTable(items, byRoom) {
-  const head = ["page.col.date", "page.col.level", "option.players", "page.rules", "page.col.result", "page.col.record"];
-  const rows = items.map((item) => {
-    const room = item.room;
-    const mine = byRoom.get(room);
-    const token = mine?.token;
-    const preset = typeof item.rules === "string" ? item.rules : item.rules?.preset ?? "";
-    const nPlayers = item.players ?? item.rules?.players ?? mine?.players;
-    const level = item.level ?? mine?.level;
-    const presetLabel = preset === "custom" ? app.options?.custom?.label : app.options?.presets?.find((p) => p.name === preset)?.label;
-    const record =
-      room && token
-        ? el("button", {
-            type: "button",
-            class: "link-button",
-            "data-testid": "history-record",
-            text: t("page.record_link"),
-            onclick: () => downloadRecord(room, token, item.mesa),
-          })
-        : "";
-    return el(
-      "tr",
-      { "data-testid": "history-row", "data-room": room ?? "", "data-won": item.won ? "1" : "0" },
-      el("td", { "data-label": t("page.col.date"), text: formatDate(item.finished) }),
-      el("td", { "data-label": t("page.col.level"), text: levelName(level) }),
-      el("td", { "data-label": t("option.players"), text: nPlayers === 4 || nPlayers === 2 ? t(`option.players.${nPlayers}`) : String(nPlayers ?? "") }),
-      el("td", { "data-label": t("page.rules"), text: pick(presetLabel, String(preset)) }),
-      el("td", { "data-label": t("page.col.result"), "data-testid": "history-result", text: resultText(item, mine) }),
-      el("td", { "data-label": t("page.col.record") }, record),
-    );
-  });
-  return el(
-    "div",
-    { class: "table-scroll" },
-    el("table", { class: "data-table history-table" }, el("thead", {}, el("tr", {}, head.map((k) => el("th", { scope: "col", text: t(k) })))), el("tbody", {}, rows)),
-  );
-}
-
-function statsTable(data) {
-  if (!data) return el("p", { text: t("page.stats_empty") });
-  let entries = [];
-  const src = data.levels ?? data.stats ?? data;
-  if (Array.isArray(src)) entries = src.map((x) => [x.level ?? x.name, x]);
-  else if (src && typeof src === "object") entries = Object.entries(src).filter(([, v]) => v && typeof v === "object");
-  if (!entries.length) return el("p", { text: t("page.stats_empty") });
-  const order = app.options?.levels ?? [];
-  const rank = (level) => (order.includes(level) ? order.indexOf(level) : order.length);
-  entries.sort((a, b) => rank(a[0]) - rank(b[0]));
-  const cols = ["played", "won", "caidas", "limpias"];
-  return el(
-    "div",
-    { class: "table-scroll" },
-    el(
-      "table",
-      { class: "data-table" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("page.col.level") }), cols.map((c) => el("th", { scope: "col", text: t(`page.col.${c}`) })))),
-      el(
-        "tbody",
-        {},
-        entries.map(([level, s]) =>
-          el("tr", { "data-testid": `stats-${level}` }, el("th", { scope: "row", text: levelName(level) }), cols.map((c) => el("td", { "data-stat": c, text: String(s[c] ?? 0) }))),
-        ),
-      ),
-    ),
-  );
-}
-
 // -- screens, language, keyboard ----------------------------------------------------------------
 function showScreen(name) {
   app.screen = name;
@@ -1699,6 +1668,16 @@ function wire() {
     else if (app.session) openSession(app.session);
   });
   $("#nav-history").addEventListener("click", showHistory);
+  $("#mode-choices").addEventListener("change", onModeChanged);
+  $("#confirm-new-back").addEventListener("click", () => {
+    $("#confirm-new").close();
+    if (app.conn) showScreen("table");
+    else if (app.session) openSession(app.session);
+  });
+  $("#confirm-new-start").addEventListener("click", () => {
+    $("#confirm-new").close();
+    createGame();
+  });
   $("#ayudas-toggle").addEventListener("click", () => {
     app.ayudas = !app.ayudas;
     store(KEYS.ayudas, app.ayudas ? "1" : "0");
@@ -1780,3 +1759,6 @@ async function main() {
 }
 
 main();
+
+// what history.js uses (an ES module cycle: it only calls these after this module has run)
+export { $, el, app, KEYS, load, levelName, presetOf, downloadRecord, resumeGame, showScreen };

@@ -394,12 +394,14 @@ function openSession(session) {
   app.drawShownFor = null;
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
+  hideBubble();
   clearTable();
   showScreen("table");
   updateStatus();
   app.conn = new Connection(session, onMessage, (what) => {
     app.connected = what === "open";
     updateStatus();
+    renderHand(); // the cards are disabled while the socket is down
   });
 }
 
@@ -562,38 +564,75 @@ function narrate(events) {
   });
 }
 
+/** How much an event weighs in the bubble: what scores or ends something outranks a plain play's saying. */
+const SCORING = {
+  mesa_won: 5, chica_won: 5, zapatero: 5, caida_limpia: 4, caida_ronda: 4, caida: 3, limpia: 3,
+  carton: 2, claim: 2, ronda: 2, four_of_a_kind: 2,
+};
+const weight = (line) => SCORING[line.event.kind] ?? 1;
+/** A scoring bubble stays this long before a plain saying may replace it (unless it is the person's turn). */
+const HOLD_MS = 1200;
+
+/** Lines of the state message being shown: the best of them replaces the bubble (no queue). */
 function announce(line) {
-  app.announceQueue.push(line);
-  if (app.announceQueue.length > 4) app.announceQueue.splice(0, app.announceQueue.length - 4);
-  if (!app.announcing) runAnnouncements();
+  app.announceQueue.push({ ...line, state: app.msg?.state });
+  if (!app.announcing) {
+    app.announcing = true;
+    queueMicrotask(runAnnouncements);
+  }
 }
 
-async function runAnnouncements() {
-  app.announcing = true;
-  const box = $("#announce");
-  while (app.announceQueue.length) {
-    const line = app.announceQueue.shift();
-    const saying = line.sayings[0];
-    const key = line.keys[0];
-    box.replaceChildren(
-      el(
-        "div",
-        { class: `bubble kind-${line.event.kind}`, "data-testid": "saying", dataset: { kind: line.event.kind, sayings: line.keys.join(" ") } },
-        saying
-          ? el("p", { class: "bubble-saying", title: I.sayingLine(key, I.sayingPoints(line.event), true), text: saying })
-          : null,
-        el("p", { class: "bubble-text", text: line.text }),
-      ),
-    );
-    box.classList.add("show");
-    // shown for a while, or a little less when something newer is waiting
-    const until = Date.now() + (saying ? 2200 : 1700);
-    const least = Date.now() + 900;
-    while (Date.now() < until && !(app.announceQueue.length && Date.now() >= least)) await sleep(100);
-    box.classList.remove("show");
-    await sleep(reducedMotion.matches ? 0 : 200);
-  }
+/** Picks the line to show from those announced together: the heaviest, the newest of equals. The newest
+ * message always wins over an older bubble, except that a plain saying waits (at most HOLD_MS, and not
+ * when the turn is the person's) for a scoring bubble shown just before it. */
+function runAnnouncements() {
   app.announcing = false;
+  const batch = app.announceQueue.splice(0);
+  let best = null;
+  for (const line of batch) if (!best || weight(line) >= weight(best)) best = line;
+  if (!best) return;
+  const shown = app.bubble;
+  const wait = shown ? shown.at + HOLD_MS - Date.now() : 0;
+  if (shown && weight(shown) > weight(best) && wait > 0 && !isMyTurn()) {
+    app.bubbleNext = best;
+    clearTimeout(app.bubbleTimer);
+    app.bubbleTimer = setTimeout(() => showBubble(app.bubbleNext), wait);
+    return;
+  }
+  showBubble(best);
+}
+
+function showBubble(line) {
+  clearTimeout(app.bubbleTimer);
+  app.bubbleNext = null;
+  const box = $("#announce");
+  if (!line) return;
+  app.bubble = { ...line, at: Date.now() };
+  const saying = line.sayings[0];
+  const key = line.keys[0];
+  box.replaceChildren(
+    el(
+      "div",
+      {
+        class: `bubble kind-${line.event.kind}`,
+        "data-testid": "saying",
+        dataset: { kind: line.event.kind, sayings: line.keys.join(" "), state: line.state ?? "" },
+      },
+      saying
+        ? el("p", { class: "bubble-saying", title: I.sayingLine(key, I.sayingPoints(line.event), true), text: saying })
+        : null,
+      el("p", { class: "bubble-text", text: line.text }),
+    ),
+  );
+  box.classList.add("show");
+  app.bubbleTimer = setTimeout(hideBubble, saying ? 2600 : 2000);
+}
+
+function hideBubble() {
+  clearTimeout(app.bubbleTimer);
+  app.bubble = null;
+  app.bubbleNext = null;
+  $("#announce").classList.remove("show");
 }
 
 // -- drawing the table --------------------------------------------------------------------------
@@ -778,11 +817,23 @@ function movesForCard(code) {
   return (app.msg?.legal || []).filter((m) => !m.startsWith("claim") && I.parseMove(m).card === code);
 }
 
+/** What the server says the card's moves do (`moves` of the state message): some way makes a caída y
+ * limpia, a caída, a limpia. */
+function cardDoes(code) {
+  const infos = (app.msg?.moves || []).filter((m) => !m.move.startsWith("claim") && I.parseMove(m.move).card === code);
+  return {
+    caidaLimpia: infos.some((m) => m.caida && m.limpia),
+    caida: infos.some((m) => m.caida),
+    limpia: infos.some((m) => m.limpia),
+  };
+}
+
 function renderHand(opts = {}) {
   const v = view();
   if (!v) return;
   const hand = $("#hand");
-  const myTurn = isMyTurn() && !app.pending;
+  const online = app.connected;
+  const myTurn = isMyTurn() && !app.pending && online;
   const hints = new Map((app.msg.hints || []).map((h) => [h.card, h]));
   if (app.focusIndex >= v.hand.length) app.focusIndex = Math.max(0, v.hand.length - 1);
   const hadFocus = hand.contains(document.activeElement);
@@ -790,7 +841,7 @@ function renderHand(opts = {}) {
     const playable = myTurn && movesForCard(code).length > 0;
     const b = el("button", {
       type: "button",
-      class: "card hand-card",
+      class: online ? "card hand-card" : "card hand-card card-disabled",
       "data-testid": "hand-card",
       "data-card": code,
       "data-index": i + 1,
@@ -807,17 +858,27 @@ function renderHand(opts = {}) {
         b.dataset.hintTakes = "1";
         label.push(t("page.hint.takes_aria"));
       }
-      if (h.caida) {
+      const does = cardDoes(code);
+      if (does.caidaLimpia) {
+        // one way of playing it is caída y limpia (the server's `moves`): both, 4 points
+        b.classList.add("hint-caida");
+        b.dataset.hintCaida = "1";
+        b.dataset.hintCaidaLimpia = "1";
+        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida_limpia") }));
+        label.push(t("page.hint.caida_limpia_aria"));
+      } else if (h.caida) {
         b.classList.add("hint-caida");
         b.dataset.hintCaida = "1";
         b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida") }));
         label.push(t("page.hint.caida_aria"));
+        // a caída one way and a limpia another way
+        if (h.limpia) b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: t("page.hint.limpia") }));
       } else if (h.takes) {
         b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: h.limpia ? t("page.hint.limpia") : t("page.hint.takes") }));
       }
       if (h.limpia) {
         b.dataset.hintLimpia = "1";
-        label.push(t("page.hint.limpia_aria"));
+        if (!does.caidaLimpia) label.push(t("page.hint.limpia_aria"));
       }
       if (h.warning) {
         b.classList.add("hint-warn");
@@ -841,6 +902,7 @@ function renderHand(opts = {}) {
   });
   hand.replaceChildren(...buttons);
   hand.classList.toggle("my-turn", myTurn);
+  hand.classList.toggle("offline", !online);
   if (hadFocus && buttons[app.focusIndex]) buttons[app.focusIndex].focus({ preventScroll: true });
   $("#ayudas-toggle").setAttribute("aria-pressed", String(app.ayudas));
 }
@@ -909,6 +971,9 @@ function updateStatus() {
     text = t("page.status.turn_of", { name: seatName(app.msg.view.turn) });
   } else text = "";
   status.textContent = text;
+  const lost = Boolean(app.session && app.conn && !app.connected && app.conn.retry);
+  $("#reconnecting").hidden = !lost;
+  $("#felt").classList.toggle("is-offline", lost);
   updateReady();
 }
 
@@ -920,8 +985,11 @@ function updateReady() {
   if (msg) turn = msg.status === "finished" ? "over" : isMyTurn() ? "me" : "other";
   screen.dataset.turn = turn;
   screen.dataset.state = msg ? String(msg.state) : "";
-  const ready = Boolean(msg) && !app.busy && !app.queue.length && !app.pending && turn === "me";
+  screen.dataset.connection = app.connected ? "open" : "lost";
+  const ready = Boolean(msg) && app.connected && !app.busy && !app.queue.length && !app.pending && turn === "me";
   screen.dataset.ready = ready ? "1" : "0";
+  // the turn is back with the person: the newest announcement, at once
+  if (turn === "me" && app.bubbleNext) showBubble(app.bubbleNext);
 }
 
 function updateNav() {
@@ -937,6 +1005,10 @@ function updateNav() {
 function onCardClick(code) {
   if (!app.msg) return;
   if (app.pending) return;
+  if (!app.connected) {
+    flash(t("page.status.reconnecting"));
+    return;
+  }
   if (!isMyTurn()) {
     flash(t("page.err.not_your_turn"));
     return;

@@ -864,7 +864,8 @@ function renderHand(opts = {}) {
         b.classList.add("hint-caida");
         b.dataset.hintCaida = "1";
         b.dataset.hintCaidaLimpia = "1";
-        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida_limpia") }));
+        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida") }));
+        b.append(el("span", { class: "badge badge-takes badge-also", "aria-hidden": "true", text: t("page.hint.caida_limpia") }));
         label.push(t("page.hint.caida_limpia_aria"));
       } else if (h.caida) {
         b.classList.add("hint-caida");
@@ -872,7 +873,7 @@ function renderHand(opts = {}) {
         b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida") }));
         label.push(t("page.hint.caida_aria"));
         // a caída one way and a limpia another way
-        if (h.limpia) b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: t("page.hint.limpia") }));
+        if (h.limpia) b.append(el("span", { class: "badge badge-takes badge-also", "aria-hidden": "true", text: t("page.hint.limpia") }));
       } else if (h.takes) {
         b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: h.limpia ? t("page.hint.limpia") : t("page.hint.takes") }));
       }

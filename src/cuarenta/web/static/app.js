@@ -8,6 +8,7 @@
 
 import { cardBackSVG, cardElement, cardFaceSVG, cardText, scoreMarkSVG } from "./cards.js";
 import * as I from "./i18n.js";
+import * as Bubble from "./announce.js";
 
 const { t, pick } = I;
 const PROTOCOL = 1;
@@ -394,7 +395,7 @@ function openSession(session) {
   app.drawShownFor = null;
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
-  hideBubble();
+  Bubble.hide();
   clearTable();
   showScreen("table");
   updateStatus();
@@ -564,16 +565,7 @@ function narrate(events) {
   });
 }
 
-/** How much an event weighs in the bubble: what scores or ends something outranks a plain play's saying. */
-const SCORING = {
-  mesa_won: 5, chica_won: 5, zapatero: 5, caida_limpia: 4, caida_ronda: 4, caida: 3, limpia: 3,
-  carton: 2, claim: 2, ronda: 2, four_of_a_kind: 2,
-};
-const weight = (line) => SCORING[line.event.kind] ?? 1;
-/** A scoring bubble stays this long before a plain saying may replace it (unless it is the person's turn). */
-const HOLD_MS = 1200;
-
-/** Lines of the state message being shown: the best of them replaces the bubble (no queue). */
+/** Lines of the state message being shown, gathered: the best of them replaces the bubble (announce.js). */
 function announce(line) {
   app.announceQueue.push({ ...line, state: app.msg?.state });
   if (!app.announcing) {
@@ -582,57 +574,9 @@ function announce(line) {
   }
 }
 
-/** Picks the line to show from those announced together: the heaviest, the newest of equals. The newest
- * message always wins over an older bubble, except that a plain saying waits (at most HOLD_MS, and not
- * when the turn is the person's) for a scoring bubble shown just before it. */
 function runAnnouncements() {
   app.announcing = false;
-  const batch = app.announceQueue.splice(0);
-  let best = null;
-  for (const line of batch) if (!best || weight(line) >= weight(best)) best = line;
-  if (!best) return;
-  const shown = app.bubble;
-  const wait = shown ? shown.at + HOLD_MS - Date.now() : 0;
-  if (shown && weight(shown) > weight(best) && wait > 0 && !isMyTurn()) {
-    app.bubbleNext = best;
-    clearTimeout(app.bubbleTimer);
-    app.bubbleTimer = setTimeout(() => showBubble(app.bubbleNext), wait);
-    return;
-  }
-  showBubble(best);
-}
-
-function showBubble(line) {
-  clearTimeout(app.bubbleTimer);
-  app.bubbleNext = null;
-  const box = $("#announce");
-  if (!line) return;
-  app.bubble = { ...line, at: Date.now() };
-  const saying = line.sayings[0];
-  const key = line.keys[0];
-  box.replaceChildren(
-    el(
-      "div",
-      {
-        class: `bubble kind-${line.event.kind}`,
-        "data-testid": "saying",
-        dataset: { kind: line.event.kind, sayings: line.keys.join(" "), state: line.state ?? "" },
-      },
-      saying
-        ? el("p", { class: "bubble-saying", title: I.sayingLine(key, I.sayingPoints(line.event), true), text: saying })
-        : null,
-      el("p", { class: "bubble-text", text: line.text }),
-    ),
-  );
-  box.classList.add("show");
-  app.bubbleTimer = setTimeout(hideBubble, saying ? 2600 : 2000);
-}
-
-function hideBubble() {
-  clearTimeout(app.bubbleTimer);
-  app.bubble = null;
-  app.bubbleNext = null;
-  $("#announce").classList.remove("show");
+  Bubble.offer(app.announceQueue.splice(0), isMyTurn());
 }
 
 // -- drawing the table --------------------------------------------------------------------------
@@ -990,7 +934,7 @@ function updateReady() {
   const ready = Boolean(msg) && app.connected && !app.busy && !app.queue.length && !app.pending && turn === "me";
   screen.dataset.ready = ready ? "1" : "0";
   // the turn is back with the person: the newest announcement, at once
-  if (turn === "me" && app.bubbleNext) showBubble(app.bubbleNext);
+  if (turn === "me") Bubble.flush();
 }
 
 function updateNav() {

@@ -11,6 +11,7 @@ import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import * as S from "./sequence.js";
 import { showHistory } from "./history.js";
+import * as Bubble from "./announce.js";
 
 const { t, pick } = I;
 const PROTOCOL = 1;
@@ -481,12 +482,14 @@ function openSession(session) {
   app.drawShownFor = null;
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
+  Bubble.hide();
   clearTable();
   showScreen("table");
   updateStatus();
   app.conn = new Connection(session, onMessage, (what) => {
     app.connected = what === "open";
     updateStatus();
+    renderHand(); // the cards are disabled while the socket is down
   });
 }
 
@@ -625,6 +628,7 @@ async function showEnding(msg, prev, head) {
   app.msg = shown;
   app.pending = false;
   app.announceQueue.length = 0; // older announcements give way to the end
+  Bubble.hide();
   renderAll();
   if (!finished) $("#result").hidden = true;
   $("#draw-panel").hidden = true;
@@ -640,7 +644,7 @@ async function showEnding(msg, prev, head) {
   await S.pause(lines.length ? 1400 : 700);
   S.endSkip();
   app.announceQueue.length = 0;
-  $("#announce").classList.remove("show");
+  Bubble.hide();
   if (finished) {
     app.lastHandView = prev.view;
     app.finalEvents = msg.events || [];
@@ -711,38 +715,18 @@ function narrate(events) {
   });
 }
 
+/** Lines of the state message being shown, gathered: the best of them replaces the bubble (announce.js). */
 function announce(line) {
-  app.announceQueue.push(line);
-  if (app.announceQueue.length > 4) app.announceQueue.splice(0, app.announceQueue.length - 4);
-  if (!app.announcing) runAnnouncements();
+  app.announceQueue.push({ ...line, state: app.msg?.state });
+  if (!app.announcing) {
+    app.announcing = true;
+    queueMicrotask(runAnnouncements);
+  }
 }
 
-async function runAnnouncements() {
-  app.announcing = true;
-  const box = $("#announce");
-  while (app.announceQueue.length) {
-    const line = app.announceQueue.shift();
-    const saying = line.sayings[0];
-    const key = line.keys[0];
-    box.replaceChildren(
-      el(
-        "div",
-        { class: `bubble kind-${line.event.kind}`, "data-testid": "saying", dataset: { kind: line.event.kind, sayings: line.keys.join(" ") } },
-        saying
-          ? el("p", { class: "bubble-saying", title: I.sayingLine(key, I.sayingPoints(line.event), true), text: saying })
-          : null,
-        el("p", { class: "bubble-text", text: line.text }),
-      ),
-    );
-    box.classList.add("show");
-    // shown for a while, or a little less when something newer is waiting
-    const until = Date.now() + (saying ? 2200 : 1700);
-    const least = Date.now() + 900;
-    while (Date.now() < until && !(app.announceQueue.length && Date.now() >= least)) await sleep(100);
-    box.classList.remove("show");
-    await sleep(reducedMotion.matches ? 0 : 200);
-  }
+function runAnnouncements() {
   app.announcing = false;
+  Bubble.offer(app.announceQueue.splice(0), isMyTurn());
 }
 
 // -- drawing the table --------------------------------------------------------------------------
@@ -954,11 +938,23 @@ function movesForCard(code) {
   return (app.msg?.legal || []).filter((m) => !m.startsWith("claim") && I.parseMove(m).card === code);
 }
 
+/** What the server says the card's moves do (`moves` of the state message): some way makes a caída y
+ * limpia, a caída, a limpia. */
+function cardDoes(code) {
+  const infos = (app.msg?.moves || []).filter((m) => !m.move.startsWith("claim") && I.parseMove(m.move).card === code);
+  return {
+    caidaLimpia: infos.some((m) => m.caida && m.limpia),
+    caida: infos.some((m) => m.caida),
+    limpia: infos.some((m) => m.limpia),
+  };
+}
+
 function renderHand(opts = {}) {
   const v = view();
   if (!v) return;
   const hand = $("#hand");
-  const myTurn = isMyTurn() && !app.pending;
+  const online = app.connected;
+  const myTurn = isMyTurn() && !app.pending && online;
   const hints = new Map((app.msg.hints || []).map((h) => [h.card, h]));
   if (app.focusIndex >= v.hand.length) app.focusIndex = Math.max(0, v.hand.length - 1);
   const hadFocus = hand.contains(document.activeElement);
@@ -966,7 +962,7 @@ function renderHand(opts = {}) {
     const playable = myTurn && movesForCard(code).length > 0;
     const b = el("button", {
       type: "button",
-      class: "card hand-card",
+      class: online ? "card hand-card" : "card hand-card card-disabled",
       "data-testid": "hand-card",
       "data-card": code,
       "data-index": i + 1,
@@ -983,17 +979,28 @@ function renderHand(opts = {}) {
         b.dataset.hintTakes = "1";
         label.push(t("page.hint.takes_aria"));
       }
-      if (h.caida) {
+      const does = cardDoes(code);
+      if (does.caidaLimpia) {
+        // one way of playing it is caída y limpia (the server's `moves`): both, 4 points
+        b.classList.add("hint-caida");
+        b.dataset.hintCaida = "1";
+        b.dataset.hintCaidaLimpia = "1";
+        b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida") }));
+        b.append(el("span", { class: "badge badge-takes badge-also", "aria-hidden": "true", text: t("page.hint.caida_limpia") }));
+        label.push(t("page.hint.caida_limpia_aria"));
+      } else if (h.caida) {
         b.classList.add("hint-caida");
         b.dataset.hintCaida = "1";
         b.append(el("span", { class: "badge badge-caida", "aria-hidden": "true", text: t("page.hint.caida") }));
         label.push(t("page.hint.caida_aria"));
+        // a caída one way and a limpia another way
+        if (h.limpia) b.append(el("span", { class: "badge badge-takes badge-also", "aria-hidden": "true", text: t("page.hint.limpia") }));
       } else if (h.takes) {
         b.append(el("span", { class: "badge badge-takes", "aria-hidden": "true", text: h.limpia ? t("page.hint.limpia") : t("page.hint.takes") }));
       }
       if (h.limpia) {
         b.dataset.hintLimpia = "1";
-        label.push(t("page.hint.limpia_aria"));
+        if (!does.caidaLimpia) label.push(t("page.hint.limpia_aria"));
       }
       if (h.warning) {
         b.classList.add("hint-warn");
@@ -1017,6 +1024,7 @@ function renderHand(opts = {}) {
   });
   hand.replaceChildren(...buttons);
   hand.classList.toggle("my-turn", myTurn);
+  hand.classList.toggle("offline", !online);
   if (hadFocus && buttons[app.focusIndex]) buttons[app.focusIndex].focus({ preventScroll: true });
   $("#ayudas-toggle").setAttribute("aria-pressed", String(app.ayudas));
 }
@@ -1085,6 +1093,9 @@ function updateStatus() {
     text = t("page.status.turn_of", { name: seatName(app.msg.view.turn) });
   } else text = "";
   status.textContent = text;
+  const lost = Boolean(app.session && app.conn && !app.connected && app.conn.retry);
+  $("#reconnecting").hidden = !lost;
+  $("#felt").classList.toggle("is-offline", lost);
   updateReady();
 }
 
@@ -1096,8 +1107,11 @@ function updateReady() {
   if (msg) turn = msg.status === "finished" ? "over" : isMyTurn() ? "me" : "other";
   screen.dataset.turn = turn;
   screen.dataset.state = msg ? String(msg.state) : "";
-  const ready = Boolean(msg) && !app.busy && !app.queue.length && !app.pending && turn === "me";
+  screen.dataset.connection = app.connected ? "open" : "lost";
+  const ready = Boolean(msg) && app.connected && !app.busy && !app.queue.length && !app.pending && turn === "me";
   screen.dataset.ready = ready ? "1" : "0";
+  // the turn is back with the person: the newest announcement, at once
+  if (turn === "me") Bubble.flush();
 }
 
 function updateNav() {
@@ -1113,6 +1127,10 @@ function updateNav() {
 function onCardClick(code) {
   if (!app.msg) return;
   if (app.pending) return;
+  if (!app.connected) {
+    flash(t("page.status.reconnecting"));
+    return;
+  }
   if (!isMyTurn()) {
     flash(t("page.err.not_your_turn"));
     return;

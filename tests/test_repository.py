@@ -11,7 +11,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Absolute paths that only exist on someone's machine: home folders, root's home, a workspace mount.
-MACHINE_PATH = re.compile(r"(?<![\w.])(/home/[a-z_][\w-]*/|/root/|/Users/\w+|[A-Z]:\\Users\\|/work/\w)")
+#: Built from its folder names, so that this file does not itself spell such a path.
+_MACHINE_ROOTS = (r"home/[a-z_][\w-]*/", "root/", r"Users/\w+", "work/" + r"\w")
+MACHINE_PATH = re.compile(
+    r"(?<![\w.])(" + "|".join("/" + root for root in _MACHINE_ROOTS) + r"|[A-Z]:\\Users\\)"
+)
 #: Folders that hold working notes (ignored by .gitignore, never committed).
 NOTES = (".briefs/", "notes/", "scratch/")
 

@@ -21,8 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
 
-from harness import Server, launch_browser, new_context  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from harness import Server, launch_browser, new_context
+from playwright.sync_api import sync_playwright
+
+FIRST_PAINT = "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null"
 
 
 def gzip_size(url: str) -> int:
@@ -33,7 +35,9 @@ def gzip_size(url: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=3, help="page loads per screen size")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as data, Server(Path(data)) as server, sync_playwright() as pw:
@@ -43,14 +47,12 @@ def main(argv: list[str] | None = None) -> None:
                 context = new_context(browser, width=width, height=height)
                 page = context.new_page()
                 urls: list[str] = []
-                page.on("response", lambda r: urls.append(r.url))
+                page.on("response", lambda r, urls=urls: urls.append(r.url))
                 start = time.perf_counter()
                 page.goto(server.url)
                 page.get_by_test_id("start").wait_for(state="visible")
                 ready = time.perf_counter() - start
-                fcp = page.evaluate(
-                    "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null"
-                )
+                fcp = page.evaluate(FIRST_PAINT)
                 files = sorted(set(urls))
                 size = sum(gzip_size(u) for u in files)
                 print(

@@ -30,6 +30,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
 
 from harness import (
+    ANNOUNCED,
+    SCORING,
     Server,
     choose_first_option,
     close_summary,
@@ -40,22 +42,6 @@ from harness import (
     wait_step,
 )
 from playwright.sync_api import Page, sync_playwright
-
-SCORING = {
-    "mesa_won": 5,
-    "chica_won": 5,
-    "zapatero": 5,
-    "caida_limpia": 4,
-    "caida_ronda": 4,
-    "caida": 3,
-    "limpia": 3,
-    "carton": 2,
-    "claim": 2,
-    "ronda": 2,
-    "four_of_a_kind": 2,
-}
-ANNOUNCED = {"ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim"}
-ANNOUNCED |= {"chica_won", "zapatero", "mesa_won"}
 
 RECORDER = """
 (() => {

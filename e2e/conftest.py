@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import CHROMIUM, PageLog, Server, launch_browser, new_context, watch_page
+from harness import CHROMIUM, PHONE, PageLog, Server, launch_browser, new_context, watch_page
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 HERE = Path(__file__).resolve().parent
@@ -83,3 +83,27 @@ def page(watched: tuple[Page, PageLog]) -> Page:
 def page_log(watched: tuple[Page, PageLog]) -> PageLog:
     """What ``page`` received on its WebSocket, and its script errors."""
     return watched[1]
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of one test alone (which may stop, start or restart it), on its own data directory."""
+    srv = Server(tmp_path / "data", bot_delay=0.05)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[tuple[Page, PageLog]]:
+    """A phone-sized page (360x740, touch, 2x pixels) in a fresh context; no page error allowed."""
+    context = new_context(browser, **PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    log = watch_page(page)
+    try:
+        yield page, log
+    finally:
+        context.close()
+    assert not log.errors, log.errors

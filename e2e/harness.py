@@ -42,6 +42,8 @@ CHROMIUM_ARGS: Final = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: The phone the browser tests hold (CSS pixels).
+PHONE: Final = {"width": 360, "height": 740}
 #: Generous: the machine may be busy (2 cores, other test runs).
 TIMEOUT_MS: Final = 20_000
 #: How long a whole step may take (a computer move, a hand ending) before a wait fails.
@@ -49,6 +51,24 @@ STEP_TIMEOUT_MS: Final = 30_000
 CARD_RE: Final = re.compile(r"^[A2-7JQK][hsdc]$")
 RANKS: Final = "A234567JQK"
 SUIT_SYMBOLS: Final = {"h": "♥", "s": "♠", "d": "♦", "c": "♣"}
+
+#: Events that score or end something: they outrank a plain play's saying (announce.js SCORING).
+SCORING = {
+    "mesa_won": 5,
+    "chica_won": 5,
+    "zapatero": 5,
+    "caida_limpia": 4,
+    "caida_ronda": 4,
+    "caida": 3,
+    "limpia": 3,
+    "carton": 2,
+    "claim": 2,
+    "ronda": 2,
+    "four_of_a_kind": 2,
+}
+#: The kinds the page announces even without a saying (app.js ANNOUNCED).
+ANNOUNCED = {"ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim"}
+ANNOUNCED |= {"chica_won", "zapatero", "mesa_won"}
 
 
 # -- the server -----------------------------------------------------------------------------------
@@ -240,12 +260,13 @@ def new_context(browser: Browser, width: int = 1280, height: int = 800, **kwargs
 
 
 # -- the new-game form ----------------------------------------------------------------------------
-def fix_seed(page: Page, seed: int) -> None:
+def fix_seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None:
     """Make the rooms this page creates reproducible: add ``seed`` to the form's ``POST /api/rooms``.
 
     The form sends ``"seed": null`` (a random room); the browser tests use fixed seeds so that a run
     is the same game every time (the computer players are seeded from the room). A chosen seed makes
-    the room a practice room (``"practice": true``): the server refuses a seed otherwise.
+    the room a practice room (``"practice": true``): the server refuses a seed otherwise. ``rules``,
+    if given, are options laid over the form's (a custom table, e.g. a short chica).
     """
 
     def handle(route: Route) -> None:
@@ -256,6 +277,8 @@ def fix_seed(page: Page, seed: int) -> None:
         body = json.loads(request.post_data or "{}")
         body["seed"] = seed
         body["practice"] = True
+        if rules is not None:
+            body["rules"] = {**body["rules"], "preset": "custom", **rules}
         route.continue_(post_data=json.dumps(body))
 
     page.route("**/api/rooms", handle)

@@ -10,12 +10,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from harness import (
+    ANNOUNCED,
+    SCORING,
     PageLog,
     Server,
     choose_first_option,
@@ -28,23 +28,6 @@ from harness import (
 )
 from playwright.sync_api import Browser, Page, expect
 
-#: Events that score or end something: they outrank a plain play's saying (app.js SCORING).
-SCORING = {
-    "mesa_won": 5,
-    "chica_won": 5,
-    "zapatero": 5,
-    "caida_limpia": 4,
-    "caida_ronda": 4,
-    "caida": 3,
-    "limpia": 3,
-    "carton": 2,
-    "claim": 2,
-    "ronda": 2,
-    "four_of_a_kind": 2,
-}
-#: The kinds the page announces even without a saying (app.js ANNOUNCED).
-ANNOUNCED = {"ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim"}
-ANNOUNCED |= {"chica_won", "zapatero", "mesa_won"}
 #: Seed 2, básico, 1v1 against facil: the person's fifth turn has Ah xAc, a caída y limpia
 #: (found by playing the first card of the hand, as the test does).
 CAIDA_LIMPIA_SEED = 2
@@ -176,17 +159,6 @@ def test_ayudas_show_caida_y_limpia(page: Page, base_url: str, page_log: PageLog
             return
         play_first_card(page)
     raise AssertionError("no caída y limpia in 40 turns")
-
-
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Server]:
-    """A server of this test alone (it is stopped and started), on its own data directory."""
-    srv = Server(tmp_path / "data", bot_delay=0.05)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def test_cards_are_disabled_while_disconnected(browser: Browser, own_server: Server) -> None:

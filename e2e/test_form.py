@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from harness import (
+    PHONE,
     PageLog,
     Server,
     local_storage,
@@ -29,7 +30,6 @@ from playwright.sync_api import Browser, Page, expect
 
 from cuarenta.server.store import FinishedRow, RoomRow, SeatRow, Store, hash_token
 
-PHONE = {"width": 360, "height": 740}
 FORM_SEED = 21
 
 
@@ -260,16 +260,6 @@ def test_default_name_follows_the_language_and_the_name_limit_is_the_servers(
 
 
 # -- 4. a phone: the start button above the fold, nothing scrolls sideways -----------------------------------
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[tuple[Page, PageLog]]:
-    context = new_context(browser, **PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    page = context.new_page()
-    log = watch_page(page)
-    try:
-        yield page, log
-    finally:
-        context.close()
-    assert not log.errors, log.errors
 
 
 def no_sideways_scroll(page: Page, where: str) -> None:

@@ -4,31 +4,28 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from harness import (
+    PHONE,
     PageLog,
     choose_first_option,
     close_summary,
     hand_cards,
     local_storage,
-    new_context,
     play_first_card,
     start_game,
     table_cards,
     wait_step,
-    watch_page,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from cuarenta import catalogue
 from cuarenta.events import event_from_dict
 from cuarenta.i18n import describe_event, saying_text
 
 AYUDAS_SEED = 3
-PHONE = {"width": 360, "height": 740}
 
 
 def test_language_switch_persists(page: Page, base_url: str) -> None:
@@ -277,19 +274,6 @@ def check_hand_on_phone(page: Page, where: str) -> None:
             f"{where}: card {i + 1} off screen {box}"
         )
         expect(card).to_have_accessible_name(re.compile(r"\w+ de \w+"))
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[tuple[Page, PageLog]]:
-    """A phone-sized page (360x740, touch, 2x pixels) in a fresh context."""
-    context = new_context(browser, **PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    page = context.new_page()
-    log = watch_page(page)
-    try:
-        yield page, log
-    finally:
-        context.close()
-    assert not log.errors, log.errors
 
 
 @pytest.mark.parametrize("players", [2, 4])

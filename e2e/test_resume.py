@@ -3,11 +3,8 @@ same hand and table back, and the game goes on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-import pytest
 from harness import (
     PageLog,
     Server,
@@ -69,17 +66,6 @@ def play_moves(page: Page, n: int) -> Seen:
             close_summary(page)
         else:
             raise AssertionError("the mesa ended before the moves were played")
-
-
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Server]:
-    """A server of this test alone (it is restarted), on its own data directory."""
-    srv = Server(tmp_path / "data", bot_delay=0.05)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def test_reload_mid_hand_and_server_restart(

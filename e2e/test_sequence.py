@@ -6,7 +6,6 @@ felt on its own, and every play is shown on the table (not only in the log)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from harness import (
@@ -14,6 +13,7 @@ from harness import (
     PageLog,
     choose_first_option,
     close_summary,
+    fix_seed,
     hand_cards,
     new_context,
     play_first_card,
@@ -22,7 +22,7 @@ from harness import (
     table_cards,
     wait_step,
 )
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 #: Rules that end a chica fast: a chica to 10 (the ronda limit off, as the engine asks for a short target),
 #: two chicas to win the mesa, so the mesa goes on after the first.
@@ -51,19 +51,7 @@ new MutationObserver((records) => {
 
 def short_rooms(page: Page, seed: int, rules: dict[str, Any]) -> None:
     """The rooms this page creates: seed ``seed`` (a practice room) and the custom ``rules``."""
-
-    def handle(route: Route) -> None:
-        request = route.request
-        if request.method != "POST":
-            route.continue_()
-            return
-        body = json.loads(request.post_data or "{}")
-        body["seed"] = seed
-        body["practice"] = True
-        body["rules"] = {**body["rules"], "preset": "custom", **rules}
-        route.continue_(post_data=json.dumps(body))
-
-    page.route("**/api/rooms", handle)
+    fix_seed(page, seed, rules)
 
 
 def _taken(move: str) -> tuple[str, list[str]]:

@@ -507,7 +507,6 @@ class WorkerPool:
                 if not await self._settle(slot, process, job):
                     return answered
                 answered = True
-                slot.silent_deaths = 0
         finally:
             died.cancel()
 

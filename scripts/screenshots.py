@@ -4,9 +4,10 @@ Starts ``cuarenta serve`` on a free port with a throw-away data directory, opens
 Chromium (Debian's, /usr/bin/chromium), plays a few cards by clicking until the table has cards, and saves
 
 - ``docs/screenshots/desktop.png``: 1280x800, a 2v2 game (partner and both opponents around the table);
-- ``docs/screenshots/phone.png``: a 360x740 phone (touch, 2x pixels), 1v1, the full page.
+- ``docs/screenshots/phone.png``: a 360x740 phone (touch, 2x pixels), 1v1, the full page;
+- ``docs/screenshots/desktop-en.png`` and ``phone-en.png``: the same games with the page in English.
 
-Both with Ayudas on, in Spanish, seeded so that a run gives the same pictures.
+All with Ayudas on, seeded so that a run gives the same pictures.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 """
@@ -80,12 +81,14 @@ def settle(page: Page) -> None:
     page.wait_for_function(_QUIET_JS, timeout=30_000)
 
 
-def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, players: int) -> None:
+def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, players: int, lang: str) -> None:
     size = PHONE if phone else DESKTOP
     extra = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2} if phone else {}
     context = new_context(browser, **size, **extra)
     try:
         page = context.new_page()
+        # The page's language as a returning visitor's stored choice (i18n.js reads it first).
+        page.add_init_script(f"localStorage.setItem('cuarenta.lang', {lang!r})")
         log = watch_page(page)
         start_game(page, url, players=players, level="normal", preset="a_todo_rigor", seed=seed)
         page.get_by_test_id("ayudas-toggle").click()
@@ -121,8 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     ):
         browser = launch_browser(pw)
         try:
-            shoot(browser, server.url, out / "desktop.png", phone=False, seed=args.seeds[0], players=4)
-            shoot(browser, server.url, out / "phone.png", phone=True, seed=args.seeds[1], players=2)
+            for lang, suffix in (("es", ""), ("en", "-en")):
+                desktop, phone = out / f"desktop{suffix}.png", out / f"phone{suffix}.png"
+                shoot(browser, server.url, desktop, phone=False, seed=args.seeds[0], players=4, lang=lang)
+                shoot(browser, server.url, phone, phone=True, seed=args.seeds[1], players=2, lang=lang)
         finally:
             browser.close()
     return 0

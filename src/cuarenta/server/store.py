@@ -61,7 +61,7 @@ from alembic.util.exc import CommandError
 #: The file name inside the data directory (the SQLite default).
 DB_NAME: Final = "cuarenta.sqlite3"
 #: The Alembic revision this code writes (the newest migration).
-SCHEMA_REVISION: Final = "0002"
+SCHEMA_REVISION: Final = "0003"
 #: The revision that stands for the hand-written store's schema (``PRAGMA user_version = 1``).
 BASELINE_REVISION: Final = "0001"
 #: SQLite only: the ``user_version`` of the hand-written store, and the one written since the action
@@ -107,6 +107,8 @@ rooms_table: Final = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("mesa_state", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Column("table_options", sa.Text),
+    sa.Column("started", sa.Boolean, nullable=False, server_default=sa.true()),
 )
 
 seats_table: Final = sa.Table(
@@ -118,6 +120,8 @@ seats_table: Final = sa.Table(
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("level", sa.Text),
     sa.Column("token_hash", sa.Text),
+    sa.Column("profile", sa.Text),
+    sa.Column("left", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("seats_by_token", "token_hash"),
 )
 
@@ -169,10 +173,12 @@ legacy_table: Final = sa.Table(
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
-    kind: str  #: "person" or "computer"
+    kind: str  #: "person", "computer" or "open" (a table's seat waiting for a friend)
     name: str
     level: str | None  #: computer seats
     token_hash: str | None  #: person seats
+    profile: str | None = None  #: the anonymous profile a person seat plays for
+    left: bool = False  #: the person left the table for good: a computer player holds the seat
 
 
 @dataclass(frozen=True)
@@ -195,6 +201,8 @@ class RoomRow:
     mesa_state: int = 0  #: the state counter when the current mesa began
     #: why the room cannot be resumed, when a migration could not turn its saved game into a log
     problem: str | None = None
+    table_options: str | None = None  #: JSON of a table's options (docs/tables.md); None: against the computer
+    started: bool = True  #: False while a table waits for people
 
 
 @dataclass(frozen=True)
@@ -466,6 +474,8 @@ class Store:
                     "status": room.status,
                     "practice": room.practice,
                     "mesa_state": room.mesa_state,
+                    "table_options": room.table_options,
+                    "started": room.started,
                 },
             )
             conn.execute(
@@ -478,12 +488,43 @@ class Store:
                         "name": s.name,
                         "level": s.level,
                         "token_hash": s.token_hash,
+                        "profile": s.profile,
+                        "left": s.left,
                     }
                     for s in room.seats
                 ],
             )
 
         self._run_write(f"storing room {room.id}", write)
+
+    def save_seats(self, room_id: str, *, updated: str, started: bool, seats: Sequence[SeatRow]) -> None:
+        """A table's seats changed (someone joined or left, a seat became a computer player) or it
+        started: write every seat and ``started``, in one transaction, or nothing (:class:`StoreError`)."""
+
+        def write(conn: sa.Connection) -> None:
+            changed = conn.execute(
+                rooms_table.update()
+                .where(rooms_table.c.id == room_id)
+                .values(updated=updated, started=started)
+            )
+            if changed.rowcount != 1:
+                raise StoreError(f"there is no room {room_id!r} to save")
+            c = seats_table.c
+            for seat in seats:
+                conn.execute(
+                    seats_table.update()
+                    .where(c.room == room_id, c.seat == seat.seat)
+                    .values(
+                        kind=seat.kind,
+                        name=seat.name,
+                        level=seat.level,
+                        token_hash=seat.token_hash,
+                        profile=seat.profile,
+                        left=seat.left,
+                    )
+                )
+
+        self._run_write(f"saving the seats of room {room_id}", write)
 
     def save_room(
         self,
@@ -570,6 +611,8 @@ class Store:
                     r.status,
                     r.practice,
                     r.mesa_state,
+                    r.table_options,
+                    r.started,
                     lg.problem,
                 )
                 .select_from(rooms_table.outerjoin(legacy_table, lg.room == r.id))
@@ -578,7 +621,7 @@ class Store:
             if row is None:
                 return None
             seats = conn.execute(
-                sa.select(s.seat, s.kind, s.name, s.level, s.token_hash)
+                sa.select(s.seat, s.kind, s.name, s.level, s.token_hash, s.profile, s.left)
                 .where(s.room == room_id)
                 .order_by(s.seat)
             ).all()
@@ -596,7 +639,12 @@ class Store:
             practice=bool(row.practice),
             mesa_state=row.mesa_state,
             problem=row.problem,
-            seats=tuple(SeatRow(*seat) for seat in seats),
+            table_options=row.table_options,
+            started=bool(row.started),
+            seats=tuple(
+                SeatRow(seat.seat, seat.kind, seat.name, seat.level, seat.token_hash, seat.profile, bool(seat.left))
+                for seat in seats
+            ),
         )
 
     def load_actions(self, room_id: str, mesa: int) -> list[tuple[int, str]]:

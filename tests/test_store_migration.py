@@ -119,7 +119,7 @@ def test_a_v1_database_is_migrated_with_nothing_lost(v1_dir: tuple[Path, dict[st
         assert table(path, f"SELECT {seat_columns} FROM seats ORDER BY room, seat") == seats_before
         # the columns of later revisions: no table options, no profile, nobody left
         assert table(path, "SELECT DISTINCT table_options, started FROM rooms") == [(None, 1)]
-        assert table(path, "SELECT DISTINCT profile, \"left\" FROM seats") == [(None, 0)]
+        assert table(path, 'SELECT DISTINCT profile, "left" FROM seats') == [(None, 0)]
         assert (
             table(path, f"SELECT {v1.FINISHED_COLUMNS} FROM finished ORDER BY room, mesa") == finished_before
         )

@@ -201,7 +201,8 @@ class RoomRow:
     mesa_state: int = 0  #: the state counter when the current mesa began
     #: why the room cannot be resumed, when a migration could not turn its saved game into a log
     problem: str | None = None
-    table_options: str | None = None  #: JSON of a table's options (docs/tables.md); None: against the computer
+    #: JSON of a table's options (docs/tables.md); ``None`` for a room against the computer
+    table_options: str | None = None
     started: bool = True  #: False while a table waits for people
 
 
@@ -641,10 +642,7 @@ class Store:
             problem=row.problem,
             table_options=row.table_options,
             started=bool(row.started),
-            seats=tuple(
-                SeatRow(seat.seat, seat.kind, seat.name, seat.level, seat.token_hash, seat.profile, bool(seat.left))
-                for seat in seats
-            ),
+            seats=tuple(SeatRow(*seat[:6], bool(seat.left)) for seat in seats),
         )
 
     def load_actions(self, room_id: str, mesa: int) -> list[tuple[int, str]]:

@@ -215,13 +215,15 @@ def test_a_log_that_does_not_replay_is_a_corrupt_room(tmp_path: Path, sql: list[
         assert other["type"] == "state", other  # the server and the socket go on
 
 
-def test_a_failed_save_is_kept_in_memory_and_written_by_the_next(
+def test_a_move_that_cannot_be_stored_is_refused_and_undone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A move is acknowledged only once stored: a failed write refuses it (``store_unavailable``), the
+    game is as before, and the same move goes through once the store works again."""
     with serving(tmp_path) as client:
         rooms, store = rooms_of(client), store_of(client)
         original = store.save_room
-        failing = True
+        failing = False
 
         def save_room(*args: Any, **kwargs: Any) -> None:
             if failing:
@@ -232,23 +234,24 @@ def test_a_failed_save_is_kept_in_memory_and_written_by_the_next(
         room_id, token = new_room(client)
         with Socket(client) as sock:
             sock.join(room_id, token)
-            state = sock.play(2)  # the game goes on although nothing is written
-        room = rooms.get(room_id)
-        assert room.dirty and room.unsaved and state["state"] == room.state
-        assert store.load_actions(room_id, 1) == []
-        rooms.max_rooms = 1
-        new_room(client)
-        new_room(client)
-        assert room_id in rooms._rooms  # unsaved: never evicted
-        failing = False
-        with Socket(client) as sock:
-            sock.join(room_id, token)
-            sock.play(1)
-        assert not room.dirty and not room.unsaved
-        assert [a for _, a in store.load_actions(room_id, 1)] == [str(a) for a in room.game.actions]
-        assert replayed(store, room_id).state_summary() == room.game.state_summary()
-        new_room(client)
-        assert room_id not in rooms._rooms  # saved and unused: it may leave memory now
+            state = sock.my_turn()
+            room = rooms.get(room_id)
+            before = (room.state, room.game.state_summary(), len(room.game.actions))
+            stored = store.load_actions(room_id, 1)
+            failing = True
+            move = state["legal"][0]
+            sock.ws.send_json({"v": 1, "type": "move", "move": move, "state": state["state"]})
+            reply = sock.recv()
+            assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
+            assert "disk is full" in reply["message"]
+            assert (room.state, room.game.state_summary(), len(room.game.actions)) == before
+            assert store.load_actions(room_id, 1) == stored
+            failing = False
+            sock.ws.send_json({"v": 1, "type": "move", "move": move, "state": state["state"]})
+            after = sock.recv()
+            assert after["type"] == "state" and after["state"] == state["state"] + 1, after
+        assert [a for _, a in store.load_actions(room_id, 1)][len(stored)] == move
+        assert replayed(store, room_id).state_summary() == rooms.get(room_id).game.state_summary()
 
 
 def test_a_whole_mesa_then_next_keeps_the_finished_row_and_starts_a_new_log(tmp_path: Path) -> None:
@@ -351,19 +354,22 @@ def test_what_leaves_memory_and_what_stays(tmp_path: Path) -> None:
         with_bot = make()
         bot = asyncio.get_running_loop().create_task(asyncio.sleep(3600))
         with_bot.bot_task = bot
-        unsaved = make()
-        unsaved.dirty = True
+        with_timer = make()
+        timer = asyncio.get_running_loop().create_task(asyncio.sleep(3600))
+        with_timer.timer_task = timer  # a table's grace or turn clock under way
         newest = make()
         # over the bound, but every other room is in use (and so counts as used just now)
-        assert set(rooms._rooms) == {with_socket.id, with_bot.id, unsaved.id, newest.id}
+        assert set(rooms._rooms) == {with_socket.id, with_bot.id, with_timer.id, newest.id}
         fifth = make()  # the least recently used room not in use leaves: ``newest``
-        assert set(rooms._rooms) == {with_socket.id, with_bot.id, unsaved.id, fifth.id}
+        assert set(rooms._rooms) == {with_socket.id, with_bot.id, with_timer.id, fifth.id}
         assert next(iter(rooms._rooms)) == fifth.id  # the rooms in use were touched after it was asked for
         bot.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await bot
-        unsaved.dirty = False
-        assert rooms.evict() == 2 and rooms.in_memory() == 2  # done and saved: the two least recent go
+        timer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await timer
+        assert rooms.evict() == 2 and rooms.in_memory() == 2  # nothing runs now: the two least recent go
         assert set(rooms._rooms) == {with_socket.id, with_bot.id}
         # idle: unused for idle_seconds, a room leaves memory even under the bound
         rooms.max_rooms = 10

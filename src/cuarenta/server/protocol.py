@@ -39,10 +39,17 @@ ERROR_CODES: Final[dict[str, str]] = {
     "game_over": "a move after the mesa ended",
     "not_finished": "a next while the mesa is still in play",
     "rate_limited": "more messages than the rate limit allows: the socket is then closed (1008)",
+    # tables with friends (docs/tables.md)
+    "not_a_table": "watch or rematch in a room against the computer",
+    "use_rematch": "next at a table: every person agrees with rematch instead",
+    "too_fast": "a reaction sooner than the reaction limit allows (the socket stays open)",
+    "not_started": "a move while the table waits for people",
+    "seat_left": "the token of a seat whose person left the table for good",
+    "store_unavailable": "the move could not be stored: it was not made (try again)",
 }
 
-#: The status of a room's current mesa.
-Status = Literal["playing", "finished"]
+#: The status of a room's current mesa (``waiting``: a table that has not started).
+Status = Literal["waiting", "playing", "finished"]
 #: The computer's pace a browser may ask for (docs/protocol.md, "Computer players and pacing").
 Pace = Literal["slow", "normal", "fast"]
 #: Every pace, slowest first.
@@ -81,6 +88,28 @@ class JoinMessage(_Message):
     room: _Text
     token: _Text
     pace: Pace | None = None
+    #: events of the current mesa the browser has shown: the answer's ``events`` start there (docs/tables.md)
+    since: Annotated[StrictInt, Field(ge=0)] | None = None
+
+
+class WatchMessage(_Message):
+    """Follow a table as a spectator: no seat, no token, no hidden card (docs/tables.md)."""
+
+    type: Literal["watch"]
+    room: _Text
+
+
+class ReactMessage(_Message):
+    """A traditional saying as a reaction, shown at the sender's seat (docs/tables.md)."""
+
+    type: Literal["react"]
+    saying: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+
+
+class RematchMessage(_Message):
+    """Agree to another mesa with the same seats, once the mesa is finished (docs/tables.md)."""
+
+    type: Literal["rematch"]
 
 
 class MoveMessage(_Message):
@@ -110,7 +139,16 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = JoinMessage | MoveMessage | NextMessage | PaceMessage | PingMessage
+ClientMessage = (
+    JoinMessage
+    | MoveMessage
+    | NextMessage
+    | PaceMessage
+    | PingMessage
+    | WatchMessage
+    | ReactMessage
+    | RematchMessage
+)
 
 _MODELS: Final[dict[str, type[_Message]]] = {
     "join": JoinMessage,
@@ -118,6 +156,9 @@ _MODELS: Final[dict[str, type[_Message]]] = {
     "next": NextMessage,
     "pace": PaceMessage,
     "ping": PingMessage,
+    "watch": WatchMessage,
+    "react": ReactMessage,
+    "rematch": RematchMessage,
 }
 
 
@@ -166,7 +207,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError(
             "bad_message", f"malformed {kind!r} message: {_describe_validation(exc)}"
         ) from None
-    assert isinstance(message, JoinMessage | MoveMessage | NextMessage | PaceMessage | PingMessage)
+    assert isinstance(message, ClientMessage)
     return message
 
 
@@ -197,7 +238,7 @@ def state_message(
     room: str,
     state: int,
     mesa: int,
-    seat: int,
+    seat: int | None,
     seats: list[dict[str, Any]],
     view: dict[str, Any],
     legal: list[str],
@@ -205,12 +246,18 @@ def state_message(
     hints: list[dict[str, Any]],
     events: list[dict[str, Any]],
     status: Status,
+    table: dict[str, Any] | None = None,
+    event_count: int | None = None,
 ) -> dict[str, Any]:
-    """The ``state`` message of one seat (docs/protocol.md).
+    """The ``state`` message of one seat (docs/protocol.md), or of a spectator (``seat`` ``None``).
 
     ``moves`` says what each of ``legal`` does (``{"move", "caida", "limpia"}``); every event of
-    ``events`` and of ``view["history"]`` carries its ``"sayings"`` (keys of the catalogue).
+    ``events`` and of ``view["history"]`` carries its ``"sayings"`` (keys of the catalogue). A table's
+    messages also carry ``table`` and ``event_count`` (docs/tables.md).
     """
+    extra: dict[str, Any] = {}
+    if table is not None:
+        extra = {"table": table, "event_count": event_count}
     return {
         "v": PROTOCOL_VERSION,
         "type": "state",
@@ -225,4 +272,24 @@ def state_message(
         "hints": hints,
         "events": events,
         "status": status,
+        **extra,
     }
+
+
+def table_message(
+    *, room: str, status: Status, seats: list[dict[str, Any]], table: dict[str, Any]
+) -> dict[str, Any]:
+    """``table``: a table's seats and clock changed without a move (docs/tables.md)."""
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": "table",
+        "room": room,
+        "status": status,
+        "seats": seats,
+        "table": table,
+    }
+
+
+def reaction_message(seat: int, saying: str) -> dict[str, Any]:
+    """``reaction``: a saying sent by the person at ``seat`` (docs/tables.md)."""
+    return {"v": PROTOCOL_VERSION, "type": "reaction", "seat": seat, "saying": saying}

@@ -28,13 +28,15 @@ log in the store and updates its counters (:meth:`Rooms._save`), one row per
 action; a room not in memory is rebuilt by replaying its current mesa's log
 with the engine, checked (:func:`_room_from_row`). Rooms in memory are bounded
 (``max_rooms``) and idle ones leave it (``idle_seconds``), least recently used
-first — never one with a socket, a computer player at work or an unsaved change.
+first — never one with a socket, a computer player at work or a table's timer running.
+A change is acknowledged only once it is stored (:meth:`Rooms._apply`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import hashlib
 import hmac
@@ -81,8 +83,8 @@ log = logging.getLogger("cuarenta.server")
 
 #: The computer levels offered to people, weakest first (only those registered are offered).
 LEVELS: Final = ("facil", "normal", "dificil")
-#: Kinds of seat.
-SeatKind = Literal["person", "computer"]
+#: Kinds of seat (``open``: a table's seat that waits for a friend).
+SeatKind = Literal["person", "computer", "open"]
 #: The most rooms kept in memory (more are loaded again from the store when asked for).
 DEFAULT_MAX_ROOMS: Final = 1000
 #: Seconds after which an unused room leaves memory.
@@ -90,6 +92,8 @@ DEFAULT_IDLE_SECONDS: Final = 900.0
 #: Events that count as a caída / a limpia for the statistics.
 CAIDA_KINDS: Final = frozenset({"caida", "caida_limpia", "caida_ronda"})
 LIMPIA_KINDS: Final = frozenset({"limpia", "caida_limpia"})
+#: Seconds a computer player waits before trying again when its move could not be stored.
+STORE_RETRY_SECONDS: Final = 1.0
 #: The pause before a computer move at each pace, as a multiple of the server's ``bot_delay`` ("normal").
 PACE_FACTORS: Final[dict[Pace, float]] = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
 
@@ -133,26 +137,77 @@ class RoomProblem(Exception):
 
 @dataclass
 class Seat:
-    """One seat of a room: a person (with the hash of its token) or a computer player of a level."""
+    """One seat of a room: a person (with the hash of its token), a computer player of a level, or (at a
+    table) an open seat waiting for a friend. A person who left a table for good makes the seat a computer
+    player with ``left`` set (its token hash is kept, so that the token is told so)."""
 
     seat: int
     kind: SeatKind
     name: str = ""
     level: str | None = None
     token_hash: str | None = None
+    profile: str | None = None  #: the anonymous profile a person plays for (ratings)
+    left: bool = False
+    # presence at a table (memory only): when the grace of an away person ends, and whether the computer
+    # plays for the person now
+    away_until: float | None = None  #: wall-clock seconds (time.time()) when the grace ends
+    stand_in: bool = False
 
     def public(self) -> dict[str, Any]:
         """What every seat may know about this one (docs/protocol.md ``seats``)."""
         if self.kind == "person":
             return {"seat": self.seat, "kind": "person", "name": self.name}
+        if self.kind == "open":
+            return {"seat": self.seat, "kind": "open"}
         return {"seat": self.seat, "kind": "computer", "level": self.level}
 
     def to_row(self) -> SeatRow:
-        return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash)
+        return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash, self.profile, self.left)
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """A table's options (docs/tables.md): who created it, the computer level that fills in, the grace an
+    away person gets, the turn clock, whether it is in the lobby, and the invite code."""
+
+    invite: str
+    creator: int = 0
+    level: str = "normal"
+    grace: float = 60.0  #: seconds
+    clock: int | None = None  #: seconds per person's turn, or None
+    lobby: bool = False
+
+    def to_json(self) -> str:
+        return dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> TableOptions:
+        """Read :meth:`to_json`'s text (``ValueError`` saying what is wrong)."""
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("the table's options are not an object")
+        try:
+            options = cls(**data)
+        except TypeError as exc:
+            raise ValueError(f"the table's options do not read: {exc}") from None
+        if not isinstance(options.invite, str) or options.level not in registry.PLAYER_NAMES:
+            raise ValueError(f"the table's options are not valid: {data}")
+        return options
+
+    def public(self) -> dict[str, Any]:
+        """What everyone at the table may know (never the invite code)."""
+        return {
+            "creator": self.creator,
+            "level": self.level,
+            "grace": self.grace,
+            "clock": self.clock,
+            "lobby": self.lobby,
+        }
 
 
 class Connection:
-    """One browser socket: the seat it joined and the messages waiting to be sent to it."""
+    """One browser socket: the seat it joined (``None`` for a spectator of a table, whose ``room`` is set)
+    and the messages waiting to be sent to it."""
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -187,12 +242,18 @@ class Room:
     pace: Pace = "normal"  #: the computer's pace, as a browser last asked (kept in memory only)
     pace_changed: asyncio.Event | None = None  #: set when the pace changes during a computer's pause
     # persistence (Rooms._save): what of the current mesa is in the store, and what waits to be written
-    logged: int = 0  #: actions of the current mesa written to the log or waiting in ``unsaved``
-    recorded: int = 0  #: the last mesa whose finished row is written or waiting
-    unsaved: list[ActionRow] = field(default_factory=list)  #: log rows a failed save left to write
-    unsaved_finished: list[FinishedRow] = field(default_factory=list)
-    dirty: bool = False  #: the last save failed: the store is behind (the next save catches up)
+    logged: int = 0  #: actions of the current mesa written to the log
+    recorded: int = 0  #: the last mesa whose finished row is written
     last_used: float = 0.0  #: :func:`time.monotonic` of the last use (eviction, least recent first)
+    # a table with friends (docs/tables.md); None for a room against the computer
+    table: TableOptions | None = None
+    started: bool = True  #: False while a table waits for people
+    rematch: set[int] = field(default_factory=set)  #: seats that agreed to another mesa
+    reacted: dict[int, float] = field(default_factory=dict)  #: seat → time.monotonic() of its last reaction
+    #: the turn clock: (state, wall-clock deadline in seconds) of the person's turn it runs for
+    deadline: tuple[int, float] | None = None
+    clock_ran_out: int | None = None  #: the state whose turn the computer plays because the clock ran out
+    timer_task: asyncio.Task[None] | None = None  #: wakes up at the next grace end or turn deadline
 
     @property
     def players(self) -> int:
@@ -200,27 +261,79 @@ class Room:
 
     @property
     def status(self) -> Status:
+        if not self.started:
+            return "waiting"
         return "finished" if self.game.is_over else "playing"
+
+    def connected(self, seat: int) -> bool:
+        """Whether a socket holds ``seat``."""
+        return any(c.seat == seat for c in self.connections)
+
+    def watchers(self) -> int:
+        """How many sockets watch the table (no seat)."""
+        return sum(1 for c in self.connections if c.seat is None)
+
+    def plays_for(self, seat: int) -> str | None:
+        """The computer level that plays ``seat``'s turn now, or ``None`` if a person is to play it: a
+        computer seat's level; at a table, the table's level for a person the computer stands in for
+        (grace over) or whose turn clock ran out."""
+        s = self.seats[seat]
+        if s.kind == "computer":
+            return s.level
+        if self.table is not None and s.kind == "person" and (s.stand_in or self.clock_ran_out == self.state):
+            return self.table.level
+        return None
 
     @property
     def person_team(self) -> int:
-        """The team of the room's first person (its creator)."""
+        """The team of the room's first person (its creator; at a table, the creator's seat)."""
+        if self.table is not None:
+            return self.table.creator % 2
         return next(s.seat for s in self.seats if s.kind == "person") % 2
 
     def computer_to_move(self) -> int | None:
-        """The computer seat whose turn it is, or ``None`` (a person's turn, or the mesa is over)."""
-        if self.game.is_over:
+        """The seat whose turn the computer plays now (:meth:`plays_for`), or ``None`` (a person's turn, a
+        table that waits, or the mesa is over)."""
+        if self.game.is_over or not self.started:
             return None
-        seat = self.seats[self.game.turn]
-        return seat.seat if seat.kind == "computer" else None
+        turn = self.game.turn
+        return turn if self.plays_for(turn) is not None else None
 
     def public_seats(self) -> list[dict[str, Any]]:
-        return [s.public() for s in self.seats]
+        """Every seat as everyone may see it; at a table, with each person's presence (docs/tables.md)."""
+        seats = [s.public() for s in self.seats]
+        if self.table is None:
+            return seats
+        for s, out in zip(self.seats, seats, strict=True):
+            out["team"] = s.seat % 2
+            if s.kind == "person":
+                out["connected"] = self.connected(s.seat)
+                out["away"] = None if s.away_until is None else int(s.away_until * 1000)
+                out["stand_in"] = s.stand_in
+                out["left"] = False
+            elif s.left:
+                out["name"] = s.name
+                out["left"] = True
+        return seats
+
+    def table_info(self) -> dict[str, Any] | None:
+        """The ``table`` field of a table's messages (docs/tables.md), or ``None`` for a room against the
+        computer."""
+        if self.table is None:
+            return None
+        deadline = self.deadline
+        running = deadline is not None and deadline[0] == self.state
+        return {
+            **self.table.public(),
+            "watchers": self.watchers(),
+            "deadline": int(deadline[1] * 1000) if deadline is not None and running else None,
+            "rematch": sorted(self.rematch),
+        }
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
-        """The ``state`` message for a socket's seat, with the events it has not been sent yet."""
+        """The ``state`` message for a socket's seat, with the events it has not been sent yet; for a
+        spectator's socket (no seat), the view of the table with no hand (docs/tables.md)."""
         seat = conn.seat
-        assert seat is not None
         game = self.game
         if conn.mesa != self.mesa:
             conn.mesa, conn.sent = self.mesa, 0
@@ -230,12 +343,15 @@ class Room:
             {**mesa_events[i].to_dict(), "sayings": sayings[i]} for i in range(conn.sent, len(mesa_events))
         ]
         conn.sent = len(mesa_events)
-        view = game.view(seat)
+        view = game.view(0 if seat is None else seat)
         wire = view.to_dict()
+        if seat is None:  # a spectator: everything of a view is public but the seat's own hand
+            wire.update(seat=None, team=None, hand=[])
         start = len(mesa_events) - len(wire["history"])  # the history is the tail of the mesa's events
         for i, event in enumerate(wire["history"]):
             event["sayings"] = sayings[start + i]
-        actions = game.legal_moves() if not game.is_over and game.turn == seat else []
+        mine = seat is not None and self.started and not game.is_over and game.turn == seat
+        actions = game.legal_moves() if mine else []
         legal = [str(a) for a in actions]
         moves = [
             {
@@ -254,9 +370,11 @@ class Room:
             view=wire,
             legal=legal,
             moves=moves,
-            hints=seat_hints(view, legal),
+            hints=seat_hints(view, legal) if seat is not None else [],
             events=events,
             status=self.status,
+            table=self.table_info(),
+            event_count=len(mesa_events),
         )
 
     def broadcast(self) -> None:
@@ -303,6 +421,12 @@ class Room:
         )
 
 
+def _unstored(room: Room, exc: StoreError) -> ProtocolError:
+    return ProtocolError(
+        "store_unavailable", f"the change could not be stored, so it was not made (try again): {exc}"
+    )
+
+
 def _reason(exc: CuarentaError) -> dict[str, Any]:
     """An engine error for the wire: ``{"code", "params"}`` (the page words it with ``error.<code>``)."""
     return {"code": exc.code, "params": exc.params}
@@ -340,27 +464,33 @@ def _room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
                 f"state {row.state} does not match the log ({len(log)} actions of mesa {row.mesa}, "
                 f"begun at state {row.mesa_state})"
             )
-        status = "finished" if game.is_over else "playing"
+        status = "waiting" if not row.started else "finished" if game.is_over else "playing"
         if row.status != status:
             raise ValueError(f"the room is stored as {row.status!r} but its log replays to {status!r}")
         if len(row.seats) != rules.players or [s.seat for s in row.seats] != list(range(rules.players)):
             raise ValueError(f"the room has {len(row.seats)} seats for {rules.players} players")
+        table = None if row.table_options is None else TableOptions.from_json(row.table_options)
         seats: list[Seat] = []
         for s in row.seats:
             if s.kind == "person":
                 if not s.token_hash:
                     raise ValueError(f"person seat {s.seat} has no token")
-                seats.append(Seat(s.seat, "person", s.name, None, s.token_hash))
+                seats.append(Seat(s.seat, "person", s.name, None, s.token_hash, s.profile))
             elif s.kind == "computer":
                 if s.level not in registry.PLAYER_NAMES:
                     raise ValueError(
                         f"computer seat {s.seat} has level {s.level!r}, which this version lacks"
                     )
-                seats.append(Seat(s.seat, "computer", s.name, s.level, None))
+                token_hash = s.token_hash if s.left else None  # a person who left: the token is told so
+                seats.append(Seat(s.seat, "computer", s.name, s.level, token_hash, s.profile, s.left))
+            elif s.kind == "open" and table is not None and not row.started:
+                seats.append(Seat(s.seat, "open"))
             else:
                 raise ValueError(f"seat {s.seat} is of unknown kind {s.kind!r}")
-        if not any(s.kind == "person" for s in seats):
+        if table is None and not any(s.kind == "person" for s in seats):
             raise ValueError("the room has no person seat")
+        if not row.started and (table is None or row.mesa != 1 or log):
+            raise ValueError("only a table that has not started may be waiting, with no card played")
     except (CuarentaError, ValueError, TypeError, KeyError) as exc:
         raise RoomProblem(
             "corrupt_room", f"room {row.id} cannot be resumed: its save is corrupt: {exc}"
@@ -379,6 +509,8 @@ def _room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
         mesa_state=row.mesa_state,
         logged=len(log),
         recorded=row.mesa if game.is_over else row.mesa - 1,
+        table=table,
+        started=row.started,
     )
 
 
@@ -389,8 +521,8 @@ class Rooms:
     is loaded once and changed by one step at a time, without locks.
 
     At most ``max_rooms`` rooms stay in memory, and a room unused for ``idle_seconds`` leaves it, least
-    recently used first (:meth:`evict`); a room with a socket, a running computer player or an unsaved
-    change is never evicted (so the bound can be exceeded while every room is in use). An evicted room is
+    recently used first (:meth:`evict`); a room with a socket, a running computer player or a running timer
+    is never evicted (so the bound can be exceeded while every room is in use). An evicted room is
     loaded again from the store when it is next asked for.
     """
 
@@ -531,9 +663,13 @@ class Rooms:
 
     @staticmethod
     def in_use(room: Room) -> bool:
-        """Whether a room must stay in memory: a socket, a running computer player, or an unsaved change."""
-        task = room.bot_task
-        return bool(room.connections) or (task is not None and not task.done()) or room.dirty
+        """Whether a room must stay in memory: a socket, a running computer player, or a running timer."""
+        task, timer = room.bot_task, room.timer_task
+        return (
+            bool(room.connections)
+            or (task is not None and not task.done())
+            or (timer is not None and not timer.done())
+        )
 
     def evict(self, keep: Room | None = None) -> int:
         """Forget rooms (they stay in the store): idle ones, and the least recently used beyond
@@ -629,13 +765,22 @@ class Rooms:
             raise ProtocolError(
                 "not_finished", "the mesa is still in play: next starts a new one once it is won"
             )
+        self._new_mesa(room)
+
+    def _new_mesa(self, room: Room) -> None:
+        """Deal the room's next mesa and store it; ``store_unavailable`` (nothing changed) if it cannot."""
+        before = (room.mesa, room.game, room.state, room.mesa_state, room.logged)
         room.mesa += 1
         room.game = Game.new(room.rules, mesa_seed(room.seed, room.mesa))
         room.state += 1
         room.mesa_state, room.logged = room.state, 0
-        self._save(room)
-        room.broadcast()
-        self._kick(room)
+        try:
+            self._save(room)
+        except StoreError as exc:
+            room.mesa, room.game, room.state, room.mesa_state, room.logged = before
+            raise _unstored(room, exc) from None
+        room.rematch.clear()
+        self._changed(room)
 
     def leave(self, conn: Connection, keep: Room | None = None) -> None:
         """Forget a socket (closed, or joining another seat: that room is ``keep``, never evicted here)."""
@@ -654,13 +799,26 @@ class Rooms:
 
     # -- changing a room -------------------------------------------------------------------------------
     def _apply(self, room: Room, action: Action) -> None:
-        """Play an action and tell everyone (one synchronous step on the event loop)."""
+        """Play an action, store it, and tell everyone (one synchronous step on the event loop).
+
+        A move is acknowledged (sent to anyone) only once it is stored: if the store fails, the action is
+        undone and refused with ``store_unavailable`` — nothing is half-applied, nothing acknowledged is
+        lost by a crash afterwards."""
         try:
             room.game.play(action)
         except IllegalMoveError as exc:  # GameOverError included
             raise ProtocolError("illegal_move", str(exc), _reason(exc)) from None
         room.state += 1
-        self._save(room)
+        try:
+            self._save(room)
+        except StoreError as exc:
+            room.game.pop()
+            room.state -= 1
+            raise _unstored(room, exc) from None
+        self._changed(room)
+
+    def _changed(self, room: Room) -> None:
+        """After a stored change: tell every socket, and let the computer players go on."""
         room.broadcast()
         self._kick(room)
 
@@ -668,21 +826,22 @@ class Rooms:
         """Write a change of the room: its new actions (one log row each), its counters, and the finished
         mesa's history row once it is over — one transaction, whose cost does not grow with the mesa.
 
-        A failed write is logged and the game goes on: what was not written waits in the room
-        (``unsaved``, ``dirty``; such a room is never evicted) and the next save writes it first.
+        A failed write raises :class:`StoreError` and changes nothing in the room's bookkeeping: the
+        caller undoes the change it made and refuses it.
         """
         when = now_text()
         game = room.game
         actions = game.actions
-        for seq in range(room.logged + 1, len(actions) + 1):
-            room.unsaved.append(ActionRow(room.id, room.mesa, seq, str(actions[seq - 1]), when))
-        room.logged = len(actions)
+        rows = [
+            ActionRow(room.id, room.mesa, seq, str(actions[seq - 1]), when)
+            for seq in range(room.logged + 1, len(actions) + 1)
+        ]
+        finished: list[FinishedRow] = []
         if game.is_over and room.recorded < room.mesa:
             try:
-                room.unsaved_finished.append(room.finished_row(when))
+                finished.append(room.finished_row(when))
             except CuarentaError:  # pragma: no cover - a finished game always has a record
                 log.exception("the record of room %s mesa %d cannot be written", room.id, room.mesa)
-            room.recorded = room.mesa
         try:
             self.store.save_room(
                 room.id,
@@ -691,16 +850,19 @@ class Rooms:
                 state=room.state,
                 mesa_state=room.mesa_state,
                 status=room.status,
-                actions=room.unsaved,
-                finished=room.unsaved_finished,
+                actions=rows,
+                finished=finished,
             )
         except StoreError:
-            log.exception("saving room %s failed (kept in memory; the next save writes it)", room.id)
-            room.dirty = True
-            return
-        room.unsaved.clear()
-        room.unsaved_finished.clear()
-        room.dirty = False
+            log.exception("saving room %s failed (the change is refused)", room.id)
+            raise
+        room.logged = len(actions)
+        if game.is_over:
+            room.recorded = room.mesa
+            self.on_finished(room, finished[0] if finished else None)
+
+    def on_finished(self, room: Room, row: FinishedRow | None) -> None:
+        """Called once a finished mesa is stored (a table rates it: :mod:`cuarenta.server.tables`)."""
 
     # -- computer players ----------------------------------------------------------------------------------
     def _kick(self, room: Room) -> None:
@@ -749,9 +911,11 @@ class Rooms:
                 action = legal[0]
             try:
                 self._apply(room, action)
-            except ProtocolError:  # pragma: no cover - legal moves are accepted
-                log.exception("the engine refused the computer's legal move %s in room %s", action, room.id)
-                return
+            except ProtocolError as exc:
+                if exc.code != "store_unavailable":  # pragma: no cover - legal moves are accepted
+                    log.exception("the engine refused the computer's move %s in room %s", action, room.id)
+                    return
+                await asyncio.sleep(STORE_RETRY_SECONDS)  # not stored, so not made: think again soon
 
     async def _pause(self, room: Room) -> None:
         """Wait before a computer move: :meth:`pace_delay` of the room's pace from now. A change of pace
@@ -774,15 +938,17 @@ class Rooms:
 
     async def close(self) -> None:
         """Stop every computer player and forget the rooms in memory (they stay in the store)."""
-        tasks = [r.bot_task for r in self._rooms.values() if r.bot_task is not None and not r.bot_task.done()]
+        tasks = [
+            task
+            for r in self._rooms.values()
+            for task in (r.bot_task, r.timer_task)
+            if task is not None and not task.done()
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, RuntimeError):
                 await task
-        for room in self._rooms.values():
-            if room.dirty:  # a last try to write what a failed save left (logged again if it fails)
-                self._save(room)
         self._rooms.clear()
         await self.thinking.close()
 
@@ -800,6 +966,7 @@ __all__ = [
     "RoomProblem",
     "Rooms",
     "Seat",
+    "TableOptions",
     "available_levels",
     "default_level",
     "mesa_seed",

@@ -37,6 +37,10 @@ OPERATIONS = [
     ("GET", "/api/games/{room_id}/record"),
     ("GET", "/api/stats"),
     ("POST", "/api/stats"),
+    ("POST", "/api/profiles"),
+    ("GET", "/api/profiles/{profile_id}"),
+    ("PATCH", "/api/profiles/{profile_id}"),
+    ("GET", "/api/leaderboard"),
 ]
 #: The operations with input a negative case can break (the others take none, or a free string).
 WITH_INPUT = [
@@ -45,8 +49,13 @@ WITH_INPUT = [
     ("POST", "/api/history"),
     ("GET", "/api/games/{room_id}/record"),
     ("POST", "/api/stats"),
+    ("POST", "/api/profiles"),
+    ("GET", "/api/profiles/{profile_id}"),
+    ("PATCH", "/api/profiles/{profile_id}"),
+    ("GET", "/api/leaderboard"),
 ]
 SEAT_TOKEN = {"/api/rooms/{room_id}", "/api/games/{room_id}/record"}
+PROFILE = "/api/profiles/{profile_id}"
 
 
 @dataclass
@@ -54,6 +63,7 @@ class Api:
     app: FastAPI
     schema: Any
     rooms: list[tuple[str, str]]  #: (room, token): a finished mesa's room and one in play
+    profile: tuple[str, str] = ("", "")  #: (id, key) of a real profile
 
 
 def play_to_the_end(client: TestClient, room: str, token: str) -> None:
@@ -81,7 +91,8 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         play_to_the_end(client, finished["room"], finished["token"])
         playing = client.post("/api/rooms", json={}).json()
         rooms = [(finished["room"], finished["token"]), (playing["room"], playing["token"])]
-        yield Api(app, schemathesis.openapi.from_asgi(OPENAPI_URL, app), rooms)
+        made = client.post("/api/profiles", json={"name": "Ana"}).json()
+        yield Api(app, schemathesis.openapi.from_asgi(OPENAPI_URL, app), rooms, (made["id"], made["key"]))
 
 
 def test_the_schema_has_every_operation(api: Api) -> None:
@@ -114,6 +125,10 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
             case.path_parameters["room_id"] = real[0]
             if mode is GenerationMode.POSITIVE:  # (a negative case keeps its broken header: 401/403)
                 case.headers = {**(case.headers or {}), "Authorization": f"Bearer {real[1]}"}
+        if real is not None and path == PROFILE:  # the real profile, with its key in the positive cases
+            case.path_parameters["profile_id"] = api.profile[0]
+            if mode is GenerationMode.POSITIVE and method == "PATCH":
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {api.profile[1]}"}
         if real is not None and path == "/api/texts/{lang}":  # a real language (the path is a free string)
             case.path_parameters["lang"] = "es" if real == api.rooms[0] else "en"
         if real is not None and path == "/api/history" and isinstance(case.body, dict):

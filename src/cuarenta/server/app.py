@@ -46,6 +46,7 @@ from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.options import router as options_router
+from cuarenta.server.profiles_api import router as profiles_router
 from cuarenta.server.protocol import (
     PROTOCOL_VERSION,
     JoinMessage,
@@ -405,6 +406,7 @@ def create_app(
 
     # GET /api/options and /api/texts/{lang}
     app.include_router(options_router, responses=_errors(404, 422))
+    app.include_router(profiles_router)  # profiles and the leaderboard (docs/tables.md)
 
     # Handlers that touch the rooms are coroutines: they run on the event loop, like the sockets and the
     # computer players' moves, so a room is never loaded or changed from two threads at once.

@@ -38,8 +38,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_BODY_BYTES: Final = 64 * 1024
 #: The largest WebSocket frame uvicorn reads (bigger frames close the socket with 1009 before being read).
 WS_MAX_FRAME_BYTES: Final = 64 * 1024
-#: Query parameters that may never carry a token.
-TOKEN_PARAMETERS: Final = frozenset({"token", "tokens"})
+#: Query parameters that may never carry a token (a seat's token, or a profile's key).
+TOKEN_PARAMETERS: Final = frozenset({"token", "tokens", "key"})
 TOKEN_IN_ADDRESS: Final = "send the token in the Authorization header, never in the address"
 _HOST = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -412,7 +412,7 @@ class ThrottledLog:
         return True
 
 
-_TOKEN_VALUE = re.compile(r"(?i)([?&;](?:token|tokens)=)[^&;\s\"]*")
+_TOKEN_VALUE = re.compile(r"(?i)([?&;](?:token|tokens|key)=)[^&;\s\"]*")
 
 
 def redact(text: str) -> str:

@@ -1,0 +1,247 @@
+"""The HTTP API of anonymous profiles and the leaderboard (docs/tables.md, "Profiles and ratings").
+
+- ``POST /api/profiles`` ``{"name"}`` → ``{"id", "key", "name"}`` (the key is shown this once);
+- ``PATCH /api/profiles/{id}`` with ``Authorization: Bearer KEY``, ``{"name"}`` → the profile;
+- ``GET /api/profiles/{id}`` → the profile's name, ratings and rated games (never its key);
+- ``GET /api/leaderboard?mode=1v1|2v2&limit=50`` → the best rated profiles of a mode.
+
+>>> import tempfile, pathlib
+>>> from fastapi.testclient import TestClient
+>>> from cuarenta.server import create_app
+>>> with tempfile.TemporaryDirectory() as d, TestClient(create_app(pathlib.Path(d), workers=0)) as client:
+...     made = client.post("/api/profiles", json={"name": " Ana "}).json()
+...     page = client.get(f"/api/profiles/{made['id']}").json()
+...     made["name"], page["ratings"]["1v1"], "key" in page
+('Ana', {'rating': 1000, 'games': 0, 'wins': 0}, False)
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any, Final, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import Path as PathParameter
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+
+from cuarenta.server.profiles import (
+    MAX_GAMES,
+    MODES,
+    PROFILE_NAME_MAX_CHARS,
+    ProfileProblem,
+    clean_name,
+    create_profile,
+    games_of,
+    get_profile,
+    leaderboard,
+    ratings_of,
+    rename_profile,
+)
+from cuarenta.server.security import AddressLimiter, Limits, ThrottledLog
+from cuarenta.server.store import Store
+
+#: The longest key the API reads (the server's keys have 32 characters).
+MAX_KEY_CHARS: Final = 200
+#: At most this many profiles on the leaderboard.
+MAX_LEADERBOARD: Final = 100
+#: A name: at least one character that is not a space, and no control characters.
+NAME_PATTERN: Final = "^[^\\x00-\\x1f\\x7f]*[^\\s\\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*$"
+
+log = logging.getLogger("cuarenta.server")
+router = APIRouter()
+_refused = ThrottledLog(log)
+_ProfileId = Annotated[str, PathParameter(min_length=1, max_length=100)]
+_Name = Annotated[
+    StrictStr,
+    Field(min_length=1, max_length=PROFILE_NAME_MAX_CHARS, json_schema_extra={"pattern": NAME_PATTERN}),
+]
+
+
+class ProfileName(BaseModel):
+    """The body of ``POST /api/profiles`` and ``PATCH /api/profiles/{id}``: a name, plain text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: _Name
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class NewProfileAnswer(BaseModel):
+    """A new profile: its id, its secret key (kept by the browser; the server keeps only its hash), name."""
+
+    id: str
+    key: str
+    name: str
+
+
+class Rating(BaseModel):
+    rating: int
+    games: int
+    wins: int
+
+
+class ProfileGame(BaseModel):
+    """A rated mesa of the profile: its team's names (the profile's first), the opponents', the change."""
+
+    room: str
+    mesa: int
+    finished: str
+    mode: str
+    won: bool
+    team: list[str]
+    opponents: list[str]
+    change: int
+
+
+class ProfilePage(BaseModel):
+    id: str
+    name: str
+    created: str
+    ratings: dict[str, Rating]
+    games: list[ProfileGame]
+
+
+class LeaderboardPlayer(BaseModel):
+    rank: int
+    id: str
+    name: str
+    rating: int
+    games: int
+    wins: int
+
+
+class Leaderboard(BaseModel):
+    mode: str
+    players: list[LeaderboardPlayer]
+
+
+class _Error(BaseModel):
+    detail: str
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": _Error} for code in codes}
+
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="profile key",
+    description="The key of a profile (from POST /api/profiles), as `Authorization: Bearer <key>`.",
+)
+
+
+def profile_key(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The key of the ``Authorization: Bearer`` header: 401 without one, 403 when it cannot be a key."""
+    if credentials is None or not credentials.credentials:
+        raise HTTPException(
+            401,
+            "send the profile's key in the header Authorization: Bearer <key>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    if len(credentials.credentials) > MAX_KEY_CHARS:
+        raise HTTPException(403, f"that is not a profile's key (longer than {MAX_KEY_CHARS} characters)")
+    return credentials.credentials
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+async def limit_profile_creation(request: Request) -> None:
+    """New profiles per client address: the limits of new rooms (``Limits.rooms_per_minute``, ``rooms_burst``)."""
+    state = request.app.state
+    limiter: AddressLimiter | None = getattr(state, "profile_limit", None)
+    if limiter is None:
+        limits: Limits = getattr(state, "limits", None) or Limits()
+        limiter = state.profile_limit = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
+    host = request.client.host if request.client else None
+    if not limiter.allow(host):
+        wait = limiter.retry_after(host)
+        _refused("profile creation refused to %s: over the rate limit", host)
+        raise HTTPException(
+            429,
+            f"too many new profiles from your address: at most {limiter.burst} at once; try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+def _problem_http(problem: ProfileProblem) -> HTTPException:
+    return HTTPException({"unknown_profile": 404, "bad_key": 403}.get(problem.code, 400), problem.message)
+
+
+def profile_page(store: Store, profile_id: str) -> dict[str, Any]:
+    """``GET /api/profiles/{id}``'s answer (no key)."""
+    try:
+        profile = get_profile(store, profile_id)
+    except ProfileProblem as exc:
+        raise _problem_http(exc) from None
+    ratings = ratings_of(store, profile_id)
+    return {
+        "id": profile.id,
+        "name": profile.name,
+        "created": profile.created,
+        "ratings": {
+            mode: {"rating": r.rating, "games": r.games, "wins": r.wins} for mode, r in ratings.items()
+        },
+        "games": [game.__dict__ for game in games_of(store, profile_id, MAX_GAMES)],
+    }
+
+
+@router.post(
+    "/api/profiles",
+    response_model=NewProfileAnswer,
+    responses=_errors(400, 413, 422, 429),
+    dependencies=[Depends(limit_profile_creation)],
+)
+def new_profile(body: ProfileName, request: Request) -> dict[str, Any]:
+    """A new anonymous profile. Keep the key: it is never shown again, and renames need it."""
+    profile, key = create_profile(_store(request), body.name)
+    return {"id": profile.id, "key": key, "name": profile.name}
+
+
+@router.patch(
+    "/api/profiles/{profile_id}",
+    response_model=ProfilePage,
+    responses=_errors(400, 401, 403, 404, 413, 422),
+)
+def rename(
+    profile_id: _ProfileId,
+    body: ProfileName,
+    request: Request,
+    key: Annotated[str, Depends(profile_key)],
+) -> dict[str, Any]:
+    """Rename a profile (its key in the ``Authorization`` header)."""
+    store = _store(request)
+    try:
+        rename_profile(store, profile_id, key, body.name)
+    except ProfileProblem as exc:
+        raise _problem_http(exc) from None
+    return profile_page(store, profile_id)
+
+
+@router.get("/api/profiles/{profile_id}", response_model=ProfilePage, responses=_errors(400, 404, 422))
+def get_profile_page(profile_id: _ProfileId, request: Request) -> dict[str, Any]:
+    """A profile's name, ratings per mode and rated games (newest first, at most 50)."""
+    return profile_page(_store(request), profile_id)
+
+
+@router.get("/api/leaderboard", response_model=Leaderboard, responses=_errors(400, 422))
+def get_leaderboard(
+    request: Request,
+    mode: Annotated[Literal["1v1", "2v2"], Query()] = "1v1",
+    limit: Annotated[int, Query(ge=1, le=MAX_LEADERBOARD)] = 50,
+) -> dict[str, Any]:
+    """The profiles with at least one rated game in ``mode``, best first (equal ratings share a rank)."""
+    assert mode in MODES
+    return {"mode": mode, "players": [row.__dict__ for row in leaderboard(_store(request), mode, limit)]}
+
+
+__all__ = ["MAX_KEY_CHARS", "NAME_PATTERN", "ProfileName", "limit_profile_creation", "profile_page", "router"]

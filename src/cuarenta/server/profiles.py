@@ -291,7 +291,7 @@ def rate_mesa(
             pid: MODEL.rating(mu=stored[pid].mu, sigma=stored[pid].sigma) if pid in stored else MODEL.rating()
             for pid in ids
         }
-        ranks = [0 if t == winner else 1 for t in range(2)]  # lower is better
+        ranks = [0.0 if t == winner else 1.0 for t in range(2)]  # lower is better
         after = MODEL.rate([[before[pid] for pid in team] for team in teams], ranks=ranks)
         changes: dict[str, int] = {}
         for t, team in enumerate(teams):

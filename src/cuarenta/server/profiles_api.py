@@ -156,7 +156,7 @@ def _store(request: Request) -> Store:
 
 
 async def limit_profile_creation(request: Request) -> None:
-    """New profiles per client address: the limits of new rooms (``Limits.rooms_per_minute``, ``rooms_burst``)."""
+    """New profiles per client address: the limits of new rooms (``rooms_per_minute``, ``rooms_burst``)."""
     state = request.app.state
     limiter: AddressLimiter | None = getattr(state, "profile_limit", None)
     if limiter is None:
@@ -168,7 +168,8 @@ async def limit_profile_creation(request: Request) -> None:
         _refused("profile creation refused to %s: over the rate limit", host)
         raise HTTPException(
             429,
-            f"too many new profiles from your address: at most {limiter.burst} at once; try again in {wait} s",
+            f"too many new profiles from your address: at most {limiter.burst} at once; "
+            f"try again in {wait} s",
             headers={"Retry-After": str(wait)},
         )
 

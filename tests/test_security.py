@@ -455,13 +455,16 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/history",
         "/api/games/{room_id}/record",
         "/api/stats",
+        "/api/profiles",
+        "/api/profiles/{profile_id}",
+        "/api/leaderboard",
     }
     assert set(schema["paths"]["/api/history"]) == {"post"}
     # no operation takes a token in its address; the seat token is a Bearer header
     for path, operations in schema["paths"].items():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
-                assert parameter["name"] not in ("token", "tokens"), path
+                assert parameter["name"] not in ("token", "tokens", "key"), path
     assert schema["components"]["securitySchemes"]["seat token"] == {
         "type": "http",
         "scheme": "bearer",
@@ -471,6 +474,10 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
     assert room["security"] == [{"seat token": []}]
     assert {"200", "401", "403", "404"} <= set(room["responses"])
     assert "429" in schema["paths"]["/api/rooms"]["post"]["responses"]
+    rename = schema["paths"]["/api/profiles/{profile_id}"]["patch"]
+    assert rename["security"] == [{"profile key": []}]
+    assert {"200", "401", "403", "404", "422"} <= set(rename["responses"])
+    assert "429" in schema["paths"]["/api/profiles"]["post"]["responses"]
 
 
 # -- the command's options -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 import urllib.request
 from typing import Any
 
-from harness import Server
+from harness import PHONE, PageLog, Server
 from playwright.sync_api import Page, expect
 
 from cuarenta.server.profiles import rate_mesa
@@ -64,6 +64,9 @@ def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, 
     assert first is not None and second is not None
 
     page.add_init_script(RECORD_VIOLATIONS)
+    page.goto(own_server.url)  # the game's header links to the leaderboard
+    expect(page.get_by_test_id("nav-leaderboard")).to_have_attribute("href", "leaderboard.html")
+    expect(page.get_by_role("link", name="Clasificación")).to_be_visible()
     # this browser's own profile is Ana's (the game page would have made it)
     page.add_init_script(f"localStorage.setItem('cuarenta.profile', {json.dumps(json.dumps(ana))})")
     page.goto(own_server.url + "leaderboard.html")
@@ -121,3 +124,27 @@ def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, 
     page.get_by_test_id("nav-leaderboard").click()
     expect(page.locator("tr.mine")).to_contain_text("Ana María")
     assert page.evaluate("() => window.__csp") == []
+
+
+def test_the_rating_pages_fit_a_phone(own_server: Server, phone: tuple[Page, PageLog]) -> None:
+    page, _ = phone
+    ana = post(own_server, "/api/profiles", {"name": "Ana"})
+    beto = post(own_server, "/api/profiles", {"name": "Bartolomé con un nombre larguísimo, sí"})
+    store = Store.in_dir(own_server.data_dir)
+    try:
+        rate_mesa(
+            store,
+            room="r1",
+            mesa=1,
+            finished="2026-12-01T10:00:00Z",
+            teams=[[ana["id"]], [beto["id"]]],
+            winner=1,
+        )
+    finally:
+        store.close()
+    for where in ("leaderboard.html", f"profile.html#id={beto['id']}"):
+        page.goto(own_server.url + where)
+        expect(page.locator("body[data-texts='ready']")).to_be_attached()
+        expect(page.locator("tbody tr")).to_have_count(2 if where.startswith("leader") else 1)
+        width = page.evaluate("() => document.scrollingElement.scrollWidth")
+        assert width <= PHONE["width"], f"{where}: the page scrolls sideways ({width} px wide)"

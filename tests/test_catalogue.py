@@ -44,6 +44,7 @@ STATIC = SRC / "web" / "static"
 LANGS = catalogue.LANGS
 #: Keys whose text may be the same in every language (names that are the game's own words, numbers, forms).
 SAME_IN_EVERY_LANGUAGE = {
+    "rating.leaderboard_short",
     "word.list_sep",
     "points.perros.one",
     "points.perros.other",

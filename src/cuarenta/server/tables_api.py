@@ -209,7 +209,12 @@ def tables_router(
             raise _http(exc) from None
         return {"room": seat.room, "seat": seat.seat, "token": seat.token, "invite": invite}
 
-    @router.get("/api/tables/{room_id}", response_model=TableInfo, responses=errors(400, 403, 404, 500))
+    @router.get(
+        "/api/tables/{room_id}",
+        response_model=TableInfo,
+        responses=errors(400, 403, 404, 422, 500),
+        openapi_extra={"security": [{}, {bearer.scheme_name: []}]},  # the token is optional here
+    )
     async def get_table(
         room_id: _RoomId, token: Annotated[str | None, Depends(_optional_token)]
     ) -> dict[str, Any]:
@@ -226,7 +231,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/join",
         response_model=SeatAnswer,
-        responses=errors(400, 403, 404, 409, 413, 422, 503),
+        responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
         dependencies=[Depends(limit_creation)],
     )
     async def join_table(room_id: _RoomId, body: JoinTable) -> dict[str, Any]:
@@ -257,7 +262,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/start",
         response_model=TableInfo,
-        responses=errors(400, 401, 403, 404, 409, 503),
+        responses=errors(400, 401, 403, 404, 409, 422, 503),
     )
     async def start_table(room_id: _RoomId, token: Token) -> dict[str, Any]:
         """The creator starts the table (open seats become computer players)."""
@@ -270,7 +275,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/leave",
         response_model=TableInfo,
-        responses=errors(400, 401, 403, 404, 409, 503),
+        responses=errors(400, 401, 403, 404, 409, 422, 503),
     )
     async def leave_table(room_id: _RoomId, token: Token) -> dict[str, Any]:
         """Leave the table for good: the computer plays the seat from now on."""

@@ -11,10 +11,10 @@ from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Final, Literal
 
 import segno
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi import Path as PathParameter
 from fastapi.responses import Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from cuarenta.errors import CuarentaError
@@ -179,9 +179,10 @@ def tables_router(
     router = APIRouter()
     Token = Annotated[str, Depends(seat_token)]
 
-    def _optional_token(
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    ) -> str | None:
+    async def _optional_token(request: Request) -> str | None:
+        """The seat token of an ``Authorization: Bearer`` header if there is one (the schema says it is
+        optional through the route's ``security``)."""
+        credentials = await bearer(request)
         return credentials.credentials if credentials is not None and credentials.credentials else None
 
     @router.post(

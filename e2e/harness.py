@@ -66,7 +66,7 @@ SCORING = {
     "ronda": 2,
     "four_of_a_kind": 2,
 }
-#: The kinds the page announces even without a saying (app.js ANNOUNCED).
+#: The kinds the page announces even without a saying (narration.js ANNOUNCED).
 ANNOUNCED = {"ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim"}
 ANNOUNCED |= {"chica_won", "zapatero", "mesa_won"}
 

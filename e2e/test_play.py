@@ -46,7 +46,7 @@ CHICA_PRESET = "basico"
 CHICA_SEED = 11
 HAND_2V2_SEED = 5
 CHOICE_SEED = 2
-#: localStorage keys the page may use (app.js KEYS and i18n.js LANG_KEY).
+#: localStorage keys the page may use (storage.js KEYS and i18n.js LANG_KEY).
 KNOWN_KEYS = {
     "cuarenta.session",
     "cuarenta.games",

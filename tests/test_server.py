@@ -61,20 +61,26 @@ class Spy:
             return [s.message for s in self.sent if s.conn == conn]
 
 
-def hidden_from(game: Game, seat: int) -> frozenset[str]:
-    """Every card ``seat`` may not see now: the other seats' hands and the stock."""
+def hidden_from(game: Game, seat: int | None) -> frozenset[str]:
+    """Every card ``seat`` may not see now: the other seats' hands and the stock (for a spectator,
+    ``None``, every hand and the stock)."""
     cards = [c for s in range(game.players) if s != seat for c in game.hand(s)] + game.stock
     return frozenset(str(c) for c in cards)
 
 
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    return install_spy(monkeypatch)
+
+
+def install_spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    """Record every message queued for a socket, with the cards hidden from its seat at that moment."""
     spy = Spy()
     original = Connection.send
 
     def send(self: Connection, message: dict[str, Any]) -> None:
         room: Room | None = self.room
-        if room is not None and self.seat is not None:
+        if room is not None:  # a spectator (no seat) may see no hand at all
             hidden = hidden_from(room.game, self.seat)
             seeds = frozenset({str(room.seed), str(room.game.seed)})
             finished = room.game.is_over
@@ -417,6 +423,7 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
         "status": "playing",
         "mesa": 1,
         "practice": False,
+        "table": False,
     }
     # no record while the mesa is in play (it would name every card and the seed)
     response = client.get(f"/api/games/{room_id}/record", headers=bearer(token))

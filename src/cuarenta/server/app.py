@@ -55,6 +55,9 @@ from cuarenta.server.protocol import (
     PaceMessage,
     PingMessage,
     ProtocolError,
+    ReactMessage,
+    RematchMessage,
+    WatchMessage,
     error_message,
     parse_client_message,
     pong_message,
@@ -63,7 +66,6 @@ from cuarenta.server.rooms import (
     DEFAULT_MAX_ROOMS,
     Connection,
     RoomProblem,
-    Rooms,
     available_levels,
     default_level,
     room_status,
@@ -80,6 +82,8 @@ from cuarenta.server.security import (
 )
 from cuarenta.server.stats import stats_of
 from cuarenta.server.store import Store, hash_token
+from cuarenta.server.tables import TableRooms
+from cuarenta.server.tables_api import tables_router
 from cuarenta.server.thinking import make_thinking
 
 log = logging.getLogger("cuarenta.server")
@@ -178,9 +182,10 @@ class RoomInfo(BaseModel):
 
     room: str
     seat: int
-    status: Literal["playing", "finished"]
+    status: Literal["waiting", "playing", "finished"]
     mesa: int
     practice: bool = False
+    table: bool = False  #: a table with friends (docs/tables.md)
 
 
 class HistoryRequest(BaseModel):
@@ -349,7 +354,7 @@ def create_app(
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     limits = Limits() if limits is None else limits
     store = Store.in_dir(Path(data_dir)) if database is None else Store(database)
-    rooms = Rooms(
+    rooms = TableRooms(
         store, bot_delay=bot_delay, thinking=make_thinking(workers), max_rooms=max_rooms or DEFAULT_MAX_ROOMS
     )
     static = STATIC_DIR if static_dir is None else Path(static_dir)
@@ -437,6 +442,13 @@ def create_app(
             raise _problem_http(exc) from None
         return {**room_status(room), "seat": seat}
 
+    # tables with friends (docs/tables.md)
+    app.include_router(
+        tables_router(
+            rooms, limit_creation=limit_room_creation, seat_token=seat_token, bearer=_bearer, errors=_errors
+        )
+    )
+
     @app.post("/api/history", response_model=History, responses=_errors(400, 413, 422))
     def history(body: HistoryRequest) -> dict[str, Any]:
         """The finished mesas of the rooms the tokens hold a seat in, newest first, and those rooms whose
@@ -463,7 +475,9 @@ def create_app(
                 }
             )
         games = []
+        team_of = {room: seat % 2 for room, seat in seats}  # each seat sees its own team's side
         for row in store.finished_of_rooms([room for room, _ in seats]):
+            row = row.for_team(team_of.get(row.room, row.person_team))
             try:
                 games.append(
                     {
@@ -548,7 +562,9 @@ def create_app(
         """The figures of the rooms the tokens hold a seat in (one browser's games): per level and in all,
         mesas played and won, the longest run won in a row, the caídas and limpias of the person's team."""
         seats = store.rooms_of_tokens(hash_token(t) for t in body.tokens)
-        return stats_of(store.finished_of_rooms([room for room, _ in seats]), available_levels())
+        team_of = {room: seat % 2 for room, seat in seats}
+        rows = store.finished_of_rooms([room for room, _ in seats])
+        return stats_of([row.for_team(team_of[row.room]) for row in rows], available_levels())
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
@@ -598,6 +614,12 @@ def create_app(
             rooms.next_mesa(conn, message)
         elif isinstance(message, PaceMessage):
             rooms.pace(conn, message)
+        elif isinstance(message, WatchMessage):
+            rooms.watch(conn, message)
+        elif isinstance(message, ReactMessage):
+            rooms.react(conn, message)
+        elif isinstance(message, RematchMessage):
+            rooms.rematch(conn, message)
         else:  # pragma: no cover - parse_client_message returns only these
             raise ProtocolError("bad_message", "unknown message")
 

@@ -392,13 +392,19 @@ class Room:
         outcome = game.outcome
         assert outcome is not None
         team = self.person_team
-        caidas = sum(1 for e in game.events if e.kind in CAIDA_KINDS and getattr(e, "team", None) == team)
-        limpias = sum(
-            1
-            for e in game.events
-            if getattr(e, "team", None) == team
-            and (e.kind in LIMPIA_KINDS or (e.kind == "caida_ronda" and getattr(e, "limpia", False)))
-        )
+        counts = [
+            [
+                sum(1 for e in game.events if e.kind in CAIDA_KINDS and getattr(e, "team", None) == t),
+                sum(
+                    1
+                    for e in game.events
+                    if getattr(e, "team", None) == t
+                    and (e.kind in LIMPIA_KINDS or (e.kind == "caida_ronda" and getattr(e, "limpia", False)))
+                ),
+            ]
+            for t in (0, 1)
+        ]
+        caidas, limpias = counts[team]
         record = GameRecord.from_game(
             game, seats=self.names(), headers={"Event": "Cuarenta web", "Date": when[:10]}
         )
@@ -418,6 +424,7 @@ class Room:
             limpias=limpias,
             record=record.to_text(),
             practice=self.practice,
+            team_counts=dumps(counts) if self.table is not None else None,
         )
 
 
@@ -713,7 +720,11 @@ class Rooms:
         self.leave(conn, keep=room)
         conn.room, conn.seat = room, seat
         conn.mesa = room.mesa
-        conn.sent = 0 if not room.game.actions else len(room.game.events)
+        events = len(room.game.events)
+        if message.since is not None:  # what the browser has not shown yet (docs/tables.md)
+            conn.sent = min(message.since, events)
+        else:
+            conn.sent = 0 if not room.game.actions else events
         room.connections.add(conn)
         conn.send(room.message_for(conn))
         if message.pace is not None:
@@ -891,7 +902,7 @@ class Rooms:
             state = room.state
             if room.computer_to_move() != seat:
                 continue
-            level = room.seats[seat].level
+            level = room.plays_for(seat)  # a computer seat's level, or who stands in for a person
             assert level is not None
             request = ThinkRequest.for_seat(room.game, room=room.id, mesa=room.mesa, seat=seat, level=level)
             try:
@@ -954,8 +965,15 @@ class Rooms:
 
 
 def room_status(room: Room) -> dict[str, Any]:
-    """What ``GET /api/rooms/{room}`` tells a token's holder (no cards; ``practice``: a practice room)."""
-    return {"room": room.id, "status": room.status, "mesa": room.mesa, "practice": room.practice}
+    """What ``GET /api/rooms/{room}`` tells a token's holder (no cards; ``practice``: a practice room;
+    ``table``: a table with friends)."""
+    return {
+        "room": room.id,
+        "status": room.status,
+        "mesa": room.mesa,
+        "practice": room.practice,
+        "table": room.table is not None,
+    }
 
 
 __all__ = [

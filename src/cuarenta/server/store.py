@@ -42,6 +42,7 @@ upgraded; one written by a newer cuarenta is refused rather than damaged.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sqlite3
@@ -143,6 +144,7 @@ finished_table: Final = sa.Table(
     sa.Column("limpias", sa.Integer, nullable=False),
     sa.Column("record", sa.Text, nullable=False),
     sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("team_counts", sa.Text),
 )
 
 actions_table: Final = sa.Table(
@@ -236,6 +238,25 @@ class FinishedRow:
     limpias: int
     record: str  #: GameRecord text
     practice: bool = False  #: a practice room's mesa: never counted in the statistics
+    #: JSON [[caídas, limpias] of team 0, of team 1] (tables: each person sees their own team's)
+    team_counts: str | None = None
+
+    def for_team(self, team: int) -> FinishedRow:
+        """The row as seen by a person of ``team`` (at a table, anyone's): ``person_team`` is that team,
+        and the caídas and limpias are its own.
+
+        >>> row = FinishedRow("r", 1, "2026-12-01T00:00:00Z", "normal", 2, "{}", "[]", 0, 1, "[0, 1]", "[]",
+        ...                   3, 1, "", team_counts="[[3, 1], [5, 2]]")
+        >>> seen = row.for_team(1)
+        >>> seen.person_team, seen.caidas, seen.limpias, seen.winner == seen.person_team
+        (1, 5, 2, True)
+        """
+        if team == self.person_team:
+            return self
+        if self.team_counts is None:  # a room against the computer: only the person's team was counted
+            return dataclasses.replace(self, person_team=team, caidas=0, limpias=0)
+        caidas, limpias = json.loads(self.team_counts)[team]
+        return dataclasses.replace(self, person_team=team, caidas=caidas, limpias=limpias)
 
 
 @dataclass(frozen=True)
@@ -498,15 +519,26 @@ class Store:
 
         self._run_write(f"storing room {room.id}", write)
 
-    def save_seats(self, room_id: str, *, updated: str, started: bool, seats: Sequence[SeatRow]) -> None:
+    def save_seats(
+        self,
+        room_id: str,
+        *,
+        updated: str,
+        started: bool,
+        status: str,
+        state: int,
+        mesa_state: int,
+        seats: Sequence[SeatRow],
+    ) -> None:
         """A table's seats changed (someone joined or left, a seat became a computer player) or it
-        started: write every seat and ``started``, in one transaction, or nothing (:class:`StoreError`)."""
+        started: write every seat, ``started`` and the room's counters, in one transaction, or nothing
+        (:class:`StoreError`)."""
 
         def write(conn: sa.Connection) -> None:
             changed = conn.execute(
                 rooms_table.update()
                 .where(rooms_table.c.id == room_id)
-                .values(updated=updated, started=started)
+                .values(updated=updated, started=started, status=status, state=state, mesa_state=mesa_state)
             )
             if changed.rowcount != 1:
                 raise StoreError(f"there is no room {room_id!r} to save")
@@ -588,6 +620,18 @@ class Store:
             raise StoreError(f"the database refused {what}: {exc.orig}") from None
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"{what} failed: {exc}") from None
+
+    def waiting_tables(self, limit: int) -> list[str]:
+        """The ids of tables that have not started, newest first (at most ``limit``)."""
+        r = rooms_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(r.id)
+                .where(r.started == sa.false(), r.table_options.is_not(None))
+                .order_by(r.created.desc())
+                .limit(limit)
+            ).all()
+        return [row.id for row in rows]
 
     def room_exists(self, room_id: str) -> bool:
         with self.engine.connect() as conn:

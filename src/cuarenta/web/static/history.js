@@ -4,7 +4,13 @@
 // record, and this browser's figures per level and in all. Only presentation: the server counts.
 
 import * as I from "./i18n.js";
-import { $, KEYS, app, downloadRecord, el, levelName, load, presetOf, resumeGame, showScreen } from "./app.js";
+import { downloadRecord } from "./api.js";
+import { resumeGame } from "./connection.js";
+import { $, el } from "./dom.js";
+import { presetOf } from "./form.js";
+import { showScreen } from "./screens.js";
+import { app, levelName } from "./state.js";
+import { KEYS, load } from "./storage.js";
 
 const { t, pick } = I;
 

@@ -4,7 +4,9 @@
   invite code); ``NULL`` for a room against the computer;
 - new column ``rooms.started``: whether the table has started (rooms against the computer always have);
 - new columns ``seats.profile`` (the anonymous profile a person seat plays for, if any) and ``seats.left``
-  (the person left for good: the seat is a computer player now); a seat's ``kind`` may be ``open``.
+  (the person left for good: the seat is a computer player now); a seat's ``kind`` may be ``open``;
+- new column ``finished.team_counts``: JSON ``[[caídas, limpias] of team 0, of team 1]`` (at a table, each
+  person's history counts their own team's).
 
 Revision ID: 0003
 Revises: 0002
@@ -26,9 +28,12 @@ def upgrade() -> None:
     op.add_column("rooms", sa.Column("started", sa.Boolean, nullable=False, server_default=sa.true()))
     op.add_column("seats", sa.Column("profile", sa.Text))
     op.add_column("seats", sa.Column("left", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("finished", sa.Column("team_counts", sa.Text))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("finished") as batch:
+        batch.drop_column("team_counts")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("left")
         batch.drop_column("profile")

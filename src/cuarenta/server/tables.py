@@ -1,0 +1,582 @@
+"""Tables with friends (docs/tables.md): rooms whose seats people take through an invite.
+
+:class:`TableRooms` is :class:`~cuarenta.server.rooms.Rooms` with tables: creating one, joining an open
+seat with the invite code, the creator turning an open seat into a computer player or starting, leaving
+for good; presence (a person whose every socket closed is *away*: the table waits for the seat for the
+table's grace, then the computer plays for it until the person joins again), the turn clock, spectators,
+reactions and the rematch vote. Everything runs on the event loop, one synchronous step at a time, like
+the rest of :mod:`cuarenta.server.rooms`; a change of seats is stored before anyone is told of it.
+
+Times on the wire are wall-clock milliseconds (``time.time()``); the timers sleep on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cuarenta.game import Game
+from cuarenta.i18n import SAYING_KEYS
+from cuarenta.rules import Rules
+from cuarenta.server.protocol import (
+    JoinMessage,
+    NextMessage,
+    ProtocolError,
+    ReactMessage,
+    RematchMessage,
+    WatchMessage,
+    reaction_message,
+    table_message,
+)
+from cuarenta.server.rooms import (
+    Connection,
+    Room,
+    RoomProblem,
+    Rooms,
+    Seat,
+    TableOptions,
+    _unstored,
+    available_levels,
+    mesa_seed,
+    now_text,
+)
+from cuarenta.server.store import FinishedRow, RoomRow, StoreError, dumps, hash_token
+
+log = logging.getLogger("cuarenta.server")
+
+#: What a table's other seat may be besides a computer level: a seat for a friend.
+FRIEND: Final = "friend"
+#: The longest grace (seconds) a table may give an away person, and the default.
+GRACE_MAX: Final = 600
+DEFAULT_GRACE: Final = 60
+#: The turn clocks a table may have (seconds; ``None``: no clock).
+CLOCKS: Final = (None, 30, 60)
+#: The shortest time between two reactions of one seat (seconds).
+REACTION_SECONDS: Final = 2.0
+#: Characters of an invite code.
+INVITE_CHARS: Final = 16
+#: The most tables ``lobby`` lists.
+LOBBY_MAX: Final = 50
+
+
+class TableProblem(Exception):
+    """A table request that is refused: ``status`` is its HTTP status, ``message`` says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """The answer to creating or joining a table: the room, the seat and its secret token."""
+
+    room: str
+    seat: int
+    token: str
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+class TableRooms(Rooms):
+    """Rooms against the computer and tables with friends (docs/tables.md).
+
+    ``wall`` is the wall clock of the wire's times and of the timers (a test may replace it).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.wall: Callable[[], float] = time.time
+        #: called with the room and its stored row once a table's mesa is finished (ratings)
+        self.finished_hooks: list[Callable[[Room, FinishedRow], None]] = []
+
+    # -- creating and finding tables ------------------------------------------------------------------
+    def create_table(
+        self,
+        *,
+        rules: Rules,
+        name: str,
+        seats: list[str] | None = None,
+        level: str | None = None,
+        grace: float = DEFAULT_GRACE,
+        clock: int | None = None,
+        lobby: bool = False,
+        profile: str | None = None,
+    ) -> tuple[Room, NewSeat, str]:
+        """A new table: the creator at seat 0; every other seat ``"friend"`` (open) or a computer level.
+
+        Returns the room, the creator's seat and token, and the invite code. ``ValueError`` says what is
+        wrong with an option.
+        """
+        levels = available_levels()
+        level = level or ("normal" if "normal" in levels else levels[0])
+        if level not in levels:
+            raise ValueError(f"unknown level {level!r}: choose one of {', '.join(levels)}")
+        others = [FRIEND] * (rules.players - 1) if seats is None else list(seats)
+        if len(others) != rules.players - 1:
+            raise ValueError(
+                f"seats lists the {rules.players - 1} other seats of a table for {rules.players}, "
+                f"not {len(others)}"
+            )
+        for other in others:
+            if other != FRIEND and other not in levels:
+                raise ValueError(
+                    f"seat {other!r}: each other seat is {FRIEND!r} or one of {', '.join(levels)}"
+                )
+        if isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
+            raise ValueError(f"grace must be 0 to {GRACE_MAX} seconds, not {grace!r}")
+        if clock not in CLOCKS or isinstance(clock, bool):
+            choices = ", ".join(str(c) for c in CLOCKS)
+            raise ValueError(f"clock must be one of {choices} (seconds), not {clock!r}")
+        token = secrets.token_urlsafe(24)
+        room_id = secrets.token_urlsafe(9)
+        while room_id in self._rooms or self.store.room_exists(room_id):  # pragma: no cover
+            room_id = secrets.token_urlsafe(9)
+        table = TableOptions(
+            invite=secrets.token_urlsafe(12)[:INVITE_CHARS],
+            creator=0,
+            level=level,
+            grace=float(grace),
+            clock=clock,
+            lobby=lobby,
+        )
+        seat_list = [Seat(0, "person", name, None, hash_token(token), profile)]
+        for s, other in enumerate(others, start=1):
+            seat_list.append(Seat(s, "open") if other == FRIEND else Seat(s, "computer", "", other))
+        seed = secrets.randbelow(2**63)
+        when = now_text()
+        room = Room(
+            id=room_id,
+            created=when,
+            level=level,
+            rules=rules,
+            seed=seed,
+            seats=seat_list,
+            mesa=1,
+            game=Game.new(rules, mesa_seed(seed, 1)),
+            table=table,
+            started=False,
+        )
+        self.store.insert_room(
+            RoomRow(
+                id=room.id,
+                created=when,
+                updated=when,
+                players=rules.players,
+                level=level,
+                rules=dumps(rules.to_dict()),
+                seed=dumps(seed),
+                mesa=1,
+                state=0,
+                status=room.status,
+                seats=tuple(s.to_row() for s in seat_list),
+                table_options=table.to_json(),
+                started=False,
+            )
+        )
+        self._remember(room)
+        if not any(s.kind == "open" for s in seat_list):
+            self._start(room)  # nobody to wait for
+        return room, NewSeat(room.id, 0, token), table.invite
+
+    def table(self, room_id: str) -> Room:
+        """A table (loaded if needed): ``RoomProblem`` ``unknown_room``, or ``not_a_table`` for a room
+        against the computer."""
+        room = self.get(room_id)
+        if room.table is None:
+            raise RoomProblem("not_a_table", f"room {room_id} is a game against the computer, not a table")
+        return room
+
+    def describe(self, room: Room, seat: int | None = None) -> dict[str, Any]:
+        """``GET /api/tables/{room}`` (docs/tables.md): public facts, and the invite for a seat's holder."""
+        assert room.table is not None
+        out: dict[str, Any] = {
+            "room": room.id,
+            "players": room.players,
+            "status": room.status,
+            "mesa": room.mesa,
+            "rules": room.rules.to_dict(),
+            "seats": room.public_seats(),
+            **(room.table_info() or {}),
+        }
+        if seat is not None:
+            out["seat"] = seat
+            out["invite"] = room.table.invite
+        return out
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The tables listed in the lobby that wait for people, newest first (at most :data:`LOBBY_MAX`)."""
+        tables = []
+        for room_id in self.store.waiting_tables(LOBBY_MAX * 4):
+            try:
+                room = self.get(room_id)
+            except RoomProblem:
+                continue
+            if room.table is None or not room.table.lobby or room.started:
+                continue
+            if not any(s.kind == "open" for s in room.seats):
+                continue
+            creator = room.seats[room.table.creator]
+            tables.append(
+                {
+                    "room": room.id,
+                    "invite": room.table.invite,
+                    "players": room.players,
+                    "rules": room.rules.to_dict(),
+                    "host": creator.name,
+                    "open": sum(1 for s in room.seats if s.kind == "open"),
+                    "created": room.created,
+                    "clock": room.table.clock,
+                }
+            )
+            if len(tables) >= LOBBY_MAX:
+                break
+        return tables
+
+    # -- seats -----------------------------------------------------------------------------------------
+    def join_table(
+        self,
+        room_id: str,
+        *,
+        invite: str,
+        name: str,
+        seat: int | None = None,
+        team: int | None = None,
+        profile: str | None = None,
+    ) -> NewSeat:
+        """Take an open seat with the invite code: ``seat`` if given, else the first open seat of ``team``
+        if given, else the first open seat. :class:`TableProblem` says why not."""
+        room = self._table_or_problem(room_id)
+        assert room.table is not None
+        if not _same(invite, room.table.invite):
+            raise TableProblem(403, "the invite code is not this table's: ask for the link again")
+        open_seats = [s.seat for s in room.seats if s.kind == "open"]
+        if room.started or not open_seats:
+            raise TableProblem(409, "the table is full: you may watch it")
+        if seat is not None:
+            if not 0 <= seat < room.players:
+                raise TableProblem(422, f"seat {seat} is not a seat of this table (0..{room.players - 1})")
+            if seat not in open_seats:
+                raise TableProblem(409, f"seat {seat} is not open")
+            chosen = seat
+        elif team is not None:
+            of_team = [s for s in open_seats if s % 2 == team]
+            if team not in (0, 1):
+                raise TableProblem(422, f"team {team} is not a team (0 or 1)")
+            if not of_team:
+                raise TableProblem(409, f"team {team} has no open seat")
+            chosen = of_team[0]
+        else:
+            chosen = open_seats[0]
+        token = secrets.token_urlsafe(24)
+        before = room.seats[chosen]
+        room.seats[chosen] = Seat(chosen, "person", name, None, hash_token(token), profile)
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats[chosen] = before
+            raise TableProblem(
+                503, f"the seat could not be stored, so it was not taken (try again): {exc}"
+            ) from None
+        if not any(s.kind == "open" for s in room.seats):
+            self._start(room)  # full: it starts
+        else:
+            self._tell_table(room)
+        return NewSeat(room.id, chosen, token)
+
+    def make_computer(self, room_id: str, token: str, seat: int, level: str) -> Room:
+        """The creator turns open ``seat`` into a computer player of ``level``."""
+        room = self._creator_only(room_id, token)
+        if level not in available_levels():
+            raise TableProblem(422, f"unknown level {level!r}: choose one of {', '.join(available_levels())}")
+        if not 0 <= seat < room.players or room.seats[seat].kind != "open":
+            raise TableProblem(409, f"seat {seat} is not open")
+        room.seats[seat] = Seat(seat, "computer", "", level)
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats[seat] = Seat(seat, "open")
+            raise TableProblem(503, f"the change could not be stored, so it was not made: {exc}") from None
+        if not any(s.kind == "open" for s in room.seats):
+            self._start(room)
+        else:
+            self._tell_table(room)
+        return room
+
+    def start(self, room_id: str, token: str) -> Room:
+        """The creator starts the table now: open seats become computer players of the table's level."""
+        room = self._creator_only(room_id, token)
+        if room.started:
+            raise TableProblem(409, "the table has started already")
+        self._start(room)
+        return room
+
+    def leave_table(self, room_id: str, token: str) -> Room:
+        """A person leaves for good: the seat becomes a computer player of the table's level, and the
+        token only says so from now on (``seat_left``)."""
+        room, seat = self._seat_of_token(room_id, token)
+        assert room.table is not None
+        s = room.seats[seat]
+        if s.kind != "person":
+            raise TableProblem(409, "you left this table already")
+        if not room.started:  # before the start, the seat opens again for someone else
+            if seat == room.table.creator:
+                raise TableProblem(409, "the creator cannot leave a table that waits: start it or let it be")
+            room.seats[seat] = Seat(seat, "open")
+        else:
+            room.seats[seat] = Seat(seat, "computer", s.name, room.table.level, s.token_hash, s.profile, True)
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats[seat] = s
+            raise TableProblem(503, f"the change could not be stored, so it was not made: {exc}") from None
+        for conn in [c for c in room.connections if c.seat == seat]:
+            room.connections.discard(conn)
+            conn.room, conn.seat = None, None
+        room.rematch.discard(seat)
+        self._tell_table(room)
+        self._kick(room)
+        return room
+
+    def seat_of_token(self, room_id: str, token: str) -> tuple[Room, int]:
+        """The table and the seat of a token (``TableProblem`` 403/404)."""
+        return self._seat_of_token(room_id, token)
+
+    # -- sockets ---------------------------------------------------------------------------------------
+    def join(self, conn: Connection, message: JoinMessage) -> None:
+        """A seat's socket: in a table, the seat is connected again (its grace ends, the computer stops
+        playing for it) and everyone is told."""
+        try:
+            room, seat = self.authorize(message.room, message.token)
+        except RoomProblem as exc:
+            raise ProtocolError(exc.code, exc.message) from None
+        if room.seats[seat].left:
+            raise ProtocolError("seat_left", "you left this table: the computer plays your seat now")
+        super().join(conn, message)
+        if room.table is not None:
+            s = room.seats[seat]
+            s.away_until, s.stand_in = None, False
+            self._tell_table(room)
+            self._arm(room)
+
+    def watch(self, conn: Connection, message: WatchMessage) -> None:
+        """Follow a table as a spectator."""
+        try:
+            room = self.table(message.room)
+        except RoomProblem as exc:
+            raise ProtocolError(exc.code, exc.message) from None
+        self.leave(conn, keep=room)
+        conn.room, conn.seat = room, None
+        conn.mesa = room.mesa
+        conn.sent = 0 if not room.game.actions else len(room.game.events)
+        room.connections.add(conn)
+        conn.send(room.message_for(conn))
+        self._tell_table(room)
+
+    def leave(self, conn: Connection, keep: Room | None = None) -> None:
+        """A socket closes (or follows another seat): at a table, a person with no socket left is away."""
+        room, seat = conn.room, conn.seat
+        super().leave(conn, keep=keep)
+        if room is None or room.table is None:
+            return
+        if seat is not None and room.seats[seat].kind == "person" and not room.connected(seat):
+            room.seats[seat].away_until = self.wall() + room.table.grace
+            self._arm(room)
+        self._tell_table(room)
+
+    def move(self, conn: Connection, message: Any) -> None:
+        if conn.room is not None and not conn.room.started:
+            raise ProtocolError(
+                "not_started", "the table waits for people: no card is played before the start"
+            )
+        if conn.room is not None and conn.room.table is not None and conn.seat is None:
+            raise ProtocolError("not_joined", "a spectator watches: join with a seat's token to play")
+        super().move(conn, message)
+
+    def next_mesa(self, conn: Connection, message: NextMessage) -> None:
+        if conn.room is not None and conn.room.table is not None:
+            raise ProtocolError("use_rematch", "at a table, every person agrees to another mesa with rematch")
+        super().next_mesa(conn, message)
+
+    def rematch(self, conn: Connection, message: RematchMessage) -> None:
+        """A person agrees to another mesa; it starts once every connected person has."""
+        room, seat = self._joined_person(conn)
+        if not room.game.is_over or not room.started:
+            raise ProtocolError("not_finished", "the mesa is still in play: rematch once it is won")
+        room.rematch.add(seat)
+        present = {s.seat for s in room.seats if s.kind == "person" and room.connected(s.seat)}
+        if present <= room.rematch:
+            self._new_mesa(room)  # clears the votes and tells everyone
+        else:
+            self._tell_table(room)
+
+    def react(self, conn: Connection, message: ReactMessage) -> None:
+        """A saying as a reaction, to every socket of the table."""
+        room, seat = self._joined_person(conn)
+        if message.saying not in SAYING_KEYS:
+            raise ProtocolError("bad_message", f"unknown saying {message.saying!r}")
+        now = time.monotonic()
+        last = room.reacted.get(seat)
+        if last is not None and now - last < REACTION_SECONDS:
+            raise ProtocolError("too_fast", f"one reaction every {REACTION_SECONDS:g} seconds")
+        room.reacted[seat] = now
+        for c in list(room.connections):
+            c.send(reaction_message(seat, message.saying))
+
+    # -- changes, clock and grace ----------------------------------------------------------------------
+    def _changed(self, room: Room) -> None:
+        """After a stored change: the turn clock starts for a person's new turn before anyone is told."""
+        if room.table is not None:
+            self._clock_for_turn(room)
+        super()._changed(room)
+        if room.table is not None:
+            self._arm(room)
+
+    def _clock_for_turn(self, room: Room) -> None:
+        table = room.table
+        assert table is not None
+        if table.clock is None or not room.started or room.game.is_over:
+            room.deadline = None
+            return
+        if room.deadline is not None and room.deadline[0] == room.state:
+            return
+        turn = room.game.turn
+        person = room.seats[turn].kind == "person" and not room.seats[turn].stand_in
+        room.deadline = (room.state, self.wall() + table.clock) if person else None
+
+    def _arm(self, room: Room) -> None:
+        """(Re)start the room's timer for its next grace end or turn deadline."""
+        task = room.timer_task
+        if task is not None and not task.done():
+            task.cancel()
+        room.timer_task = None
+        wakes = [s.away_until for s in room.seats if s.kind == "person" and s.away_until is not None]
+        if room.deadline is not None and room.deadline[0] == room.state and room.clock_ran_out != room.state:
+            wakes.append(room.deadline[1])
+        if not wakes:
+            return
+        room.timer_task = asyncio.get_running_loop().create_task(
+            self._timer(room, min(wakes)), name=f"timer-{room.id}"
+        )
+
+    async def _timer(self, room: Room, wake: float) -> None:
+        await asyncio.sleep(max(0.0, wake - self.wall()))
+        room.timer_task = None
+        now = self.wall()
+        told = False
+        for s in room.seats:
+            if s.kind == "person" and s.away_until is not None and s.away_until <= now:
+                s.away_until, s.stand_in = None, True  # the grace is over: the computer plays for the seat
+                told = True
+        deadline = room.deadline
+        if deadline is not None and deadline[0] == room.state and deadline[1] <= now:
+            room.clock_ran_out = room.state  # the computer plays this turn
+            told = True
+        if told:
+            self._tell_table(room)
+            self._kick(room)
+        self._arm(room)
+
+    def _start(self, room: Room) -> None:
+        """Start a waiting table (open seats become computer players), stored before anyone is told."""
+        assert room.table is not None
+        before = ([dataclasses.replace(s) for s in room.seats], room.state, room.mesa_state)
+        for i, s in enumerate(room.seats):
+            if s.kind == "open":
+                room.seats[i] = Seat(i, "computer", "", room.table.level)
+        room.started = True
+        room.state += 1
+        room.mesa_state = room.state
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats, room.state, room.mesa_state = before
+            room.started = False
+            raise TableProblem(503, str(_unstored(room, exc).message)) from None
+        now = self.wall()
+        for s in room.seats:  # a person not here at the start gets the grace from now
+            if s.kind == "person" and not room.connected(s.seat) and s.away_until is None:
+                s.away_until = now + room.table.grace
+        self._changed(room)
+
+    def _store_seats(self, room: Room) -> None:
+        self.store.save_seats(
+            room.id,
+            updated=now_text(),
+            started=room.started,
+            status=room.status,
+            state=room.state,
+            mesa_state=room.mesa_state,
+            seats=[s.to_row() for s in room.seats],
+        )
+
+    def _tell_table(self, room: Room) -> None:
+        """Send every socket of the table its seats and clock (no move happened)."""
+        info = room.table_info()
+        if info is None:
+            return
+        message = table_message(room=room.id, status=room.status, seats=room.public_seats(), table=info)
+        for c in list(room.connections):
+            c.send(message)
+
+    def on_finished(self, room: Room, row: FinishedRow | None) -> None:
+        if room.table is None or row is None:
+            return
+        for hook in self.finished_hooks:
+            try:
+                hook(room, row)
+            except Exception:  # a hook (ratings) never stops the game
+                log.exception("a finished-mesa hook failed for room %s mesa %d", room.id, room.mesa)
+
+    # -- checks ----------------------------------------------------------------------------------------
+    def _table_or_problem(self, room_id: str) -> Room:
+        try:
+            return self.table(room_id)
+        except RoomProblem as exc:
+            status = 404 if exc.code in ("unknown_room", "not_a_table") else 500
+            raise TableProblem(status, exc.message) from None
+
+    def _seat_of_token(self, room_id: str, token: str) -> tuple[Room, int]:
+        room = self._table_or_problem(room_id)
+        try:
+            seat = self.seat_of(room_id, token)
+        except RoomProblem as exc:
+            raise TableProblem(403, exc.message) from None
+        return room, seat
+
+    def _creator_only(self, room_id: str, token: str) -> Room:
+        room, seat = self._seat_of_token(room_id, token)
+        assert room.table is not None
+        if seat != room.table.creator:
+            raise TableProblem(403, "only the table's creator may do that")
+        return room
+
+    def _joined_person(self, conn: Connection) -> tuple[Room, int]:
+        room, seat = conn.room, conn.seat
+        if room is None or seat is None:
+            raise ProtocolError("not_joined", "join a table's seat first")
+        if room.table is None:
+            raise ProtocolError("not_a_table", "this is a game against the computer, not a table")
+        return room, seat
+
+
+__all__ = [
+    "CLOCKS",
+    "DEFAULT_GRACE",
+    "FRIEND",
+    "GRACE_MAX",
+    "REACTION_SECONDS",
+    "NewSeat",
+    "TableProblem",
+    "TableRooms",
+]

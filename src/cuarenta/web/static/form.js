@@ -1,0 +1,295 @@
+// The new-game form, all of it from GET api/options: mode (quick game or full rules), level, preset and
+// every rule option; the form remembered in localStorage; POST api/rooms to start a game.
+
+import * as I from "./i18n.js";
+import { errorDetail } from "./api.js";
+import { openSession } from "./connection.js";
+import { hideError, showError } from "./dialogs.js";
+import { $, el } from "./dom.js";
+import { app } from "./state.js";
+import { KEYS, load, store } from "./storage.js";
+
+const { t, pick } = I;
+
+export function presetOf(name) {
+  return app.options.presets.find((p) => p.name === name) ?? null;
+}
+
+/** Every option's value for a preset (its own values over the defaults). */
+function presetValues(preset) {
+  const values = {};
+  for (const o of app.options.options) values[o.name] = o.default;
+  if (preset) Object.assign(values, preset.options);
+  return values;
+}
+
+/** The label of one value of an option: the server's label of that choice, or the option's label of other values. */
+function choiceLabel(option, value) {
+  const i = option.choices.findIndex((c) => c === value);
+  if (i >= 0) return pick(option.choice_labels)?.[i] ?? String(value);
+  const other = pick(option.other_label);
+  return other && typeof value === "number" ? I.fill(other, { n: value }) : String(value);
+}
+
+const form = {
+  players: () => Number(document.querySelector('input[name="players"]:checked')?.value ?? 2),
+  level: () => document.querySelector('input[name="level"]:checked')?.value ?? "facil",
+  preset: () => $("#preset").value,
+};
+
+function buildLevelChoices() {
+  const box = $("#level-choices");
+  const chosen = box.querySelector("input:checked")?.value ?? load(KEYS.form)?.level ?? app.options.default_level;
+  const labels = app.options.level_labels ?? {};
+  box.replaceChildren(
+    ...app.options.levels.map((level) =>
+      el(
+        "label",
+        { class: "choice" },
+        el("input", {
+          type: "radio",
+          name: "level",
+          value: level,
+          "data-testid": `level-${level}`,
+          checked: level === chosen || undefined,
+        }),
+        el("span", { class: "choice-main", text: pick(labels[level]?.label, level) }),
+        labels[level]?.about ? el("span", { class: "choice-sub", text: pick(labels[level].about) }) : null,
+      ),
+    ),
+  );
+  if (!box.querySelector("input:checked")) box.querySelector("input")?.setAttribute("checked", "");
+  const first = box.querySelector("input:checked") ?? box.querySelector("input");
+  if (first) first.checked = true;
+}
+
+function buildPresetSelect() {
+  const select = $("#preset");
+  const players = form.players();
+  const quick = presetOf(app.options.quick_preset);
+  const newcomer = quick && quick.players.includes(players) ? quick.name : app.options.default_preset;
+  const previous = select.value || load(KEYS.form)?.preset || newcomer;
+  const opts = app.options.presets.map((p) => {
+    const allowed = p.players.includes(players);
+    let label = pick(p.label, p.name);
+    if (!allowed) label += ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`;
+    return el("option", { value: p.name, disabled: !allowed || undefined, text: label });
+  });
+  opts.push(el("option", { value: "custom", text: pick(app.options.custom?.label, "custom") }));
+  select.replaceChildren(...opts);
+  const wanted = presetOf(previous);
+  if (previous === "custom") select.value = "custom";
+  else if (wanted && wanted.players.includes(players)) select.value = previous;
+  else select.value = app.options.presets.find((p) => p.players.includes(players))?.name ?? "custom";
+  updatePresetDescription();
+}
+
+/** The first choice of the form: a quick game (the server's `quick_preset`) or the full rules (its
+ * `default_preset`); both only set the preset, which stays the one source of the rules. */
+function buildModeChoices() {
+  const box = $("#mode-choices");
+  const quick = presetOf(app.options.quick_preset);
+  const full = presetOf(app.options.default_preset);
+  $("#mode-field").hidden = !quick || !full;
+  if (!quick || !full) return box.replaceChildren();
+  const players = form.players();
+  const only = (p) => (p.players.includes(players) ? "" : ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`);
+  const choice = (mode, preset, main, sub) =>
+    el(
+      "label",
+      { class: "choice" },
+      el("input", {
+        type: "radio",
+        name: "mode",
+        value: preset.name,
+        "data-testid": `mode-${mode}`,
+        disabled: !preset.players.includes(players) || undefined,
+      }),
+      el("span", { class: "choice-main", text: main }),
+      el("span", { class: "choice-sub", text: sub + only(preset) }),
+    );
+  box.replaceChildren(
+    choice("quick", quick, t("page.quick_game"), t("page.quick_game_sub")),
+    choice("full", full, t("page.full_rules"), pick(full.label, full.name)),
+  );
+  updateMode();
+}
+
+/** Check the first choice that matches the preset (none when another preset is chosen). */
+function updateMode() {
+  const preset = $("#preset").value;
+  for (const input of document.querySelectorAll('input[name="mode"]')) input.checked = input.value === preset;
+}
+
+export function onModeChanged(event) {
+  const select = $("#preset");
+  if (!event.target.checked || select.value === event.target.value) return;
+  select.value = event.target.value;
+  onPresetChanged();
+}
+
+function updatePresetDescription() {
+  const name = $("#preset").value;
+  updateMode();
+  const about = name === "custom" ? app.options.custom?.about : presetOf(name)?.about;
+  $("#preset-desc").textContent = pick(about);
+}
+
+function buildOptionsTable(values) {
+  const table = $("#options-table");
+  const current = values ?? readOptionsTable();
+  table.replaceChildren(
+    ...app.options.options.map((o) => {
+      const id = `opt-${o.name}`;
+      const choices = [...o.choices];
+      if (current && o.name in current && !choices.some((c) => c === current[o.name])) choices.push(current[o.name]);
+      const select = el(
+        "select",
+        { id, name: o.name, "data-testid": id, "data-option": o.name },
+        choices.map((c) => el("option", { value: JSON.stringify(c), text: choiceLabel(o, c) })),
+      );
+      const value = current && o.name in current ? current[o.name] : o.default;
+      select.value = JSON.stringify(value ?? null);
+      return el("div", { class: "option-row" }, el("label", { for: id, text: pick(o.label, o.name) }), select);
+    }),
+  );
+}
+
+function readOptionsTable() {
+  const selects = document.querySelectorAll("#options-table select");
+  if (!selects.length) return null;
+  const out = {};
+  for (const s of selects) out[s.dataset.option] = JSON.parse(s.value);
+  return out;
+}
+
+function sameValues(a, b) {
+  return Object.keys(a).every((k) => a[k] === b[k]);
+}
+
+/** After an option changed by hand: the preset these values equal, else "custom". */
+export function matchPreset() {
+  const values = readOptionsTable();
+  const players = form.players();
+  const found = app.options.presets.find((p) => p.players.includes(players) && sameValues(values, presetValues(p)));
+  $("#preset").value = found ? found.name : "custom";
+  updatePresetDescription();
+}
+
+export function onPresetChanged() {
+  const name = form.preset();
+  if (name !== "custom") buildOptionsTable(presetValues(presetOf(name)));
+  updatePresetDescription();
+}
+
+export function onPlayersChanged() {
+  if (!app.options) return;
+  const before = form.preset();
+  buildPresetSelect();
+  buildModeChoices();
+  if (form.preset() !== before) onPresetChanged();
+}
+
+export function buildForm() {
+  const ready = Boolean(app.options);
+  $("#options-error").hidden = ready;
+  $("#start-game").disabled = !ready;
+  $("#form-fields").hidden = !ready;
+  if (!ready) {
+    $("#mode-field").hidden = true;
+    return;
+  }
+  // the name's length limit is the server's
+  if (Number.isInteger(app.options.name_max_chars)) $("#player-name").maxLength = app.options.name_max_chars;
+  buildLevelChoices();
+  buildPresetSelect();
+  buildModeChoices();
+  const name = form.preset();
+  buildOptionsTable(
+    name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(presetOf(name)),
+  );
+}
+
+/** GET api/options; without it the form cannot be offered (the page keeps no copy of the rules). */
+export async function loadOptions() {
+  try {
+    const res = await fetch("api/options");
+    if (!res.ok) throw new Error(String(res.status));
+    const data = await res.json();
+    if (!Array.isArray(data.options) || !Array.isArray(data.presets) || !data.presets.length) {
+      throw new Error("the options are not in the expected form");
+    }
+    app.options = data;
+  } catch {
+    app.options = null;
+  }
+  buildForm();
+}
+
+export function restoreForm() {
+  const saved = load(KEYS.form);
+  const name = load(KEYS.name, false);
+  if (name) $("#player-name").value = name;
+  if (saved && (saved.players === 2 || saved.players === 4)) {
+    const input = document.querySelector(`input[name="players"][value="${saved.players}"]`);
+    if (input) input.checked = true;
+  }
+}
+
+/** Whether this browser has a game whose mesa is not finished (not known yet counts as unfinished). */
+function gameUnfinished() {
+  if (!app.session) return false;
+  const msg = app.msg;
+  return !(msg && msg.room === app.session.room && msg.status === "finished");
+}
+
+export function startGame(event) {
+  event.preventDefault();
+  if (!app.options) return;
+  if (gameUnfinished()) {
+    $("#confirm-new").showModal();
+    return;
+  }
+  createGame();
+}
+
+export async function createGame() {
+  const button = $("#start-game");
+  const players = form.players();
+  const level = form.level();
+  const preset = form.preset();
+  const typed = $("#player-name").value.trim();
+  // an empty name stays empty: the page shows the catalogue's default name in its current language
+  const name = typed;
+  const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
+  store(KEYS.name, typed || null);
+  store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null });
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  hideError();
+  try {
+    const res = await fetch("api/rooms", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ players, level, rules, name }),
+    });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(errorDetail(body) || `HTTP ${res.status}`);
+    const session = { room: body.room, token: body.token, seat: body.seat ?? 0 };
+    rememberGame(session, { players, level });
+    openSession(session);
+  } catch (err) {
+    showError(err instanceof TypeError ? t("page.err.network") : t("page.err.create", { message: err.message }));
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+function rememberGame(session, extra) {
+  store(KEYS.session, session);
+  app.session = session;
+  const games = (load(KEYS.games) ?? []).filter((g) => g.room !== session.room);
+  games.unshift({ ...session, ...extra, started: new Date().toISOString() });
+  store(KEYS.games, games.slice(0, 100));
+}

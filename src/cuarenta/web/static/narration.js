@@ -1,0 +1,34 @@
+// Narration (the sayings' keys come with every event, chosen by the server): events as lines of text and
+// sayings, and the announcements of one `state` message gathered for the bubble (announce.js).
+
+import * as I from "./i18n.js";
+import * as Bubble from "./announce.js";
+import { app, isMyTurn, names } from "./state.js";
+
+export const ANNOUNCED = new Set([
+  "ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim",
+  "chica_won", "zapatero", "mesa_won",
+]);
+
+/** Events as lines: [{event, text, sayings (in words), keys}]. */
+export function narrate(events) {
+  return events.map((e) => {
+    const keys = Array.isArray(e.sayings) ? e.sayings : [];
+    const sayings = keys.map((k) => I.sayingLine(k, I.sayingPoints(e))).filter(Boolean);
+    return { event: e, text: I.describeEvent(e, names()), sayings, keys };
+  });
+}
+
+/** Lines of the state message being shown, gathered: the best of them replaces the bubble (announce.js). */
+export function announce(line) {
+  app.announceQueue.push({ ...line, state: app.msg?.state });
+  if (!app.announcing) {
+    app.announcing = true;
+    queueMicrotask(runAnnouncements);
+  }
+}
+
+function runAnnouncements() {
+  app.announcing = false;
+  Bubble.offer(app.announceQueue.splice(0), isMyTurn());
+}

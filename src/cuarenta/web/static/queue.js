@@ -1,0 +1,137 @@
+// Showing `state` messages one by one: each is drawn (with its animations, announcements, the summary of
+// a hand that ends, the mesa's result) before the next; the end of a hand is shown over its own table
+// before the next deal (sequence.js).
+
+import * as Settings from "./settings.js";
+import * as S from "./sequence.js";
+import * as Bubble from "./announce.js";
+import { animate, showDraw, snapshot } from "./animate.js";
+import { hideError, showResult, showSummary } from "./dialogs.js";
+import { $ } from "./dom.js";
+import { ANNOUNCED, announce, narrate } from "./narration.js";
+import { app } from "./state.js";
+import { renderAll, updateReady } from "./table.js";
+
+export async function pump() {
+  if (app.busy) return;
+  app.busy = true;
+  updateReady();
+  try {
+    while (app.queue.length) {
+      const msg = app.queue.shift();
+      try {
+        await showState(msg);
+      } catch (err) {
+        console.error(err); // a drawing problem must not stop the game
+        app.msg = msg;
+        renderAll();
+      }
+    }
+  } finally {
+    app.busy = false;
+    updateReady();
+  }
+}
+
+export function isFresh(view) {
+  return (
+    view.hand_number === 0 &&
+    view.deal_number === 0 &&
+    !(view.history || []).some((e) => e.kind === "play") &&
+    !(view.chica_results || []).length &&
+    view.scores.every((s) => s === 0)
+  );
+}
+
+async function showState(msg) {
+  const prev = app.msg;
+  const first = app.joinPending || !prev || prev.room !== msg.room;
+  app.joinPending = false;
+  const newMesa =
+    prev && ((msg.mesa !== undefined && msg.mesa !== prev.mesa) || (prev.status === "finished" && msg.status === "playing"));
+  if (!first && !newMesa) {
+    // a hand or a chica ends in this message: its end first (over its own table), then the next deal
+    const all = msg.events || [];
+    const cut = S.endCut(all);
+    if (cut >= 0 && !all.slice(0, cut).some((e) => e.kind === "deal")) {
+      await showEnding(msg, prev, all.slice(0, cut));
+      if (msg.status !== "finished") await showState({ ...msg, events: all.slice(cut) });
+      return;
+    }
+  }
+  const rects = first || newMesa ? null : snapshot();
+  if (!first && !newMesa) hideError(["stale", "illegal_move", "not_your_turn"]);
+  app.msg = msg;
+  app.pending = false;
+  const events = msg.events || [];
+  let narrated;
+  if (!(first || newMesa)) narrated = narrate(events);
+  else if (isFresh(msg.view)) {
+    // a new mesa: announce its first rondas (the draw is shown on the felt)
+    narrated = narrate(events).filter((l) => ["ronda", "four_of_a_kind"].includes(l.event.kind));
+  } else narrated = [];
+  renderAll({ dealt: events.some((e) => e.kind === "deal") && !first });
+  if (msg.status !== "finished") $("#result").hidden = true;
+  if ((first || newMesa) && isFresh(msg.view)) showDraw(msg, events);
+  else if (msg.view.hand_number > 0 || msg.view.deal_number > 0) $("#draw-panel").hidden = true;
+  if (rects) {
+    S.beginSkippable();
+    await animate(msg, prev, rects);
+    S.endSkip();
+  }
+  if (!(first || newMesa)) Settings.onEvents(events);
+  for (const line of narrated) if (ANNOUNCED.has(line.event.kind) || line.sayings.length) announce(line);
+  const handEnd = events.find((e) => e.kind === "hand_end");
+  const chicaWon = events.find((e) => e.kind === "chica_won");
+  if (!first && msg.status !== "finished" && (handEnd || chicaWon)) await showSummary(events, prev, msg);
+  if (msg.status === "finished") {
+    app.lastHandView = first ? null : prev?.view ?? null;
+    app.finalEvents = first ? null : events;
+    showResult(msg, first);
+  }
+}
+
+/**
+ * The end of a hand or of a chica (`head`: the message's events up to it): the last move on the table
+ * as it left it, its announcement, then the summary (or the mesa's result) over that final table.
+ * The next deal (the rest of the message) is drawn by the caller only after the summary is closed.
+ */
+async function showEnding(msg, prev, head) {
+  const rects = snapshot();
+  hideError(["stale", "illegal_move", "not_your_turn"]);
+  const finished = msg.status === "finished";
+  const ended = S.endView(prev.view, head);
+  if (head.some((e) => e.kind === "chica_won")) {
+    ended.chicas = msg.view.chicas;
+    ended.chica_results = msg.view.chica_results;
+  }
+  // the mesa's last message keeps its own view (the result reads it), with the table it ended on
+  const shown = finished
+    ? { ...msg, events: head, view: { ...msg.view, table: ended.table, last_drop: ended.last_drop, pile_sizes: ended.pile_sizes } }
+    : { ...msg, events: head, view: ended, legal: [], moves: [], hints: [], status: "playing" };
+  app.msg = shown;
+  app.pending = false;
+  app.announceQueue.length = 0; // older announcements give way to the end
+  Bubble.hide();
+  renderAll();
+  if (!finished) $("#result").hidden = true;
+  $("#draw-panel").hidden = true;
+  S.beginSkippable();
+  await animate(shown, prev, rects);
+  Settings.onEvents(head);
+  const lines = narrate(head).filter(
+    (l) => !S.ENDING_KINDS.has(l.event.kind) && (ANNOUNCED.has(l.event.kind) || l.sayings.length),
+  );
+  for (const line of lines) announce(line);
+  // time to see the last move and read its announcement; a click or a key goes on at once
+  await S.until(() => !app.announceQueue.length, 5000);
+  await S.pause(lines.length ? 1400 : 700);
+  S.endSkip();
+  app.announceQueue.length = 0;
+  Bubble.hide();
+  if (finished) {
+    app.lastHandView = prev.view;
+    app.finalEvents = msg.events || [];
+    showResult(shown, false);
+  } else await showSummary(head, prev, shown);
+}

@@ -1,0 +1,21 @@
+// The page's screens (new game, table, history) and the navigation that shows which one is open.
+
+import { $ } from "./dom.js";
+import { app } from "./state.js";
+
+export function showScreen(name) {
+  app.screen = name;
+  for (const [id, screen] of [["#screen-new", "new"], ["#screen-table", "table"], ["#screen-history", "history"]]) {
+    $(id).hidden = screen !== name;
+  }
+  updateNav();
+}
+
+export function updateNav() {
+  $("#nav-table").hidden = !app.session;
+  for (const [id, screen] of [["#nav-table", "table"], ["#nav-new", "new"], ["#nav-history", "history"]]) {
+    if (app.screen === screen) $(id).setAttribute("aria-current", "page");
+    else $(id).removeAttribute("aria-current");
+  }
+  $("#resume-game").hidden = !app.session || app.screen !== "new";
+}

@@ -1,0 +1,78 @@
+// The page's state (one `app` object shared by the modules) and what it tells: the seat's view, my seat,
+// the number of players, the names of seats and teams, levels, where each seat sits around the felt,
+// whose turn it is.
+
+import * as I from "./i18n.js";
+import { KEYS, load } from "./storage.js";
+
+const { t, pick } = I;
+
+export const app = {
+  options: null, // GET api/options, as the server sent it
+  screen: "new",
+  session: load(KEYS.session), // {room, token, seat}
+  conn: null,
+  connected: false,
+  msg: null, // the last `state` message shown
+  queue: [], // `state` messages not yet shown
+  busy: false,
+  joinPending: true, // the next state is the answer to a join: show it without animations
+  pending: false, // a move was sent and no answer came yet
+  ayudas: load(KEYS.ayudas, false) === "1",
+  focusIndex: 0,
+  announceQueue: [],
+  announcing: false,
+  drawShownFor: null,
+};
+
+export function view() {
+  return app.msg?.view;
+}
+export function mySeat() {
+  return app.msg?.seat ?? app.msg?.view?.seat ?? app.session?.seat ?? 0;
+}
+export function players() {
+  return view()?.players ?? 2;
+}
+export function seatInfo(seat) {
+  return (app.msg?.seats || []).find((s) => s.seat === seat) ?? null;
+}
+export function seatName(seat) {
+  const info = seatInfo(seat);
+  const n = players();
+  if (info && info.kind === "person" && info.name) return info.name;
+  if (info && info.kind === "person" && seat === mySeat()) return t("page.name_placeholder");
+  if (seat === mySeat()) return t("page.you");
+  if (info && info.kind === "person") return t("name.seat", { n: seat + 1 });
+  if (n === 2) return t("page.computer");
+  const rel = (seat - mySeat() + 4) % 4;
+  return t(["page.you", "page.rival_right", "page.partner", "page.rival_left"][rel]);
+}
+
+export function teamName(team) {
+  if (players() === 2) return seatName(team);
+  return team === mySeat() % 2 ? t("page.team_yours") : t("page.team_rivals");
+}
+
+export function names() {
+  return { seat: seatName, team: teamName, players: players() };
+}
+export function levelName(level) {
+  return pick(app.options?.level_labels?.[level]?.label, String(level ?? ""));
+}
+
+export function position(seat) {
+  const n = players();
+  const rel = (seat - mySeat() + n) % n;
+  if (n === 2) return rel === 0 ? "bottom" : "top";
+  return ["bottom", "right", "top", "left"][rel];
+}
+/** The seat whose panel shows a team's pile: mine for my team, the next seat for the other. */
+export function pileKeeper(team) {
+  const me = mySeat();
+  return team === me % 2 ? me : (me + 1) % players();
+}
+export function isMyTurn() {
+  const msg = app.msg;
+  return Boolean(msg && msg.status !== "finished" && msg.view.turn === mySeat() && (msg.legal || []).length);
+}

@@ -1,0 +1,29 @@
+// localStorage, and the keys the page keeps there: the session {room, token, seat}, this browser's games,
+// the Ayudas switch, the player's name and the new-game form — never a card. Storage that is full or
+// disabled is ignored: the page still works for the visit.
+
+export const KEYS = {
+  session: "cuarenta.session",
+  games: "cuarenta.games",
+  ayudas: "cuarenta.ayudas",
+  name: "cuarenta.name",
+  form: "cuarenta.form",
+};
+
+export function store(key, value) {
+  try {
+    if (value === null || value === undefined) localStorage.removeItem(key);
+    else localStorage.setItem(key, typeof value === "string" ? value : JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the page still works for this visit */
+  }
+}
+export function load(key, parse = true) {
+  try {
+    const raw = localStorage.getItem(key);
+    if (raw === null) return null;
+    return parse ? JSON.parse(raw) : raw;
+  } catch {
+    return null;
+  }
+}

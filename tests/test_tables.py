@@ -1,0 +1,415 @@
+"""Tables with friends (docs/tables.md) over the real app: invite, seats, waiting room, presence and
+grace, the computer standing in, the turn clock, spectators, reactions, rematch, and every refusal of
+"How it must hold" — nobody acts for another, nothing hidden is sent, nothing half-applied.
+
+Every message the server queues is checked by tests/test_server.py's spy against the cards hidden from
+its socket's seat (a spectator: every hand and the stock) when it was queued.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cuarenta.server.protocol import ERROR_CODES
+from cuarenta.server.rooms import Room
+from cuarenta.server.tables import TableRooms
+from test_server import Browser, Spy, bearer, check_all, install_spy, running
+
+
+@pytest.fixture
+def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    return install_spy(monkeypatch)
+
+
+# -- helpers ---------------------------------------------------------------------------------------------
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    body.setdefault("name", "Ana")
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert set(answer) == {"room", "seat", "token", "invite"} and answer["seat"] == 0
+    return answer
+
+
+def take_seat(client: TestClient, made: dict[str, Any], name: str = "Beto", **body: Any) -> dict[str, Any]:
+    response = client.post(
+        f"/api/tables/{made['room']}/join", json={"invite": made["invite"], "name": name, **body}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def rooms_of(client: TestClient) -> TableRooms:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    assert isinstance(rooms, TableRooms)
+    return rooms
+
+
+def room_of(client: TestClient, room_id: str) -> Room:
+    return rooms_of(client).get(room_id)
+
+
+class Seat(Browser):
+    """A browser at a table: reads until the message it waits for, skipping others (kept in ``received``)."""
+
+    def error(self, message: dict[str, Any] | str | bytes) -> dict[str, Any]:
+        self.send(message)
+        reply = self.until(lambda m: m["type"] == "error")
+        assert reply["code"] in ERROR_CODES and reply["message"]
+        return reply
+
+    def join(self, room: str, token: str, **extra: Any) -> dict[str, Any]:
+        self.send({"v": 1, "type": "join", "room": room, "token": token, **extra})
+        return self.until(lambda m: m["type"] in ("state", "error"))
+
+    def until(self, wanted: Any, limit: int = 400) -> dict[str, Any]:
+        for _ in range(limit):
+            message = self.recv()
+            if wanted(message):
+                return message
+        raise AssertionError(f"not received in {limit} messages; the last: {self.received[-1]}")
+
+    def play_turn(self) -> dict[str, Any]:
+        """Wait for this seat's turn, play its first legal move, and read the state that follows."""
+        last = self.last
+        if last is None or not last["legal"]:
+            last = self.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+        self.send({"v": 1, "type": "move", "move": last["legal"][0], "state": last["state"]})
+        return self.until(lambda m: m["type"] == "state" and m["state"] > last["state"])
+
+    def state_at_least(self, state: int) -> dict[str, Any]:
+        if self.last is not None and self.last["state"] >= state:
+            return self.last
+        return self.until(lambda m: m["type"] == "state" and m["state"] >= state)
+
+
+def play_out(seats: list[Seat], first: int) -> dict[str, Any]:
+    """People only: play the first legal move of whoever is to move until the mesa is finished."""
+    expected = first
+    while True:
+        states = [s.state_at_least(expected) for s in seats]
+        assert len({st["state"] for st in states}) == 1, [st["state"] for st in states]
+        if states[0]["status"] == "finished":
+            return states[0]
+        (mover,) = [s for s, st in zip(seats, states, strict=True) if st["legal"]]
+        assert mover.last is not None
+        mover.send({"v": 1, "type": "move", "move": mover.last["legal"][0], "state": mover.last["state"]})
+        expected += 1
+
+
+CARD_WORD = "7h"
+
+
+# -- a whole mesa between two people, with a spectator ---------------------------------------------------
+def test_two_people_play_a_whole_mesa_through_the_invite_and_a_spectator_sees_no_hand(
+    tmp_path: Path, spy: Spy
+) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, rules={"preset": "basico"}, seats=["friend"])
+        info = client.get(f"/api/tables/{made['room']}").json()
+        assert info["status"] == "waiting" and info["invite"] is None  # the invite only for a seat's holder
+        assert [s["kind"] for s in info["seats"]] == ["person", "open"]
+        own = client.get(f"/api/tables/{made['room']}", headers=bearer(made["token"])).json()
+        assert own["invite"] == made["invite"] and own["seat"] == 0
+        with Seat(client, spy) as ana, Seat(client, spy) as beto, Seat(client, spy) as watcher:
+            first = ana.join(made["room"], made["token"])
+            assert first["status"] == "waiting" and first["legal"] == [] and first["table"]["creator"] == 0
+            joined = take_seat(client, made)
+            assert joined["seat"] == 1 and joined["token"] != made["token"]
+            started = ana.until(
+                lambda m: m["type"] == "state" and m["status"] == "playing"
+            )  # full: it starts
+            beto.join(made["room"], joined["token"])
+            watcher.send({"v": 1, "type": "watch", "room": made["room"]})
+            seen = watcher.until(lambda m: m["type"] == "state")
+            assert (
+                seen["seat"] is None and seen["view"]["hand"] == [] and seen["legal"] == seen["hints"] == []
+            )
+            assert ana.until(lambda m: m["type"] == "table" and m["table"]["watchers"] == 1)
+            end = play_out([ana, beto, watcher], started["state"])
+            assert end["view"]["outcome"] is not None and end["view"]["hand"] == []
+            assert (
+                watcher.error({"v": 1, "type": "move", "move": CARD_WORD, "state": 0})["code"] == "not_joined"
+            )
+            for browser in (ana, beto, watcher):
+                tokens = json.dumps(browser.received)
+                assert made["token"] not in tokens or browser is ana
+                assert joined["token"] not in tokens
+                assert made["invite"] not in tokens  # the invite is only in the HTTP answers
+        assert check_all(spy) > 50
+        # the finished mesa is in the history of both people, each from their own side
+        for token, seat in ((made["token"], 0), (joined["token"], 1)):
+            games = client.post("/api/history", json={"tokens": [token]}).json()["games"]
+            assert len(games) == 1 and games[0]["won"] == (games[0]["winner"] == seat % 2)
+
+
+# -- nobody acts for another ------------------------------------------------------------------------------
+def test_tokens_seats_and_spectators_cannot_act_for_another(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"])
+        other = new_table(client, players=2, seats=["friend"])
+        joined = take_seat(client, made)
+        # a full table says so (and offers to watch); a wrong invite; an unknown table
+        full = client.post(f"/api/tables/{made['room']}/join", json={"invite": made["invite"], "name": "Eva"})
+        assert full.status_code == 409 and "watch" in full.json()["detail"]
+        wrong = client.post(
+            f"/api/tables/{other['room']}/join", json={"invite": made["invite"], "name": "Eva"}
+        )
+        assert wrong.status_code == 403
+        assert client.post("/api/tables/nope/join", json={"invite": "x", "name": "Eva"}).status_code == 404
+        with Seat(client, spy) as beto, Seat(client, spy) as tab2, Seat(client, spy) as stranger:
+            # a guessed token, another table's token, a forged seat number in the join
+            assert stranger.join(made["room"], "guessed-token")["code"] == "bad_token"
+            assert stranger.join(made["room"], other["token"])["code"] == "bad_token"
+            state = beto.join(
+                made["room"], joined["token"], seat=0
+            )  # the seat is the token's, whatever is sent
+            assert state["seat"] == 1
+            # a second tab on the same seat: both see the same; one move wins, the other is stale
+            again = tab2.join(made["room"], joined["token"])
+            assert again["seat"] == 1 and again["state"] == state["state"]
+            with Seat(client, spy) as ana:
+                ana.join(made["room"], made["token"])
+                if ana.last is not None and ana.last["legal"]:  # Ana moves first: then it is Beto's turn
+                    ana.send(
+                        {"v": 1, "type": "move", "move": ana.last["legal"][0], "state": ana.last["state"]}
+                    )
+                turn = beto.last
+                if turn is None or not turn["legal"]:
+                    turn = beto.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+                assert tab2.state_at_least(turn["state"])["legal"] == turn["legal"]
+                beto.send({"v": 1, "type": "move", "move": turn["legal"][0], "state": turn["state"]})
+                after = beto.until(lambda m: m["type"] == "state" and m["state"] > turn["state"])
+                assert tab2.state_at_least(after["state"])["view"] == after["view"]  # both tabs agree
+                # the second tab clicks on the table it saw before: refused, nothing applied twice
+                reply = tab2.error({"v": 1, "type": "move", "move": turn["legal"][0], "state": turn["state"]})
+                assert reply["code"] == "stale"
+                assert room_of(client, made["room"]).state == turn["state"] + 1
+                # a move with one's own token on the other seat's turn
+                reply = beto.error(
+                    {"v": 1, "type": "move", "move": turn["legal"][0], "state": after["state"]}
+                )
+                assert reply["code"] in ("not_your_turn", "illegal_move")
+        check_all(spy)
+
+
+def test_the_creator_alone_changes_seats_and_starts(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=4, seats=["friend", "friend", "friend"], clock=30)
+        joined = take_seat(client, made, team=0)  # Ana's partner
+        assert joined["seat"] == 2
+        room = made["room"]
+        assert client.post(f"/api/tables/{room}/start", headers=bearer(joined["token"])).status_code == 403
+        turned = client.post(
+            f"/api/tables/{room}/seats/1", json={"level": "facil"}, headers=bearer(made["token"])
+        )
+        assert turned.status_code == 200 and turned.json()["seats"][1] == {
+            "seat": 1,
+            "team": 1,
+            "kind": "computer",
+            "level": "facil",
+        }
+        again = client.post(
+            f"/api/tables/{room}/seats/1", json={"level": "facil"}, headers=bearer(made["token"])
+        )
+        assert again.status_code == 409
+        with Seat(client, spy) as ana:
+            waiting = ana.join(room, made["token"])
+            assert waiting["status"] == "waiting"
+            assert (
+                ana.error({"v": 1, "type": "move", "move": "7h", "state": waiting["state"]})["code"]
+                == "not_started"
+            )
+            started = client.post(f"/api/tables/{room}/start", headers=bearer(made["token"]))
+            assert started.status_code == 200 and started.json()["status"] == "playing"
+            assert [s["kind"] for s in started.json()["seats"]] == [
+                "person",
+                "computer",
+                "person",
+                "computer",
+            ]
+            assert client.post(f"/api/tables/{room}/start", headers=bearer(made["token"])).status_code == 409
+            late = client.post(f"/api/tables/{room}/join", json={"invite": made["invite"], "name": "Eva"})
+            assert late.status_code == 409
+            state = ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+            assert state["table"]["clock"] == 30
+        check_all(spy)
+
+
+# -- presence, grace, the computer standing in, reconnection by event index -------------------------------
+def test_an_away_person_gets_the_grace_then_the_computer_plays_until_they_come_back(
+    tmp_path: Path, spy: Spy
+) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"], grace=1)
+        joined = take_seat(client, made)
+        with Seat(client, spy) as ana:
+            ana.join(made["room"], made["token"])
+            beto = Seat(client, spy)
+            beto.join(made["room"], joined["token"])
+            seen = beto.last
+            assert seen is not None
+            ana.until(lambda m: m["type"] == "table" and m["seats"][1]["connected"])
+            beto.close()  # the tab closes
+            away = ana.until(lambda m: m["type"] == "table" and not m["seats"][1]["connected"])
+            assert away["seats"][1]["away"] is not None and not away["seats"][1]["stand_in"]
+            # after the grace, the computer plays for Beto: the game goes on with Ana alone
+            ana.until(lambda m: m["type"] == "table" and m["seats"][1]["stand_in"], limit=50)
+            for _ in range(3):
+                ana.play_turn()
+            missed_from = seen["event_count"]
+            # Beto comes back from the same browser: everything missed, by event index
+            with Seat(client, spy) as back:
+                state = back.join(made["room"], joined["token"], since=missed_from)
+                room = room_of(client, made["room"])
+                assert state["event_count"] == len(room.game.events)
+                assert len(state["events"]) == state["event_count"] - missed_from > 0
+                assert [e["kind"] for e in state["events"]] == [
+                    e.kind for e in room.game.events[missed_from:]
+                ]
+                back_seat = ana.until(lambda m: m["type"] == "table" and m["seats"][1]["connected"])
+                assert not back_seat["seats"][1]["stand_in"] and back_seat["seats"][1]["away"] is None
+                assert not room.seats[1].stand_in
+        check_all(spy)
+
+
+def test_a_person_who_leaves_for_good_is_replaced_by_the_computer(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"])
+        joined = take_seat(client, made)
+        with Seat(client, spy) as ana:
+            ana.join(made["room"], made["token"])
+            left = client.post(f"/api/tables/{made['room']}/leave", headers=bearer(joined["token"]))
+            assert left.status_code == 200
+            seat = left.json()["seats"][1]
+            assert seat["kind"] == "computer" and seat["left"] and seat["name"] == "Beto"
+            with Seat(client, spy) as beto:
+                assert beto.join(made["room"], joined["token"])["code"] == "seat_left"
+            again = client.post(f"/api/tables/{made['room']}/leave", headers=bearer(joined["token"]))
+            assert again.status_code == 409
+            # the computer plays seat 1: Ana's turn comes back
+            for _ in range(2):
+                ana.play_turn()
+        check_all(spy)
+
+
+def test_the_turn_clock_lets_the_computer_play_a_turn_that_ran_out(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"], clock=30)
+        rooms = rooms_of(client)
+        room = rooms.get(made["room"])
+        assert room.table is not None
+        room.table = dataclasses.replace(room.table, clock=1)  # a second, for the test
+        joined = take_seat(client, made)
+        with Seat(client, spy) as ana, Seat(client, spy) as beto:
+            ana.join(made["room"], made["token"])
+            beto.join(made["room"], joined["token"])
+            first = ana.last
+            assert first is not None and first["table"]["deadline"] is not None
+            started = time.time()
+            # nobody moves: each turn runs out and the computer plays it, for either seat
+            later = ana.until(lambda m: m["type"] == "state" and m["state"] >= first["state"] + 2, limit=50)
+            assert time.time() - started >= 1.5
+            assert later["table"]["deadline"] is not None
+        check_all(spy)
+
+
+# -- reactions and rematch ---------------------------------------------------------------------------------
+def test_reactions_are_sayings_rate_limited_and_only_from_seats(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"])
+        joined = take_seat(client, made)
+        with Seat(client, spy) as ana, Seat(client, spy) as beto, Seat(client, spy) as watcher:
+            ana.join(made["room"], made["token"])
+            beto.join(made["room"], joined["token"])
+            watcher.send({"v": 1, "type": "watch", "room": made["room"]})
+            watcher.until(lambda m: m["type"] == "state")
+            beto.send({"v": 1, "type": "react", "saying": "mosero"})
+            for browser in (ana, beto, watcher):
+                got = browser.until(lambda m: m["type"] == "reaction")
+                assert got == {"v": 1, "type": "reaction", "seat": 1, "saying": "mosero"}
+            assert beto.error({"v": 1, "type": "react", "saying": "mosero"})["code"] == "too_fast"
+            assert ana.error({"v": 1, "type": "react", "saying": "<b>hola</b>"})["code"] == "bad_message"
+            assert watcher.error({"v": 1, "type": "react", "saying": "mosero"})["code"] == "not_joined"
+        check_all(spy)
+
+
+def test_rematch_starts_another_mesa_once_everyone_present_agrees(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, rules={"preset": "basico"}, seats=["friend"])
+        joined = take_seat(client, made)
+        with Seat(client, spy) as ana, Seat(client, spy) as beto:
+            start = ana.join(made["room"], made["token"])
+            beto.join(made["room"], joined["token"])
+            assert ana.error({"v": 1, "type": "rematch"})["code"] == "not_finished"
+            play_out([ana, beto], start["state"])
+            assert ana.error({"v": 1, "type": "next"})["code"] == "use_rematch"
+            ana.send({"v": 1, "type": "rematch"})
+            vote = beto.until(lambda m: m["type"] == "table" and m["table"]["rematch"] == [0])
+            assert vote["status"] == "finished"
+            beto.send({"v": 1, "type": "rematch"})
+            for browser in (ana, beto):
+                new = browser.until(lambda m: m["type"] == "state" and m["mesa"] == 2)
+                assert new["status"] == "playing" and new["table"]["rematch"] == []
+        check_all(spy)
+
+
+# -- the lobby, the QR code, bad input ---------------------------------------------------------------------
+def test_the_lobby_lists_public_tables_that_wait(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        public = new_table(client, players=4, lobby=True, name="Ana <b>")
+        new_table(client, players=2, name="Privada")  # not in the lobby
+        full = new_table(client, players=2, lobby=True, seats=["friend"], name="Llena")
+        take_seat(client, full)
+        tables = client.get("/api/lobby").json()["tables"]
+        assert [t["room"] for t in tables] == [public["room"]]
+        assert (
+            tables[0]["host"] == "Ana <b>"
+            and tables[0]["open"] == 3
+            and tables[0]["invite"] == public["invite"]
+        )
+
+
+def test_the_qr_code_of_an_invite_link_is_an_svg(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        response = client.post("/api/qr", json={"text": "http://127.0.0.1:8000/#join=ROOM.INVITE"})
+        assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+        assert response.text.lstrip().startswith("<?xml") or "<svg" in response.text[:200]
+        assert client.post("/api/qr", json={"text": "x" * 2000}).status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"players": 3}, "2 or 4"),
+        ({"seats": ["friend", "friend"]}, "other seats"),
+        ({"seats": ["wizard"]}, "each other seat"),
+        ({"grace": 601}, "grace"),
+        ({"clock": 45}, "clock"),
+        ({"name": ""}, "name"),
+        ({"name": "a\x00b"}, "control"),
+        ({"rules": {"preset": "nope"}}, "rules"),
+        ({"players": 4, "rules": {"preset": "basico"}}, "rules"),
+        ({"surprise": 1}, "surprise"),
+    ],
+)
+def test_a_bad_table_is_refused_with_a_clear_reason(
+    tmp_path: Path, body: dict[str, Any], fragment: str
+) -> None:
+    with running(tmp_path, workers=0) as client:
+        response = client.post("/api/tables", json={"name": "Ana", **body})
+        assert response.status_code == 422, response.text
+        assert fragment in response.json()["detail"]
+        assert client.get("/api/lobby").json()["tables"] == []
+
+
+def test_every_table_error_code_is_reachable() -> None:
+    table_codes = {"not_a_table", "use_rematch", "too_fast", "not_started", "seat_left"}
+    assert table_codes <= set(ERROR_CODES)

@@ -413,3 +413,41 @@ def test_a_bad_table_is_refused_with_a_clear_reason(
 def test_every_table_error_code_is_reachable() -> None:
     table_codes = {"not_a_table", "use_rematch", "too_fast", "not_started", "seat_left"}
     assert table_codes <= set(ERROR_CODES)
+
+
+# -- rated tables ------------------------------------------------------------------------------------------
+def profile(client: TestClient, name: str) -> dict[str, str]:
+    made = client.post("/api/profiles", json={"name": name})
+    assert made.status_code == 200, made.text
+    return {"id": made.json()["id"], "key": made.json()["key"]}
+
+
+def test_a_rated_table_updates_both_ratings_once_its_mesa_is_won(tmp_path: Path, spy: Spy) -> None:
+    with running(tmp_path) as client:
+        ana, beto = profile(client, "Ana"), profile(client, "Beto")
+        body = {"players": 2, "rules": {"preset": "basico"}, "seats": ["friend"], "rated": True}
+        # refused: no profile, a wrong key, a computer seat, rules that are not a preset's
+        assert client.post("/api/tables", json={"name": "Ana", **body}).status_code == 422
+        wrong = {**ana, "key": beto["key"]}
+        assert client.post("/api/tables", json={"name": "Ana", **body, "profile": wrong}).status_code == 403
+        bot = {**body, "seats": ["normal"], "profile": ana}
+        assert client.post("/api/tables", json={"name": "Ana", **bot}).status_code == 422
+        custom = {**body, "rules": {"preset": "basico", "target": 30}, "profile": ana}
+        assert client.post("/api/tables", json={"name": "Ana", **custom}).status_code == 422
+        made = new_table(client, **body, profile=ana)
+        url = f"/api/tables/{made['room']}/join"
+        assert client.post(url, json={"invite": made["invite"], "name": "Beto"}).status_code == 403
+        twice = client.post(url, json={"invite": made["invite"], "name": "Ana 2", "profile": ana})
+        assert twice.status_code == 409  # one seat per profile
+        joined = take_seat(client, made, profile=beto)
+        with Seat(client, spy) as a, Seat(client, spy) as b:
+            start = a.join(made["room"], made["token"])
+            b.join(made["room"], joined["token"])
+            assert start["table"]["rated"] is True
+            end = play_out([a, b], start["state"])
+        winner = end["view"]["outcome"]["winner"]
+        board = client.get("/api/leaderboard", params={"mode": "1v1"}).json()["players"]
+        assert [p["id"] for p in board] == [(ana, beto)[winner]["id"], (ana, beto)[1 - winner]["id"]]
+        assert all(p["games"] == 1 for p in board)
+        page = client.get(f"/api/profiles/{ana['id']}").json()
+        assert len(page["games"]) == 1 and page["games"][0]["won"] == (winner == 0)

@@ -176,6 +176,7 @@ class TableOptions:
     grace: float = 60.0  #: seconds
     clock: int | None = None  #: seconds per person's turn, or None
     lobby: bool = False
+    rated: bool = False  #: people with profiles only, a standard preset: each mesa updates ratings
 
     def to_json(self) -> str:
         return dumps(dataclasses.asdict(self))
@@ -202,6 +203,7 @@ class TableOptions:
             "grace": self.grace,
             "clock": self.clock,
             "lobby": self.lobby,
+            "rated": self.rated,
         }
 
 

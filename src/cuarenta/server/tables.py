@@ -25,6 +25,7 @@ from typing import Any, Final
 from cuarenta.game import Game
 from cuarenta.i18n import SAYING_KEYS
 from cuarenta.rules import Rules
+from cuarenta.server.profiles import ProfileProblem, rate_mesa
 from cuarenta.server.protocol import (
     JoinMessage,
     NextMessage,
@@ -112,9 +113,13 @@ class TableRooms(Rooms):
         clock: int | None = None,
         lobby: bool = False,
         profile: str | None = None,
+        rated: bool = False,
     ) -> tuple[Room, NewSeat, str]:
         """A new table: the creator at seat 0; every other seat ``"friend"`` (open) or a computer level.
 
+        A ``rated`` table is for people only, each with a profile (``profile``: the creator's, checked by
+        the caller), and its rules must be a preset's (checked by the caller): each finished mesa updates
+        the ratings (:mod:`cuarenta.server.profiles`).
         Returns the room, the creator's seat and token, and the invite code. ``ValueError`` says what is
         wrong with an option.
         """
@@ -133,6 +138,10 @@ class TableRooms(Rooms):
                 raise ValueError(
                     f"seat {other!r}: each other seat is {FRIEND!r} or one of {', '.join(levels)}"
                 )
+        if rated and any(other != FRIEND for other in others):
+            raise ValueError("a rated table is for people only: every other seat must be for a friend")
+        if rated and profile is None:
+            raise ValueError("a rated table needs the creator's profile")
         if isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
             raise ValueError(f"grace must be 0 to {GRACE_MAX} seconds, not {grace!r}")
         if clock not in CLOCKS or isinstance(clock, bool):
@@ -149,6 +158,7 @@ class TableRooms(Rooms):
             grace=float(grace),
             clock=clock,
             lobby=lobby,
+            rated=rated,
         )
         seat_list = [Seat(0, "person", name, None, hash_token(token), profile)]
         for s, other in enumerate(others, start=1):
@@ -263,6 +273,10 @@ class TableRooms(Rooms):
         open_seats = [s.seat for s in room.seats if s.kind == "open"]
         if room.started or not open_seats:
             raise TableProblem(409, "the table is full: you may watch it")
+        if room.table.rated and profile is None:
+            raise TableProblem(403, "this table is rated: join it with your profile (a name and its key)")
+        if room.table.rated and any(s.profile == profile for s in room.seats):
+            raise TableProblem(409, "that profile holds a seat at this table already")
         if seat is not None:
             if not 0 <= seat < room.players:
                 raise TableProblem(422, f"seat {seat} is not a seat of this table (0..{room.players - 1})")
@@ -532,11 +546,36 @@ class TableRooms(Rooms):
     def on_finished(self, room: Room, row: FinishedRow | None) -> None:
         if room.table is None or row is None:
             return
+        if room.table.rated:
+            self._rate(room, row)
         for hook in self.finished_hooks:
             try:
                 hook(room, row)
             except Exception:  # a hook (ratings) never stops the game
                 log.exception("a finished-mesa hook failed for room %s mesa %d", room.id, room.mesa)
+
+    def _rate(self, room: Room, row: FinishedRow) -> None:
+        """Update the ratings of a rated table's people (a person who left counts: leaving does not
+        dodge a loss). A mesa some seat of which has no profile is not rated (logged)."""
+        teams: list[list[str]] = [[], []]
+        for s in room.seats:
+            if s.profile is None:
+                log.warning(
+                    "room %s mesa %d is not rated: seat %d has no profile", room.id, room.mesa, s.seat
+                )
+                return
+            teams[s.seat % 2].append(s.profile)
+        try:
+            rate_mesa(
+                self.store,
+                room=room.id,
+                mesa=room.mesa,
+                finished=row.finished,
+                teams=teams,
+                winner=row.winner,
+            )
+        except (ValueError, ProfileProblem, StoreError):
+            log.exception("rating room %s mesa %d failed", room.id, room.mesa)
 
     # -- checks ----------------------------------------------------------------------------------------
     def _table_or_problem(self, room_id: str) -> Room:

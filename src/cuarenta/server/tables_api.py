@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server.options import NAME_MAX_CHARS
+from cuarenta.server.profiles import ProfileProblem, check_profile
 from cuarenta.server.rooms import available_levels
 from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableProblem, TableRooms
 
@@ -42,6 +43,15 @@ def _plain_name(value: str) -> str:
     return value
 
 
+class ProfileProof(BaseModel):
+    """A profile and its key (``POST /api/profiles``): who plays a seat of a rated table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    key: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+
+
 class NewTable(BaseModel):
     """The body of ``POST /api/tables``."""
 
@@ -57,6 +67,8 @@ class NewTable(BaseModel):
     grace: Annotated[StrictInt | float, Field(ge=0, le=GRACE_MAX)] = DEFAULT_GRACE
     clock: Annotated[StrictInt | None, Field(json_schema_extra={"enum": list(CLOCKS)})] = None
     lobby: StrictBool = False
+    rated: StrictBool = Field(False, description="people with profiles only, a preset's rules: rated")
+    profile: ProfileProof | None = None
 
     _name = field_validator("name")(_plain_name)
 
@@ -77,6 +89,7 @@ class JoinTable(BaseModel):
     name: _Name
     seat: Annotated[StrictInt, Field(ge=0, le=3)] | None = None
     team: Annotated[StrictInt, Field(ge=0, le=1)] | None = None
+    profile: ProfileProof | None = None
 
     _name = field_validator("name")(_plain_name)
 
@@ -163,6 +176,16 @@ def _table_rules(players: int, asked: dict[str, Any]) -> Rules:
         raise HTTPException(422, f"rules: {exc}") from None
 
 
+def _profile_id(rooms: TableRooms, proof: ProfileProof | None) -> str | None:
+    """The id of a profile whose key is right (403 otherwise), or ``None`` without one."""
+    if proof is None:
+        return None
+    try:
+        return check_profile(rooms.store, proof.id, proof.key).id
+    except ProfileProblem as exc:
+        raise HTTPException(403 if exc.code == "bad_key" else 404, str(exc)) from None
+
+
 def _http(problem: TableProblem) -> HTTPException:
     return HTTPException(problem.status, problem.message)
 
@@ -194,6 +217,9 @@ def tables_router(
     async def new_table(body: NewTable) -> dict[str, Any]:
         """A new table; the answer's token is the creator's (seat 0), ``invite`` the table's invite code."""
         rules = _table_rules(body.players, body.rules)
+        if body.rated and set(body.rules) - {"preset", "players"}:
+            raise HTTPException(422, "a rated table plays a preset's rules: send only the preset's name")
+        profile = _profile_id(rooms, body.profile)
         try:
             _, seat, invite = rooms.create_table(
                 rules=rules,
@@ -203,6 +229,8 @@ def tables_router(
                 grace=body.grace,
                 clock=body.clock,
                 lobby=body.lobby,
+                profile=profile,
+                rated=body.rated,
             )
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
@@ -239,7 +267,12 @@ def tables_router(
         """Take an open seat of a table with its invite code."""
         try:
             seat = rooms.join_table(
-                room_id, invite=body.invite, name=body.name, seat=body.seat, team=body.team
+                room_id,
+                invite=body.invite,
+                name=body.name,
+                seat=body.seat,
+                team=body.team,
+                profile=_profile_id(rooms, body.profile),
             )
         except TableProblem as exc:
             raise _http(exc) from None

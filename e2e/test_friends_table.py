@@ -26,7 +26,7 @@ from harness import (
     state_number,
     watch_page,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 #: What needs the person on a page right now (as harness.wait_step, without waiting).
 STEP_JS = """
@@ -74,8 +74,15 @@ def session_of(answer: dict[str, Any]) -> dict[str, Any]:
 class Person:
     """Someone at the table: a browser context of their own, and the page open in it."""
 
-    def __init__(self, browser: Browser, server: Server, answer: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        server: Server,
+        answer: dict[str, Any],
+        prepare: Callable[[Page], None] | None = None,
+    ) -> None:
         self.server = server
+        self.prepare = prepare
         self.seat = int(answer["seat"])
         self.context: BrowserContext = new_context(browser)
         self.context.add_init_script(
@@ -87,8 +94,11 @@ class Person:
     def open(self) -> tuple[Page, PageLog]:
         page = self.context.new_page()
         log = watch_page(page)
+        if self.prepare:
+            self.prepare(page)
         page.goto(self.server.url)
         expect(page.get_by_test_id("table-screen")).to_be_visible()
+        expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
         return page, log
 
     def reopen(self) -> None:
@@ -213,7 +223,8 @@ def test_a_spectator_sees_the_table_and_no_hand(browser: Browser, server: Server
         expect(page.get_by_test_id("spectating")).to_be_visible()
         expect(page.get_by_test_id("scoreboard")).to_be_visible()
         expect(page.get_by_test_id("seat-0").locator(".seat-name")).to_have_text("Ana")
-        expect(page.get_by_test_id("seat-0").get_by_test_id("seat-hand")).to_have_attribute("data-count", re.compile("[1-5]"))
+        backs = page.get_by_test_id("seat-0").get_by_test_id("seat-hand")
+        expect(backs).to_have_attribute("data-count", re.compile("[1-5]"))
         # the players see that someone watches
         expect(ana.page.get_by_test_id("watchers")).to_have_attribute("data-count", "1")
         expect(page.get_by_test_id("watchers")).to_have_attribute("data-count", "1")
@@ -245,7 +256,8 @@ def test_the_turn_clock_counts_down(browser: Browser, server: Server) -> None:
     ana = Person(browser, server, made)
     try:
         page = ana.page
-        expect(page.get_by_test_id("table-screen")).to_have_attribute("data-ready", "1", timeout=STEP_TIMEOUT_MS)
+        screen = page.get_by_test_id("table-screen")
+        expect(screen).to_have_attribute("data-ready", "1", timeout=STEP_TIMEOUT_MS)
         clock = page.locator('[data-testid=turn-clock][data-seat="0"] [data-testid=turn-clock-time]')
         expect(clock).to_have_text(re.compile(r"^0:[0-3]\d$"))
 
@@ -316,6 +328,65 @@ def test_a_reaction_shows_at_the_senders_seat_and_mute_hides_it(browser: Browser
             bob.page.wait_for_timeout(50)
         assert bubble.count() == 0
         assert not ana.log.server_errors() and not bob.log.server_errors()
+    finally:
+        ana.close()
+        bob.close()
+
+
+# -- (g) a dropped connection: the events missed come with `since`, without reloading -----------------
+def test_a_dropped_socket_rejoins_with_since_and_shows_what_it_missed(
+    browser: Browser, server: Server
+) -> None:
+    made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
+    beto = join(server, made, "Beto")
+    blocked = [False]
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+    sent: list[dict[str, Any]] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        if blocked[0]:
+            ws.close()  # the network is down: the page tries again later, by itself
+            return
+        upstream = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            upstream.send(message)
+
+        ws.on_message(from_page)
+        sockets.append((ws, upstream))
+
+    ana = Person(browser, server, made)
+    bob = Person(
+        browser, server, beto, prepare=lambda page: page.route_web_socket(re.compile(r"/ws$"), route)
+    )
+    try:
+        # wait for Ana's turn (so that she can play while Beto's socket is down)
+        end = time.monotonic() + STEP_TIMEOUT_MS / 1000
+        while step(ana.page) != "ready":
+            assert time.monotonic() < end, "Ana's turn never came"
+            if step(bob.page) == "ready":
+                play_first_card(bob.page)
+            ana.page.wait_for_timeout(50)
+        bob.page.evaluate("() => { window.sameVisit = true; }")
+        blocked[0] = True
+        page_side, server_side = sockets[-1]
+        page_side.close()
+        server_side.close()
+        expect(bob.page.get_by_test_id("reconnecting")).to_be_visible()
+        played = play_first_card(ana.page)
+        expect(ana.page.get_by_test_id("table-screen")).not_to_have_attribute("data-turn", "me")
+        joins_before = len([m for m in sent if m.get("type") == "join"])
+        blocked[0] = False
+        # the page comes back by itself, asks for what it missed, and shows it: Ana's card is on Beto's log
+        bob_screen = bob.page.get_by_test_id("table-screen")
+        expect(bob_screen).to_have_attribute("data-ready", "1", timeout=STEP_TIMEOUT_MS)
+        joins = [m for m in sent if m.get("type") == "join"]
+        assert len(joins) > joins_before and isinstance(joins[-1].get("since"), int), joins
+        assert bob.page.evaluate("() => window.sameVisit === true")  # not reloaded
+        expect(bob.page.get_by_test_id("last-play")).to_have_attribute("data-move", re.compile(rf"^{played}"))
+        expect(bob.page.get_by_test_id("reconnecting")).to_be_hidden()
+        assert not bob.log.errors
     finally:
         ana.close()
         bob.close()

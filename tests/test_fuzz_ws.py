@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 import pytest
@@ -190,7 +190,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         tmp_path_factory.mktemp("fuzz-ws") / "data",
         bot_delay=3600,  # after a legal move the computer would wait an hour: the room stays still
         workers=0,
-        limits=Limits(ws_rate=1e6, ws_burst=10**6),
+        limits=Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0),  # a table per example
     )
     with TestClient(app) as client:
         yield client
@@ -343,3 +343,77 @@ def test_a_real_socket_survives_fragments_and_control_frames(real: tuple[str, Fa
         assert json.loads(ws.recv(timeout=20))["code"] == "bad_message"
         ws.send(json.dumps(PING))
         assert json.loads(ws.recv(timeout=20)) == {"v": 1, "type": "pong"}
+
+
+# -- tables with friends: the new messages ------------------------------------------------------------------
+JOIN: Final = {"v": 1, "type": "join"}
+
+
+def table_messages(target: Target) -> st.SearchStrategy[dict[str, Any]]:
+    """The messages of docs/tables.md, right and wrong, plus those of a seat."""
+    sayings = st.sampled_from(["mosero", "dos_por_guapo", "<b>", "", "x" * 41, "MOSERO"])
+    return st.one_of(
+        valid_messages(target),
+        st.builds(
+            lambda room: {"v": 1, "type": "watch", "room": room}, st.sampled_from([target.room, "nope", ""])
+        ),
+        st.builds(lambda saying: {"v": 1, "type": "react", "saying": saying}, sayings),
+        st.just({"v": 1, "type": "rematch"}),
+        st.builds(
+            lambda since: {
+                "v": 1,
+                "type": "join",
+                "room": target.room,
+                "token": target.token,
+                "since": since,
+            },
+            st.sampled_from([0, 1, 3, 10**6, -1, "2", None]),
+        ),
+    )
+
+
+def table_frames(target: Target) -> st.SearchStrategy[str | bytes]:
+    return st.one_of(
+        table_messages(target).flatmap(encoded),
+        mutated(target).flatmap(encoded),
+        raw_frames,
+    )
+
+
+@given(data=st.data())
+@FUZZ
+def test_fuzzed_table_messages_never_crash_and_a_refused_one_changes_nothing(
+    served: TestClient, data: st.DataObject
+) -> None:
+    app: FastAPI = served.app  # type: ignore[assignment]
+    rooms = app.state.rooms
+    made = served.post("/api/tables", json={"name": "Ana", "seats": ["normal"]}).json()  # starts at once
+    room = rooms.get(made["room"])
+    assert room.started and room.table is not None
+    # (the table's deal is the server's random one: its legal moves are not drawn from, so that every
+    # example draws the same way; the fuzz of rooms above plays legal moves)
+    target = Target(room.id, made["token"], room.state, ())
+    messages = data.draw(st.lists(table_frames(target), min_size=1, max_size=5), label="messages")
+    with served.websocket_connect("/ws") as ws:
+        if data.draw(st.booleans(), label="join first"):
+            ws.send_json({"v": 1, "type": "join", "room": room.id, "token": made["token"]})
+            assert ws.receive_json()["type"] == "state"
+        for message in messages:
+            before = snapshot(app, room)
+            if isinstance(message, bytes):
+                ws.send_bytes(message)
+            else:
+                ws.send_text(message)
+            ws.send_json(PING)
+            replies = []
+            while (reply := ws.receive_json()) != {"v": 1, "type": "pong"}:
+                assert reply.get("v") == 1 and reply["type"] in ("error", "state", "table", "reaction"), reply
+                if reply["type"] == "error":
+                    assert reply["code"] in ERROR_CODES and reply["code"] != "rate_limited", reply
+                replies.append(reply)
+            event(f"replies {sorted({r.get('code', r['type']) for r in replies})}")
+            moved = [r for r in replies if r["type"] == "state" and r["state"] != before[1]]
+            if moved:  # a legal move went through: the room moved on by one, as it should; stop here
+                assert moved[0]["state"] == before[1] + 1
+                break
+            assert snapshot(app, room)[:-1] == before[:-1], (message, replies)  # (sockets may come and go)

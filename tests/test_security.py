@@ -455,6 +455,14 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/history",
         "/api/games/{room_id}/record",
         "/api/stats",
+        "/api/tables",
+        "/api/tables/{room_id}",
+        "/api/tables/{room_id}/join",
+        "/api/tables/{room_id}/seats/{seat}",
+        "/api/tables/{room_id}/start",
+        "/api/tables/{room_id}/leave",
+        "/api/lobby",
+        "/api/qr",
     }
     assert set(schema["paths"]["/api/history"]) == {"post"}
     # no operation takes a token in its address; the seat token is a Bearer header
@@ -471,6 +479,12 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
     assert room["security"] == [{"seat token": []}]
     assert {"200", "401", "403", "404"} <= set(room["responses"])
     assert "429" in schema["paths"]["/api/rooms"]["post"]["responses"]
+    for path in ("/api/tables", "/api/tables/{room_id}/join"):  # both make a seat: rate limited
+        assert "429" in schema["paths"][path]["post"]["responses"], path
+    start = schema["paths"]["/api/tables/{room_id}/start"]["post"]
+    assert start["security"] == [{"seat token": []}]
+    # a table's public facts need no token; with one they also say the seat and the invite
+    assert schema["paths"]["/api/tables/{room_id}"]["get"]["security"] == [{}, {"seat token": []}]
 
 
 # -- the command's options -----------------------------------------------------------------------------------

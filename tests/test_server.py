@@ -423,6 +423,7 @@ def test_a_whole_chica_against_facil_then_history_stats_record_and_next(client: 
         "status": "playing",
         "mesa": 1,
         "practice": False,
+        "table": False,
     }
     # no record while the mesa is in play (it would name every card and the seed)
     response = client.get(f"/api/games/{room_id}/record", headers=bearer(token))

@@ -181,9 +181,10 @@ class RoomInfo(BaseModel):
 
     room: str
     seat: int
-    status: Literal["playing", "finished"]
+    status: Literal["waiting", "playing", "finished"]
     mesa: int
     practice: bool = False
+    table: bool = False  #: a table with friends (docs/tables.md)
 
 
 class HistoryRequest(BaseModel):

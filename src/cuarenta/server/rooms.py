@@ -965,8 +965,15 @@ class Rooms:
 
 
 def room_status(room: Room) -> dict[str, Any]:
-    """What ``GET /api/rooms/{room}`` tells a token's holder (no cards; ``practice``: a practice room)."""
-    return {"room": room.id, "status": room.status, "mesa": room.mesa, "practice": room.practice}
+    """What ``GET /api/rooms/{room}`` tells a token's holder (no cards; ``practice``: a practice room;
+    ``table``: a table with friends)."""
+    return {
+        "room": room.id,
+        "status": room.status,
+        "mesa": room.mesa,
+        "practice": room.practice,
+        "table": room.table is not None,
+    }
 
 
 __all__ = [

@@ -11,10 +11,10 @@ from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Final, Literal
 
 import segno
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi import Path as PathParameter
 from fastapi.responses import Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from cuarenta.errors import CuarentaError
@@ -179,9 +179,10 @@ def tables_router(
     router = APIRouter()
     Token = Annotated[str, Depends(seat_token)]
 
-    def _optional_token(
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    ) -> str | None:
+    async def _optional_token(request: Request) -> str | None:
+        """The seat token of an ``Authorization: Bearer`` header if there is one (the schema says it is
+        optional through the route's ``security``)."""
+        credentials = await bearer(request)
         return credentials.credentials if credentials is not None and credentials.credentials else None
 
     @router.post(
@@ -209,7 +210,12 @@ def tables_router(
             raise _http(exc) from None
         return {"room": seat.room, "seat": seat.seat, "token": seat.token, "invite": invite}
 
-    @router.get("/api/tables/{room_id}", response_model=TableInfo, responses=errors(400, 403, 404, 500))
+    @router.get(
+        "/api/tables/{room_id}",
+        response_model=TableInfo,
+        responses=errors(400, 403, 404, 422, 500),
+        openapi_extra={"security": [{}, {bearer.scheme_name: []}]},  # the token is optional here
+    )
     async def get_table(
         room_id: _RoomId, token: Annotated[str | None, Depends(_optional_token)]
     ) -> dict[str, Any]:
@@ -226,7 +232,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/join",
         response_model=SeatAnswer,
-        responses=errors(400, 403, 404, 409, 413, 422, 503),
+        responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
         dependencies=[Depends(limit_creation)],
     )
     async def join_table(room_id: _RoomId, body: JoinTable) -> dict[str, Any]:
@@ -257,7 +263,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/start",
         response_model=TableInfo,
-        responses=errors(400, 401, 403, 404, 409, 503),
+        responses=errors(400, 401, 403, 404, 409, 422, 503),
     )
     async def start_table(room_id: _RoomId, token: Token) -> dict[str, Any]:
         """The creator starts the table (open seats become computer players)."""
@@ -270,7 +276,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/leave",
         response_model=TableInfo,
-        responses=errors(400, 401, 403, 404, 409, 503),
+        responses=errors(400, 401, 403, 404, 409, 422, 503),
     )
     async def leave_table(room_id: _RoomId, token: Token) -> dict[str, Any]:
         """Leave the table for good: the computer plays the seat from now on."""

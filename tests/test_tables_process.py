@@ -1,0 +1,119 @@
+"""Nothing lost: the real ``cuarenta serve`` killed with SIGKILL in the middle of a hand at a table of two
+people, started again on the same data, loses no move either person saw acknowledged, applies none twice,
+and both people take their seats again with their tokens and play on (docs/tables.md, docs/storage.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from conftest import free_port, program
+
+
+@contextmanager
+def serve(data: Path, port: int) -> Iterator[subprocess.Popen[str]]:
+    """``cuarenta serve`` on ``port`` with ``data``, until /api/health answers; stopped at the end."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [program(), "serve", "--port", str(port), "--data", str(data), "--bot-delay", "0", "--workers", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, f"the server stopped: {proc.stderr.read() if proc.stderr else ''}"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /api/health"
+            time.sleep(0.1)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                proc.kill()
+                proc.wait()
+
+
+class Person:
+    """One person's socket: the last state it saw."""
+
+    def __init__(self, url: str, room: str, token: str) -> None:
+        self.ws: ClientConnection = connect(url)
+        self.ws.send(json.dumps({"v": 1, "type": "join", "room": room, "token": token}))
+        self.last = self.until(lambda m: m["type"] == "state")
+
+    def at(self, state: int) -> dict[str, Any]:
+        """The state message numbered ``state`` (the last one seen, or read until it comes)."""
+        if self.last["state"] == state:
+            return self.last
+        return self.until(lambda m: m["type"] == "state" and m["state"] == state)
+
+    def until(self, wanted: Any) -> dict[str, Any]:
+        for _ in range(500):
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+            if message["type"] == "state":
+                self.last = message
+            if wanted(message):
+                return message
+        raise AssertionError("the message never came")
+
+
+def test_a_server_killed_mid_hand_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    data, port = tmp_path / "data", free_port()
+    base, url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+    with serve(data, port) as proc:
+        made = httpx.post(
+            f"{base}/api/tables", json={"name": "Ana", "players": 2, "seats": ["friend"]}
+        ).json()
+        joined = httpx.post(
+            f"{base}/api/tables/{made['room']}/join", json={"invite": made["invite"], "name": "Beto"}
+        ).json()
+        people = [Person(url, made["room"], made["token"]), Person(url, made["room"], joined["token"])]
+        acknowledged = people[0].last["state"]
+        for _ in range(7):  # a few moves, each acknowledged to its mover by the next state
+            (mover,) = [p for p in people if p.at(acknowledged)["legal"]]
+            move = {"v": 1, "type": "move", "move": mover.last["legal"][0], "state": acknowledged}
+            mover.ws.send(json.dumps(move))
+            acknowledged += 1
+            for p in people:
+                p.at(acknowledged)
+        seen = people[0].last
+        assert seen["status"] == "playing" and seen["view"]["hand_number"] == 0  # in the middle of a hand
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        for p in people:
+            p.ws.close()
+    with serve(data, port):
+        back = [Person(url, made["room"], made["token"]), Person(url, made["room"], joined["token"])]
+        for person, before in zip(back, (seen, None), strict=True):
+            assert person.last["state"] == acknowledged  # every acknowledged move, none twice
+            if before is not None:
+                assert person.last["view"] == before["view"]
+        # and the game goes on
+        (mover,) = [p for p in back if p.last["legal"]]
+        mover.ws.send(
+            json.dumps({"v": 1, "type": "move", "move": mover.last["legal"][0], "state": acknowledged})
+        )
+        assert mover.until(lambda m: m["type"] in ("state", "error"))["state"] == acknowledged + 1
+        for p in back:
+            p.ws.close()

@@ -164,7 +164,8 @@ function wire() {
   $(".error-close").addEventListener("click", () => hideError());
   $(".draw-close").addEventListener("click", () => ($("#draw-panel").hidden = true));
   document.addEventListener("keydown", onKeyDown);
-  Settings.connect((message) => Boolean(app.conn && app.conn.send(message)));
+  // a spectator (spectator.js) does not set the pace of a table it only watches
+  Settings.connect((message) => Boolean(app.conn && !app.session?.watch && app.conn.send(message)));
 }
 
 /** The catalogue of `lang`, asked again (with growing pauses) until the server answers: without it the

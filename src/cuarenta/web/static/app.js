@@ -30,7 +30,9 @@ import {
   restoreForm,
   startGame,
 } from "./form.js";
+import { isTable, renderRematch } from "./presence.js";
 import { isFresh } from "./queue.js";
+import { watchFromHash } from "./spectator.js";
 import { showScreen } from "./screens.js";
 import { app } from "./state.js";
 import { KEYS, store } from "./storage.js";
@@ -146,6 +148,15 @@ function wire() {
   $("#choice-cancel").addEventListener("click", () => $("#choice-dialog").close());
   $("#summary-continue").addEventListener("click", () => $("#summary-dialog").close());
   $("#play-again").addEventListener("click", () => {
+    if (isTable()) {
+      // a table with friends: agree to another mesa; the button stays off until the new mesa comes
+      if (app.conn && app.conn.send({ type: "rematch" })) {
+        app.rematchSent = app.msg?.mesa ?? null;
+        $("#play-again").disabled = true;
+        renderRematch();
+      }
+      return;
+    }
     if (app.conn && app.conn.send({ type: "next" })) $("#play-again").disabled = true;
     setTimeout(() => ($("#play-again").disabled = false), 3000);
   });
@@ -153,7 +164,8 @@ function wire() {
   $(".error-close").addEventListener("click", () => hideError());
   $(".draw-close").addEventListener("click", () => ($("#draw-panel").hidden = true));
   document.addEventListener("keydown", onKeyDown);
-  Settings.connect((message) => Boolean(app.conn && app.conn.send(message)));
+  // a spectator (spectator.js) does not set the pace of a table it only watches
+  Settings.connect((message) => Boolean(app.conn && !app.session?.watch && app.conn.send(message)));
 }
 
 /** The catalogue of `lang`, asked again (with growing pauses) until the server answers: without it the
@@ -190,7 +202,9 @@ async function main() {
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();
-  if (app.session && app.session.room && app.session.token) {
+  if (watchFromHash()) {
+    /* a watch link (spectator.js): the table, read-only */
+  } else if (app.session && app.session.room && app.session.token) {
     await resume(app.session);
   } else {
     app.session = null;

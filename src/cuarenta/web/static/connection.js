@@ -5,6 +5,8 @@
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import * as Bubble from "./announce.js";
+import * as Presence from "./presence.js";
+import * as Reactions from "./reactions.js";
 import { authorized } from "./api.js";
 import { hideError, showError } from "./dialogs.js";
 import { $ } from "./dom.js";
@@ -45,7 +47,7 @@ class Connection {
     ws.addEventListener("open", () => {
       this.retry = 0;
       this.onState("open");
-      this.send({ type: "join", room: this.session.room, token: this.session.token, pace: Settings.pace() });
+      this.send(joinMessage(this.session));
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
     });
     ws.addEventListener("message", (ev) => {
@@ -78,7 +80,7 @@ class Connection {
 
   send(obj) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    if (obj.type === "join") app.joinPending = true;
+    if (obj.type === "join" || obj.type === "watch") app.joinPending = true;
     this.ws.send(JSON.stringify({ v: PROTOCOL, ...obj }));
     return true;
   }
@@ -92,6 +94,21 @@ class Connection {
   }
 }
 
+/** The message that (re)joins the socket: `watch` for a spectator; `join` with `since` (the `event_count`
+ * of the last state shown, docs/tables.md) when this page already shows the room: the state that answers
+ * brings the events missed while the socket was down, and the queue shows them as it shows a move. */
+function joinMessage(session) {
+  if (session.watch) return { type: "watch", room: session.room };
+  const msg = { type: "join", room: session.room, token: session.token, pace: Settings.pace() };
+  const shown = app.msg;
+  if (shown && shown.room === session.room && Number.isInteger(shown.event_count)) {
+    msg.since = shown.event_count;
+    app.queue.length = 0; // what is still queued comes again in the answer
+    app.rejoinSince = true;
+  } else app.rejoinSince = false;
+  return msg;
+}
+
 export function openSession(session) {
   if (app.conn) app.conn.close();
   app.session = session;
@@ -100,6 +117,9 @@ export function openSession(session) {
   app.pending = false;
   app.connected = false;
   app.drawShownFor = null;
+  app.rejoinSince = false;
+  app.rematchSent = null;
+  Presence.reset();
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
   Bubble.hide();
@@ -116,8 +136,13 @@ export function openSession(session) {
 function onMessage(msg) {
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "state") {
+    Presence.onState(msg);
     app.queue.push(msg);
     pump();
+  } else if (msg.type === "table") {
+    Presence.onTable(msg);
+  } else if (msg.type === "reaction") {
+    Reactions.onReaction(msg);
   } else if (msg.type === "error") {
     onServerError(msg);
   } else if (msg.type === "pace") {
@@ -129,17 +154,24 @@ function onServerError(msg) {
   app.pending = false;
   const code = msg.code ?? "";
   const message = msg.message ?? "";
-  if (code === "unknown_room" || code === "bad_token" || code === "corrupt_room") {
-    forgetSession();
-    showScreen("new");
-    showError(t(`page.err.${code}`, { message }));
+  if (code === "too_fast") {
+    Reactions.onTooFast(); // a reaction sent too soon: the row rests, no banner
     return;
   }
-  if (code === "not_joined" && app.conn) {
-    app.conn.send({ type: "join", room: app.session.room, token: app.session.token, pace: Settings.pace() });
+  const watching = Boolean(app.session?.watch);
+  if (code === "unknown_room" || code === "bad_token" || code === "corrupt_room" || code === "seat_left" || code === "not_a_table") {
+    if (watching) forgetWatch();
+    else forgetSession();
+    showScreen("new");
+    showError(I.hasKey(`at_table.err.${code}`) ? t(`at_table.err.${code}`) : t(`page.err.${code}`, { message }));
+    return;
+  }
+  if (code === "not_joined" && app.conn && app.session) {
+    app.conn.send(joinMessage(app.session));
   }
   let text;
   if (code === "illegal_move") text = t("move.illegal", { reason: I.errorText(msg.reason) ?? message });
+  else if (I.hasKey(`at_table.err.${code}`)) text = t(`at_table.err.${code}`);
   else if (I.hasKey(`page.err.${code}`)) text = t(`page.err.${code}`, { message });
   else text = t("page.err.generic", { message: message || code });
   showError(text, code);
@@ -195,6 +227,17 @@ export function resumeGame(room) {
   const session = { room: game.room, token: game.token, seat: game.seat ?? 0 };
   store(KEYS.session, session);
   openSession(session);
+}
+
+/** A spectator's table is gone: back to this browser's own saved game, if any (nothing was stored). */
+function forgetWatch() {
+  if (app.conn) app.conn.close();
+  app.conn = null;
+  app.msg = null;
+  app.queue = [];
+  app.session = load(KEYS.session);
+  if (location.hash.startsWith("#watch=")) history.replaceState(null, "", location.pathname + location.search);
+  updateNav();
 }
 
 function forgetSession() {

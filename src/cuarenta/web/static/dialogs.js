@@ -6,7 +6,8 @@ import * as I from "./i18n.js";
 import { sendMove } from "./connection.js";
 import { $, el, reducedMotion } from "./dom.js";
 import { narrate } from "./narration.js";
-import { app, names, teamName } from "./state.js";
+import { isTable, renderRematch } from "./presence.js";
+import { app, names, teamName, watching } from "./state.js";
 import { marksFor } from "./table.js";
 
 const { t } = I;
@@ -189,7 +190,7 @@ export function showResult(msg, quiet) {
   const mine = v.team;
   const won = outcome.winner === mine;
   const key = v.players === 2 ? (won ? "result.you_win" : "result.you_lose") : won ? "result.team_win" : "result.team_lose";
-  $("#result-headline").textContent = t(key);
+  $("#result-headline").textContent = watching() ? t("at_table.winner", { team: teamName(outcome.winner) }) : t(key);
   panel.dataset.winner = String(outcome.winner);
   panel.dataset.won = won ? "1" : "0";
   const chicas = outcome.chicas ?? v.chicas;
@@ -217,8 +218,16 @@ export function showResult(msg, quiet) {
       ...summaryTable(final, v, false),
     );
   } else $("#result-hand").replaceChildren();
+  // at a table with friends the main button is "Otra mesa" (`rematch`; app.js), never `next`
+  const again = $("#play-again");
+  const table = isTable();
+  again.setAttribute("data-testid", table ? "continue" : "play-again");
+  again.querySelector("span").textContent = table ? t("at_table.rematch") : t("page.play_again");
+  again.hidden = watching();
+  again.disabled = Boolean(table && app.rematchSent === msg.mesa);
+  renderRematch();
   const button = $("#download-record");
-  button.hidden = !app.session;
+  button.hidden = !app.session || watching();
   if (app.session) {
     button.dataset.room = app.session.room;
     button.dataset.mesa = String(msg.mesa ?? "");

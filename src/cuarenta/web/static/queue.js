@@ -45,8 +45,11 @@ export function isFresh(view) {
 
 async function showState(msg) {
   const prev = app.msg;
-  const first = app.joinPending || !prev || prev.room !== msg.room;
+  // the answer to a re-join with `since` (connection.js): the events missed meanwhile, shown as a move's
+  const rejoin = app.joinPending && app.rejoinSince && prev && prev.room === msg.room && prev.mesa === msg.mesa;
+  const first = !rejoin && (app.joinPending || !prev || prev.room !== msg.room);
   app.joinPending = false;
+  app.rejoinSince = false;
   const newMesa =
     prev && ((msg.mesa !== undefined && msg.mesa !== prev.mesa) || (prev.status === "finished" && msg.status === "playing"));
   if (!first && !newMesa) {

@@ -6,7 +6,7 @@
 // is switched on. This module holds no text: the controls' labels are data-i18n keys of index.html.
 
 export const PACES = ["slow", "normal", "fast"];
-const KEYS = { pace: "cuarenta.pace", sound: "cuarenta.sound" };
+const KEYS = { pace: "cuarenta.pace", sound: "cuarenta.sound", notify: "cuarenta.notify" };
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -28,6 +28,7 @@ function store(key, value) {
 const state = {
   pace: PACES.includes(load(KEYS.pace)) ? load(KEYS.pace) : "normal",
   sound: load(KEYS.sound) === "1",
+  notify: load(KEYS.notify) === "1", // "tell me when it is my turn" (a table with friends): off by default
   send: null, // sends a message on the game's socket (set by app.js); false when not connected
   sounds: null, // the sounds.js module, once sound has been switched on
 };
@@ -40,6 +41,18 @@ export function pace() {
 /** Whether sounds are on. */
 export function soundOn() {
   return state.sound;
+}
+
+/** Whether "tell me when it is my turn" is on (vibration and a sound, presence.js). */
+export function notifyOn() {
+  return state.notify;
+}
+
+/** The "your turn" sound (presence.js), even with the game's sounds off: the switch asked for it. */
+export function turnSound() {
+  loadSounds()
+    .then((sounds) => sounds?.turn())
+    .catch(() => {});
 }
 
 /** `send(message)` sends on the game's socket; a new pace is sent with it at once. */
@@ -84,6 +97,13 @@ function setSound(on) {
   if (on) loadSounds().then((sounds) => sounds?.unlock()).catch(() => {});
 }
 
+function setNotify(on) {
+  state.notify = on;
+  store(KEYS.notify, on ? "1" : "0");
+  render();
+  if (on) loadSounds().then((sounds) => sounds?.unlock()).catch(() => {});
+}
+
 function render() {
   const box = $("#settings");
   if (!box) return;
@@ -91,6 +111,8 @@ function render() {
   box.dataset.sound = state.sound ? "on" : "off";
   for (const input of box.querySelectorAll('input[name="pace"]')) input.checked = input.value === state.pace;
   $("#sound-toggle")?.setAttribute("aria-pressed", String(state.sound));
+  box.dataset.notify = state.notify ? "on" : "off";
+  $("#notify-toggle")?.setAttribute("aria-pressed", String(state.notify));
 }
 
 function close(focus) {
@@ -107,6 +129,7 @@ function wire() {
     input.addEventListener("change", () => input.checked && setPace(input.value));
   }
   $("#sound-toggle")?.addEventListener("click", () => setSound(!state.sound));
+  $("#notify-toggle")?.addEventListener("click", () => setNotify(!state.notify));
   box.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && box.open) {
       close(true);
@@ -119,7 +142,7 @@ function wire() {
   });
   // with sound on since an earlier visit, the audio starts at the person's first gesture
   const unlock = () => {
-    if (state.sound) loadSounds().then((sounds) => sounds?.unlock()).catch(() => {});
+    if (state.sound || state.notify) loadSounds().then((sounds) => sounds?.unlock()).catch(() => {});
   };
   document.addEventListener("pointerdown", unlock, { once: true, capture: true });
   document.addEventListener("keydown", unlock, { once: true, capture: true });

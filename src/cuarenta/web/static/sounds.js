@@ -100,6 +100,12 @@ const SOUNDS = {
     for (let i = 0; i < 3; i += 1) note(c, at + i * 0.1, 880, 0.09, "sine", 0.8);
     return 0.32;
   },
+  // your turn at a table with friends, while the page is hidden (presence.js): two soft notes
+  turn(c, at) {
+    note(c, at, 659.3, 0.16, "sine", 0.7);
+    note(c, at + 0.18, 987.8, 0.24, "sine", 0.7);
+    return 0.45;
+  },
   // a chica won: a short rising fanfare
   chica(c, at) {
     [523.3, 659.3, 784, 1046.5].forEach((freq, i) => note(c, at + i * 0.11, freq, i === 3 ? 0.5 : 0.14));
@@ -123,7 +129,15 @@ export function soundsOf(events) {
 
 /** Play the sounds of these events, one after the other. */
 export function onEvents(events) {
-  const names = soundsOf(events);
+  play(soundsOf(events));
+}
+
+/** "Your turn" (a table with friends, the page hidden, the "tell me" switch on). */
+export function turn() {
+  play(["turn"]);
+}
+
+function play(names) {
   if (!names.length) return;
   const c = audio();
   if (!c) return;

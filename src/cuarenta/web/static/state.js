@@ -37,10 +37,16 @@ export function players() {
 export function seatInfo(seat) {
   return (app.msg?.seats || []).find((s) => s.seat === seat) ?? null;
 }
+/** Whether this page only watches a table (spectator.js): no seat is "you". */
+export function watching() {
+  return Boolean(app.session?.watch);
+}
+
 export function seatName(seat) {
   const info = seatInfo(seat);
   const n = players();
-  if (info && info.kind === "person" && info.name) return info.name;
+  if (info && info.name && (info.kind === "person" || info.left)) return info.name;
+  if (watching()) return info?.kind === "person" ? t("name.seat", { n: seat + 1 }) : t("page.computer");
   if (info && info.kind === "person" && seat === mySeat()) return t("page.name_placeholder");
   if (seat === mySeat()) return t("page.you");
   if (info && info.kind === "person") return t("name.seat", { n: seat + 1 });
@@ -51,6 +57,7 @@ export function seatName(seat) {
 
 export function teamName(team) {
   if (players() === 2) return seatName(team);
+  if (watching()) return `${seatName(team)} · ${seatName(team + 2)}`;
   return team === mySeat() % 2 ? t("page.team_yours") : t("page.team_rivals");
 }
 

@@ -1,4 +1,5 @@
-// localStorage, and the keys the page keeps there: the session {room, token, seat}, this browser's games,
+// localStorage, and the keys the page keeps there: the session {room, token, seat} (at a table with friends
+// also `table: true`; a spectator stores nothing), this browser's games,
 // the Ayudas switch, the player's name and the new-game form — never a card. Storage that is full or
 // disabled is ignored: the page still works for the visit.
 
@@ -8,6 +9,7 @@ export const KEYS = {
   ayudas: "cuarenta.ayudas",
   name: "cuarenta.name",
   form: "cuarenta.form",
+  muteReactions: "cuarenta.mute_reactions", // "1": the others' reactions are not shown (reactions.js)
 };
 
 export function store(key, value) {

@@ -4,6 +4,8 @@
 import { cardBackSVG, cardElement, cardFaceSVG, scoreMarkSVG } from "./cards.js";
 import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
+import * as Presence from "./presence.js";
+import * as Reactions from "./reactions.js";
 import { sendMove } from "./connection.js";
 import { openChoice, orderOptions } from "./dialogs.js";
 import { $, el, reducedMotion } from "./dom.js";
@@ -47,6 +49,9 @@ export function renderAll(opts = {}) {
   renderLog();
   updateStatus();
   updateNav();
+  Presence.refresh();
+  Reactions.render();
+  $("#ayudas-toggle").hidden = Presence.spectating();
 }
 
 export function marksFor(points) {
@@ -157,24 +162,36 @@ function renderSeats() {
       sub ? el("div", { class: "seat-sub", text: partner ? `${t("page.seat_partner_tag")} · ${sub}` : sub }) : null,
       el("div", { class: "seat-cards" }, backs, pileKeeper(seat % 2) === seat ? pileStack(seat % 2) : null),
     );
+    Presence.decorateSeat(panel, seat);
     slots[pos].append(panel);
   }
-  // my own corner: name, dealer, my team's pile
+  // my own corner: name, dealer, my team's pile (a spectator: the seat at the bottom, its hand face down)
   const me = mySeat();
-  $("#my-info").replaceChildren(
+  const watching = Presence.spectating();
+  const count = v.hand_sizes[me] ?? 0;
+  const mine = el(
+    "div",
+    { class: `seat seat-bottom${v.turn === me ? " is-turn" : ""}`, "data-testid": `seat-${me}`, "data-seat": me },
     el(
       "div",
-      { class: `seat seat-bottom${v.turn === me ? " is-turn" : ""}`, "data-testid": `seat-${me}`, "data-seat": me },
-      el(
-        "div",
-        { class: "seat-head" },
-        el("span", { class: "seat-name", text: seatInfo(me)?.name || t("page.you") }),
-        el("span", { class: "chip you", text: t("page.seat_you_tag") }),
-        v.dealer === me ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
-      ),
-      pileStack(me % 2),
+      { class: "seat-head" },
+      el("span", { class: "seat-name", text: watching ? seatName(me) : seatInfo(me)?.name || t("page.you") }),
+      watching ? null : el("span", { class: "chip you", text: t("page.seat_you_tag") }),
+      v.dealer === me ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
     ),
+    watching
+      ? el("div", {
+          class: "backs",
+          "data-testid": "seat-hand",
+          "data-count": count,
+          role: "img",
+          "aria-label": count === 1 ? t("page.hand_count_1") : t("page.hand_count", { n: count }),
+        }, Array.from({ length: count }, () => el("span", { class: "back", html: cardBackSVG() })))
+      : null,
+    pileStack(me % 2),
   );
+  Presence.decorateSeat(mine, me);
+  $("#my-info").replaceChildren(mine);
 }
 
 function renderTable() {
@@ -408,6 +425,7 @@ export function updateReady() {
   screen.dataset.ready = ready ? "1" : "0";
   // the turn is back with the person: the newest announcement, at once
   if (turn === "me") Bubble.flush();
+  Presence.onTurn(turn);
 }
 
 function onCardClick(code) {

@@ -338,6 +338,7 @@ def test_reactions_are_sayings_rate_limited_and_only_from_seats(tmp_path: Path, 
             assert beto.error({"v": 1, "type": "react", "saying": "mosero"})["code"] == "too_fast"
             assert ana.error({"v": 1, "type": "react", "saying": "<b>hola</b>"})["code"] == "bad_message"
             assert watcher.error({"v": 1, "type": "react", "saying": "mosero"})["code"] == "not_joined"
+            assert watcher.error({"v": 1, "type": "pace", "pace": "fast"})["code"] == "not_joined"
         check_all(spy)
 
 

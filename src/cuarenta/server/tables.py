@@ -29,6 +29,7 @@ from cuarenta.server.profiles import ProfileProblem, rate_mesa
 from cuarenta.server.protocol import (
     JoinMessage,
     NextMessage,
+    PaceMessage,
     ProtocolError,
     ReactMessage,
     RematchMessage,
@@ -416,6 +417,11 @@ class TableRooms(Rooms):
         if conn.room is not None and conn.room.table is not None and conn.seat is None:
             raise ProtocolError("not_joined", "a spectator watches: join with a seat's token to play")
         super().move(conn, message)
+
+    def pace(self, conn: Connection, message: PaceMessage) -> None:
+        if conn.room is not None and conn.seat is None:
+            raise ProtocolError("not_joined", "a spectator watches: the pace is for the people at the table")
+        super().pace(conn, message)
 
     def next_mesa(self, conn: Connection, message: NextMessage) -> None:
         if conn.room is not None and conn.room.table is not None:

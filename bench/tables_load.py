@@ -44,7 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import cpu_sample, start_server, stop_server, summary, think_range
+from server_load import cpu_sample, gc_summary, start_server, stop_server, summary, think_range
 
 
 @dataclass
@@ -211,6 +211,7 @@ async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]
         "server_cpu_pct": round(100 * (after.server - before.server) / wall, 1),
         "server_rss_mb": rss_mb(pid),
         "driver_cpu_pct": round(100 * (after.me - before.me) / wall, 1),
+        "window": (start, end),
     }
 
 
@@ -224,12 +225,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
     parser.add_argument("--workers", type=int, default=0, help="--workers of the server (0: no computer)")
     parser.add_argument("--serve-arg", action="append", default=[], help="another option for cuarenta serve")
+    parser.add_argument("--gc-trace", action="store_true", help="trace the server's garbage collections")
     parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 1 <= args.seconds <= 1800:
         parser.error("--tables must be 1..2000 and --seconds 1..1800")
-    args.bot_delay, args.gc_trace, args.no_gc_policy = 0.05, False, False  # what start_server reads
+    args.bot_delay, args.no_gc_policy = 0.05, False  # what start_server reads besides ours
     with tempfile.TemporaryDirectory(prefix="cuarenta-tables-") as tmp:
         data = Path(tmp) / "data"
         proc, base = start_server(data, args)
@@ -241,6 +243,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         finally:
             stop_server(proc)
         log = (Path(tmp) / "server.log").read_text(errors="replace")
+        window = figures.pop("window")
+        if args.gc_trace:
+            figures["gc"] = gc_summary(Path(tmp) / "gc.trace", *window)
     figures["python"] = platform.python_version()
     figures["cpus"] = os.cpu_count()
     if "Traceback" in log:

@@ -181,7 +181,7 @@ class RoomInfo(BaseModel):
 
     room: str
     seat: int
-    status: Literal["playing", "finished"]
+    status: Literal["waiting", "playing", "finished"]
     mesa: int
     practice: bool = False
 

@@ -24,12 +24,14 @@ import {
   createGame,
   loadOptions,
   matchPreset,
+  onAgainstChanged,
   onModeChanged,
   onPlayersChanged,
   onPresetChanged,
   restoreForm,
   startGame,
 } from "./form.js";
+import { loadLobby, relabelFriends, routeHash, waiting, wireFriends } from "./friends.js";
 import { isFresh } from "./queue.js";
 import { showScreen } from "./screens.js";
 import { app } from "./state.js";
@@ -61,6 +63,7 @@ function applyLanguage() {
   const choice = $("#choice-dialog");
   if (choice.open) choice.close();
   if (app.screen === "history") showHistory();
+  relabelFriends();
 }
 
 function onKeyDown(e) {
@@ -117,18 +120,23 @@ function wire() {
     const { room, mesa } = $("#download-record").dataset;
     if (app.session && room === app.session.room) downloadRecord(room, app.session.token, mesa);
   });
-  $("#nav-new").addEventListener("click", () => showScreen("new"));
+  $("#nav-new").addEventListener("click", () => {
+    showScreen("new");
+    loadLobby();
+  });
   $("#nav-table").addEventListener("click", () => {
     if (!app.session) return;
     if (!app.conn) openSession(app.session);
-    else showScreen("table");
+    else showScreen(waiting() ? "wait" : "table");
   });
   $("#resume-game").addEventListener("click", () => {
-    if (app.conn) showScreen("table");
+    if (app.conn) showScreen(waiting() ? "wait" : "table");
     else if (app.session) openSession(app.session);
   });
   $("#nav-history").addEventListener("click", showHistory);
   $("#mode-choices").addEventListener("change", onModeChanged);
+  for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
+  wireFriends();
   $("#confirm-new-back").addEventListener("click", () => {
     $("#confirm-new").close();
     if (app.conn) showScreen("table");
@@ -190,6 +198,8 @@ async function main() {
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();
+  loadLobby();
+  if (routeHash()) return;
   if (app.session && app.session.room && app.session.token) {
     await resume(app.session);
   } else {

@@ -8,6 +8,7 @@ state, bounded by a deadline.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -86,7 +87,7 @@ def create_table(
     page.get_by_test_id(f"players-{players}").check()
     page.get_by_test_id("mode-quick").check()
     for seat, value in (seats or {}).items():
-        page.get_by_test_id(f"seat-{seat}").select_option(value)
+        page.get_by_test_id(f"friend-seat-{seat}").select_option(value)
     if lobby:
         page.get_by_test_id("table-lobby").check()
     with page.expect_request("**/api/tables") as request:
@@ -95,7 +96,7 @@ def create_table(
     assert body["players"] == players and body["name"] == name and body["lobby"] is lobby
     expect(page.get_by_test_id("waiting-room")).to_be_visible()
     link = page.get_by_test_id("invite-link")
-    expect(link).to_have_attribute("href", __import__("re").compile(r"/#join=[\w-]+\.[\w-]+$"))
+    expect(link).to_have_attribute("href", re.compile(r"/#join=[\w-]+\.[\w-]+$"))
     href = str(link.get_attribute("href"))
     assert href.startswith(base_url.rstrip("/") + "/#join=")
     return href
@@ -131,7 +132,9 @@ def play_both_to_the_end(pages: list[Page]) -> dict[int, int]:
             if kind == "error":
                 raise AssertionError(page.get_by_test_id("error").inner_text())
             if kind == "ready":
-                page.get_by_test_id("hand-card").and_(page.locator(":not([aria-disabled=true])")).first.click()
+                page.get_by_test_id("hand-card").and_(
+                    page.locator(":not([aria-disabled=true])")
+                ).first.click()
                 played[i] += 1
                 acted = True
             elif kind == "choice":
@@ -147,7 +150,7 @@ def play_both_to_the_end(pages: list[Page]) -> dict[int, int]:
     return played
 
 
-# -- (a) two people, an invite link, a whole chica ----------------------------------------------------------
+# -- (a) two people, an invite link, a whole chica --------
 def test_two_friends_play_a_whole_chica_through_the_invite_link(people: People, base_url: str) -> None:
     ana = people.page()
     beto = people.page()
@@ -184,7 +187,7 @@ def test_two_friends_play_a_whole_chica_through_the_invite_link(people: People, 
         assert "hand" not in " ".join(storage), storage.keys()
 
 
-# -- (b) a full table offers to watch ------------------------------------------------------------------------
+# -- (b) a full table offers to watch --------
 def test_a_full_table_offers_to_watch_and_a_bad_invite_says_so(people: People, base_url: str) -> None:
     ana = people.page()
     beto = people.page()
@@ -211,7 +214,7 @@ def test_a_full_table_offers_to_watch_and_a_bad_invite_says_so(people: People, b
     expect(carla.get_by_test_id("join-problem")).to_be_visible()
 
 
-# -- (c) the creator seats the computer and starts a 2 vs 2 with one friend ------------------------------------
+# -- (c) the creator seats the computer and starts a 2 vs 2 with one friend --------
 def test_the_creator_seats_the_computer_and_starts_a_2v2(people: People, base_url: str) -> None:
     ana = people.page()
     beto = people.page()
@@ -224,9 +227,7 @@ def test_the_creator_seats_the_computer_and_starts_a_2v2(people: People, base_ur
     expect(beto.get_by_test_id("table-start")).to_be_hidden()
     # Beto took the partner's seat (2); Ana sees him, connected
     expect(seat_of(ana, 2)).to_contain_text("Beto")
-    expect(seat_of(ana, 2)).to_have_attribute(
-        "data-connected", "true"
-    )
+    expect(seat_of(ana, 2)).to_have_attribute("data-connected", "true")
     ana.get_by_test_id("seat-level-1").select_option("facil")
     ana.get_by_test_id("seat-computer-1").click()
     expect(seat_of(ana, 1)).to_have_attribute("data-kind", "computer")
@@ -238,7 +239,7 @@ def test_the_creator_seats_the_computer_and_starts_a_2v2(people: People, base_ur
         expect(page.locator("#board")).to_have_attribute("data-players", "4")
 
 
-# -- (d) the lobby --------------------------------------------------------------------------------------------
+# -- (d) the lobby --------
 def test_the_lobby_lists_a_public_table_and_joining_from_it_works(
     people: People, base_url: str, server: Server
 ) -> None:
@@ -261,7 +262,7 @@ def test_the_lobby_lists_a_public_table_and_joining_from_it_works(
     expect(beto.locator(f"[data-testid=lobby-table][data-room='{room}']")).to_have_count(0)
 
 
-# -- (e) a phone ------------------------------------------------------------------------------------------------
+# -- (e) a phone --------
 def reachable(page: Page, testids: list[str], where: str) -> None:
     width, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner, f"{where}: the page is {width} px wide in a {inner} px viewport"
@@ -281,7 +282,16 @@ def test_on_a_phone_every_control_is_reachable(people: People, base_url: str) ->
     ana.get_by_test_id("players-4").check()
     reachable(
         ana,
-        ["mode-friends", "seat-1", "seat-2", "seat-3", "table-grace", "table-clock", "table-lobby", "start"],
+        [
+            "mode-friends",
+            "friend-seat-1",
+            "friend-seat-2",
+            "friend-seat-3",
+            "table-grace",
+            "table-clock",
+            "table-lobby",
+            "start",
+        ],
         "the form with friends",
     )
     link = create_table(ana, base_url, players=4)
@@ -295,3 +305,30 @@ def test_on_a_phone_every_control_is_reachable(people: People, base_url: str) ->
     beto.goto(link)
     expect(beto.get_by_test_id("join-form")).to_be_visible()
     reachable(beto, ["join-name", "join-team-0", "join-team-1", "join-submit"], "the join form")
+
+
+# -- the quick game in 2 vs 2 (issue 8's leftover) --------
+def test_the_quick_game_in_2v2_is_basicos_options_for_four(
+    people: People, base_url: str, server: Server
+) -> None:
+    options = server.get_json("api/options")
+    quick = next(p for p in options["presets"] if p["name"] == options["quick_preset"])
+    page = people.page()
+    page.goto(base_url)
+    form_ready(page)
+    page.get_by_test_id("players-4").check()
+    expect(page.get_by_test_id("mode-quick")).to_be_enabled()
+    page.get_by_test_id("mode-quick").check()
+    expect(page.get_by_test_id("preset")).to_have_value("custom")
+    expect(page.get_by_test_id("mode-quick")).to_be_checked()
+    # back to 1 vs 1: the preset itself again
+    page.get_by_test_id("players-2").check()
+    expect(page.get_by_test_id("preset")).to_have_value(quick["name"])
+    page.get_by_test_id("players-4").check()
+    expect(page.get_by_test_id("mode-quick")).to_be_checked()
+    with page.expect_request("**/api/rooms") as request:
+        page.get_by_test_id("start").click()
+    rules = request.value.post_data_json["rules"]
+    assert rules["preset"] == "custom" and rules["players"] == 4
+    assert all(rules[k] == v for k, v in quick["options"].items()), rules
+    expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)

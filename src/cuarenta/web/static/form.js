@@ -52,7 +52,7 @@ function quickPreset() {
 function isQuickCustom() {
   const quick = quickPreset();
   const values = readOptionsTable();
-  return Boolean(quick && values && form.preset() === "custom" && !quick.players.includes(form.players()) && sameValues(values, presetValues(quick)));
+  return Boolean(quick && values && form.preset() === "custom" && sameValues(values, presetValues(quick)));
 }
 function applyQuick() {
   const quick = quickPreset();
@@ -252,7 +252,7 @@ function buildSeatChoices() {
     const label = players === 4 && seat === 2 ? t("page.friends.seat_partner", { n: seat + 1 }) : t("page.friends.seat_opponent", { n: seat + 1 });
     const select = el(
       "select",
-      { id, "data-testid": id, "data-seat": seat },
+      { id, "data-testid": `friend-${id}`, "data-seat": seat },
       el("option", { value: "friend", text: t("page.friends.seat_friend") }),
       app.options.levels.map((level) =>
         el("option", { value: level, text: t("page.friends.seat_computer", { level: pick(labels[level]?.label, level) }) }),

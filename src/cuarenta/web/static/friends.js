@@ -62,10 +62,10 @@ function seatItems(seats, me, players) {
     return el(
       "li",
       { class: "table-seat", "data-testid": "table-seat", "data-seat": s.seat, "data-kind": s.kind, "data-connected": s.kind === "person" ? String(Boolean(s.connected)) : null },
-      el("span", { class: "seat-number", text: t("page.friends.seat_n", { n: s.seat + 1 }) }),
-      el("span", { class: "seat-name", text: main }),
-      role ? el("span", { class: "choice-sub", text: role }) : null,
-      sub ? el("span", { class: "seat-state", text: sub }) : null,
+      el("span", { class: "ts-number", text: t("page.friends.seat_n", { n: s.seat + 1 }) }),
+      el("span", { class: "ts-name", text: main }),
+      role ? el("span", { class: "ts-role", text: role }) : null,
+      sub ? el("span", { class: "ts-state", text: sub }) : null,
     );
   });
 }
@@ -169,7 +169,7 @@ function renderWaiting() {
       select.value = info?.level && levels.includes(info.level) ? info.level : levels.includes("normal") ? "normal" : levels[0];
       const button = el("button", { type: "button", class: "btn btn-secondary", "data-testid": `seat-computer-${seat}`, text: t("page.friends.put_computer") });
       button.addEventListener("click", () => creatorAction(`seats/${seat}`, { level: select.value }, button));
-      item.append(el("span", { class: "seat-actions" }, select, button));
+      item.append(el("span", { class: "ts-actions" }, select, button));
     }
   }
   $("#wait-seats").replaceChildren(...items);
@@ -203,6 +203,8 @@ async function drawQr(link) {
     const svg = doc.documentElement;
     if (table.qrFor !== link || svg.nodeName.toLowerCase() !== "svg") return;
     for (const node of svg.querySelectorAll("script, foreignObject")) node.remove();
+    const [w, h] = [parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
+    if (!svg.getAttribute("viewBox") && w > 0 && h > 0) svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svg.setAttribute("aria-hidden", "true");
     svg.setAttribute("focusable", "false");
     box.replaceChildren(document.importNode(svg, true));

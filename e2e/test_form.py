@@ -314,8 +314,11 @@ def test_a_newcomer_is_offered_a_quick_game_first(page: Page, base_url: str, ser
 
     page.goto(base_url)
     form_ready(page)
+    # the form's first choice is whom to play with (the computer, checked, or friends), then the game
     first = page.locator("#new-game-form input, #new-game-form select").first
-    expect(first).to_have_attribute("data-testid", "mode-quick")
+    expect(first).to_have_attribute("data-testid", "mode-computer")
+    expect(first).to_be_checked()
+    expect(page.locator("#mode-choices input").first).to_have_attribute("data-testid", "mode-quick")
     expect(page.get_by_test_id("mode-quick")).to_be_checked()
     expect(page.get_by_test_id("preset")).to_have_value(quick)
     expect(page.locator("label:has([data-testid=mode-quick])")).to_contain_text("Partida rápida")

@@ -24,6 +24,7 @@ import {
   createGame,
   loadOptions,
   matchPreset,
+  onAgainstChanged,
   onModeChanged,
   onPlayersChanged,
   onPresetChanged,
@@ -31,6 +32,7 @@ import {
   startGame,
 } from "./form.js";
 import { isTable, renderRematch } from "./presence.js";
+import { loadLobby, relabelFriends, routeHash, waiting, wireFriends } from "./friends.js";
 import { isFresh } from "./queue.js";
 import { watchFromHash } from "./spectator.js";
 import { showScreen } from "./screens.js";
@@ -63,6 +65,7 @@ function applyLanguage() {
   const choice = $("#choice-dialog");
   if (choice.open) choice.close();
   if (app.screen === "history") showHistory();
+  relabelFriends();
 }
 
 function onKeyDown(e) {
@@ -119,18 +122,23 @@ function wire() {
     const { room, mesa } = $("#download-record").dataset;
     if (app.session && room === app.session.room) downloadRecord(room, app.session.token, mesa);
   });
-  $("#nav-new").addEventListener("click", () => showScreen("new"));
+  $("#nav-new").addEventListener("click", () => {
+    showScreen("new");
+    loadLobby();
+  });
   $("#nav-table").addEventListener("click", () => {
     if (!app.session) return;
     if (!app.conn) openSession(app.session);
-    else showScreen("table");
+    else showScreen(waiting() ? "wait" : "table");
   });
   $("#resume-game").addEventListener("click", () => {
-    if (app.conn) showScreen("table");
+    if (app.conn) showScreen(waiting() ? "wait" : "table");
     else if (app.session) openSession(app.session);
   });
   $("#nav-history").addEventListener("click", showHistory);
   $("#mode-choices").addEventListener("change", onModeChanged);
+  for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
+  wireFriends();
   $("#confirm-new-back").addEventListener("click", () => {
     $("#confirm-new").close();
     if (app.conn) showScreen("table");
@@ -202,8 +210,11 @@ async function main() {
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();
+  loadLobby();
   if (watchFromHash()) {
     /* a watch link (spectator.js): the table, read-only */
+  } else if (routeHash()) {
+    /* an invite link (friends.js): the join page */
   } else if (app.session && app.session.room && app.session.token) {
     await resume(app.session);
   } else {

@@ -133,8 +133,16 @@ export function openSession(session) {
   });
 }
 
+const hooks = [];
+/** Another module sees each socket message first (friends.js: a table that waits for people); a hook
+ * that returns true has used the message up. */
+export function addMessageHook(hook) {
+  hooks.push(hook);
+}
+
 function onMessage(msg) {
   if (!msg || typeof msg !== "object") return;
+  if (hooks.some((hook) => hook(msg))) return;
   if (msg.type === "state") {
     Presence.onState(msg);
     app.queue.push(msg);

@@ -1,10 +1,12 @@
-// The new-game form, all of it from GET api/options: mode (quick game or full rules), level, preset and
-// every rule option; the form remembered in localStorage; POST api/rooms to start a game.
+// The new-game form, all of it from GET api/options: versus the computer or with friends, mode (quick
+// game or full rules), level, preset and every rule option, and a table's seats and options; the form
+// remembered in localStorage; POST api/rooms to start a game (a table with friends: friends.js).
 
 import * as I from "./i18n.js";
 import { errorDetail } from "./api.js";
 import { openSession } from "./connection.js";
 import { hideError, showError } from "./dialogs.js";
+import { createTable } from "./friends.js";
 import { $, el } from "./dom.js";
 import { app } from "./state.js";
 import { KEYS, load, store } from "./storage.js";
@@ -35,7 +37,35 @@ const form = {
   players: () => Number(document.querySelector('input[name="players"]:checked')?.value ?? 2),
   level: () => document.querySelector('input[name="level"]:checked')?.value ?? "facil",
   preset: () => $("#preset").value,
+  against: () => document.querySelector('input[name="against"]:checked')?.value ?? "computer",
 };
+
+/** The table options offered with friends (docs/tables.md): grace in seconds, the turn clock. */
+const GRACES = [30, 60, 120, 300];
+const CLOCKS = [null, 30, 60];
+
+/** The quick game: the server's `quick_preset`; in 2 vs 2 (which the preset does not allow) its options
+ * for 4 players as a custom table. */
+function quickPreset() {
+  return presetOf(app.options?.quick_preset);
+}
+function isQuickCustom() {
+  const quick = quickPreset();
+  const values = readOptionsTable();
+  return Boolean(quick && values && form.preset() === "custom" && sameValues(values, presetValues(quick)));
+}
+function applyQuick() {
+  const quick = quickPreset();
+  if (!quick) return;
+  if (quick.players.includes(form.players())) {
+    $("#preset").value = quick.name;
+    onPresetChanged();
+  } else {
+    $("#preset").value = "custom";
+    buildOptionsTable(presetValues(quick));
+    updatePresetDescription();
+  }
+}
 
 function buildLevelChoices() {
   const box = $("#level-choices");
@@ -93,7 +123,8 @@ function buildModeChoices() {
   $("#mode-field").hidden = !quick || !full;
   if (!quick || !full) return box.replaceChildren();
   const players = form.players();
-  const only = (p) => (p.players.includes(players) ? "" : ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`);
+  const only = (p) =>
+    p.players.includes(players) || p === quick ? "" : ` (${t(p.players.includes(2) ? "preset.only_2" : "preset.only_4")})`;
   const choice = (mode, preset, main, sub) =>
     el(
       "label",
@@ -103,7 +134,7 @@ function buildModeChoices() {
         name: "mode",
         value: preset.name,
         "data-testid": `mode-${mode}`,
-        disabled: !preset.players.includes(players) || undefined,
+        disabled: (preset !== quick && !preset.players.includes(players)) || undefined,
       }),
       el("span", { class: "choice-main", text: main }),
       el("span", { class: "choice-sub", text: sub + only(preset) }),
@@ -118,12 +149,17 @@ function buildModeChoices() {
 /** Check the first choice that matches the preset (none when another preset is chosen). */
 function updateMode() {
   const preset = $("#preset").value;
-  for (const input of document.querySelectorAll('input[name="mode"]')) input.checked = input.value === preset;
+  const quick = isQuickCustom() ? quickPreset()?.name : null;
+  for (const input of document.querySelectorAll('input[name="mode"]')) input.checked = input.value === preset || input.value === quick;
 }
 
 export function onModeChanged(event) {
   const select = $("#preset");
   if (!event.target.checked || select.value === event.target.value) return;
+  if (event.target.value === quickPreset()?.name) {
+    applyQuick();
+    return;
+  }
   select.value = event.target.value;
   onPresetChanged();
 }
@@ -131,7 +167,7 @@ export function onModeChanged(event) {
 function updatePresetDescription() {
   const name = $("#preset").value;
   updateMode();
-  const about = name === "custom" ? app.options.custom?.about : presetOf(name)?.about;
+  const about = isQuickCustom() ? quickPreset().about : name === "custom" ? app.options.custom?.about : presetOf(name)?.about;
   $("#preset-desc").textContent = pick(about);
 }
 
@@ -185,9 +221,64 @@ export function onPresetChanged() {
 export function onPlayersChanged() {
   if (!app.options) return;
   const before = form.preset();
+  const wasQuick = before === quickPreset()?.name || isQuickCustom();
   buildPresetSelect();
   buildModeChoices();
-  if (form.preset() !== before) onPresetChanged();
+  if (wasQuick) applyQuick();
+  else if (form.preset() !== before) onPresetChanged();
+  buildSeatChoices();
+}
+
+/** Versus the computer or with friends: the friends' fields and the start button's words follow. */
+export function onAgainstChanged() {
+  const friends = form.against() === "friends";
+  $("#friends-fields").hidden = !friends || !app.options;
+  $('#start-game [data-testid="start-game"]').hidden = friends;
+  $('#start-game [data-testid="create-table"]').hidden = !friends;
+  buildSeatChoices();
+}
+
+/** One select per other seat: a friend, or the computer at a level; in 2 vs 2 seat 2 is the partner. */
+function buildSeatChoices() {
+  const box = $("#seat-choices");
+  if (!app.options) return box.replaceChildren();
+  const players = form.players();
+  const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  const saved = load(KEYS.form)?.seats ?? [];
+  const labels = app.options.level_labels ?? {};
+  const rows = [];
+  for (let seat = 1; seat < players; seat += 1) {
+    const id = `seat-${seat}`;
+    const label = players === 4 && seat === 2 ? t("page.friends.seat_partner", { n: seat + 1 }) : t("page.friends.seat_opponent", { n: seat + 1 });
+    const select = el(
+      "select",
+      { id, "data-testid": `friend-${id}`, "data-seat": seat },
+      el("option", { value: "friend", text: t("page.friends.seat_friend") }),
+      app.options.levels.map((level) =>
+        el("option", { value: level, text: t("page.friends.seat_computer", { level: pick(labels[level]?.label, level) }) }),
+      ),
+    );
+    const wanted = before[seat - 1] ?? saved[seat - 1] ?? "friend";
+    select.value = [...select.options].some((o) => o.value === wanted) ? wanted : "friend";
+    rows.push(el("div", { class: "option-row" }, el("label", { for: id, text: label }), select));
+  }
+  box.replaceChildren(...rows);
+}
+
+function buildTableOptions() {
+  const saved = load(KEYS.form) ?? {};
+  const grace = $("#table-grace");
+  const keepGrace = grace.value || String(saved.grace ?? 60);
+  grace.replaceChildren(
+    ...GRACES.map((n) => el("option", { value: String(n), text: n < 120 ? t("page.friends.seconds", { n }) : t("page.friends.minutes", { n: n / 60 }) })),
+  );
+  grace.value = GRACES.map(String).includes(keepGrace) ? keepGrace : "60";
+  const clock = $("#table-clock");
+  const keepClock = clock.value || JSON.stringify(saved.clock ?? null);
+  clock.replaceChildren(
+    ...CLOCKS.map((n) => el("option", { value: JSON.stringify(n), text: n === null ? t("page.friends.clock_off") : t("page.friends.clock_on", { n }) })),
+  );
+  clock.value = CLOCKS.map((n) => JSON.stringify(n)).includes(keepClock) ? keepClock : "null";
 }
 
 export function buildForm() {
@@ -208,6 +299,9 @@ export function buildForm() {
   buildOptionsTable(
     name === "custom" ? readOptionsTable() ?? load(KEYS.form)?.rules ?? presetValues(null) : presetValues(presetOf(name)),
   );
+  updateMode();
+  buildTableOptions();
+  onAgainstChanged();
 }
 
 /** GET api/options; without it the form cannot be offered (the page keeps no copy of the rules). */
@@ -234,6 +328,8 @@ export function restoreForm() {
     const input = document.querySelector(`input[name="players"][value="${saved.players}"]`);
     if (input) input.checked = true;
   }
+  if (saved?.against === "friends") $('input[name="against"][value="friends"]').checked = true;
+  if (saved && typeof saved.lobby === "boolean") $("#table-lobby").checked = saved.lobby;
 }
 
 /** Whether this browser has a game whose mesa is not finished (not known yet counts as unfinished). */
@@ -262,8 +358,28 @@ export async function createGame() {
   // an empty name stays empty: the page shows the catalogue's default name in its current language
   const name = typed;
   const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
+  const against = form.against();
+  const seats = [...document.querySelectorAll("#seat-choices select")].map((s) => s.value);
+  const table = { grace: Number($("#table-grace").value), clock: JSON.parse($("#table-clock").value), lobby: $("#table-lobby").checked };
   store(KEYS.name, typed || null);
-  store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null });
+  store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null, against, seats, ...table });
+  if (against === "friends") {
+    if (!typed) {
+      showError(t("page.friends.name_needed"));
+      $("#player-name").focus();
+      return;
+    }
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    hideError();
+    try {
+      await createTable({ players, rules, name, seats, level, ...table });
+    } finally {
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+    }
+    return;
+  }
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   hideError();
@@ -286,7 +402,7 @@ export async function createGame() {
   }
 }
 
-function rememberGame(session, extra) {
+export function rememberGame(session, extra) {
   store(KEYS.session, session);
   app.session = session;
   const games = (load(KEYS.games) ?? []).filter((g) => g.room !== session.room);

@@ -1,11 +1,18 @@
-// The page's screens (new game, table, history) and the navigation that shows which one is open.
+// The page's screens (new game, table, history, and a table's waiting room and join page) and the
+// navigation that shows which one is open.
 
 import { $ } from "./dom.js";
 import { app } from "./state.js";
 
 export function showScreen(name) {
   app.screen = name;
-  for (const [id, screen] of [["#screen-new", "new"], ["#screen-table", "table"], ["#screen-history", "history"]]) {
+  for (const [id, screen] of [
+    ["#screen-new", "new"],
+    ["#screen-table", "table"],
+    ["#screen-history", "history"],
+    ["#screen-wait", "wait"],
+    ["#screen-join", "join"],
+  ]) {
     $(id).hidden = screen !== name;
   }
   updateNav();
@@ -14,7 +21,7 @@ export function showScreen(name) {
 export function updateNav() {
   $("#nav-table").hidden = !app.session;
   for (const [id, screen] of [["#nav-table", "table"], ["#nav-new", "new"], ["#nav-history", "history"]]) {
-    if (app.screen === screen) $(id).setAttribute("aria-current", "page");
+    if (app.screen === screen || (screen === "table" && app.screen === "wait")) $(id).setAttribute("aria-current", "page");
     else $(id).removeAttribute("aria-current");
   }
   $("#resume-game").hidden = !app.session || app.screen !== "new";

@@ -78,6 +78,7 @@ def create_table(
     players: int = 2,
     seats: dict[int, str] | None = None,
     lobby: bool = False,
+    rated: bool = False,
 ) -> str:
     """Fill the form with friends (the quick game), create the table; returns the invite link."""
     page.goto(base_url)
@@ -90,6 +91,8 @@ def create_table(
         page.get_by_test_id(f"friend-seat-{seat}").select_option(value)
     if lobby:
         page.get_by_test_id("table-lobby").check()
+    if rated:
+        page.get_by_test_id("table-rated").check()
     with page.expect_request("**/api/tables") as request:
         page.get_by_test_id("start").click()
     body = request.value.post_data_json
@@ -332,3 +335,21 @@ def test_the_quick_game_in_2v2_is_basicos_options_for_four(
     assert rules["preset"] == "custom" and rules["players"] == 4
     assert all(rules[k] == v for k, v in quick["options"].items()), rules
     expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
+
+
+def test_a_rated_table_gives_each_browser_its_profile(people: People, base_url: str) -> None:
+    """A rated table needs a profile per person: the page makes one (kept in this browser only) for the
+    creator and for whoever joins, and the table says it is rated."""
+    ana, beto = people.page(), people.page()
+    link = create_table(ana, base_url, rated=True)
+    join(beto, link, "Beto")
+    profiles = [
+        page.evaluate("() => JSON.parse(localStorage.getItem('cuarenta.profile'))") for page in (ana, beto)
+    ]
+    assert all(p and p["id"] and p["key"] for p in profiles) and profiles[0]["id"] != profiles[1]["id"]
+    assert [p["name"] for p in profiles] == ["Ana", "Beto"]
+    room = link.split("#join=")[1].split(".")[0]
+    info = ana.request.get(f"{base_url.rstrip('/')}/api/tables/{room}").json()
+    assert info["rated"] is True and [s["kind"] for s in info["seats"]] == ["person", "person"]
+    for page in (ana, beto):
+        expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=15_000)

@@ -360,7 +360,12 @@ export async function createGame() {
   const rules = preset === "custom" ? { preset: "custom", players, ...readOptionsTable() } : { preset, players };
   const against = form.against();
   const seats = [...document.querySelectorAll("#seat-choices select")].map((s) => s.value);
-  const table = { grace: Number($("#table-grace").value), clock: JSON.parse($("#table-clock").value), lobby: $("#table-lobby").checked };
+  const table = {
+    grace: Number($("#table-grace").value),
+    clock: JSON.parse($("#table-clock").value),
+    lobby: $("#table-lobby").checked,
+    rated: $("#table-rated").checked,
+  };
   store(KEYS.name, typed || null);
   store(KEYS.form, { players, level, preset, rules: preset === "custom" ? readOptionsTable() : null, against, seats, ...table });
   if (against === "friends") {

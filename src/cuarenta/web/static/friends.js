@@ -4,6 +4,7 @@
 // of public tables. Once a table plays, the usual table screen shows it. Names are shown as text, never
 // as markup; the seat's token travels in an Authorization header or the socket's join, never in a URL.
 
+import { ownProfile, saveOwnProfile } from "./ratings.js";
 import * as I from "./i18n.js";
 import { authorized, errorDetail } from "./api.js";
 import { addMessageHook, openSession } from "./connection.js";
@@ -71,9 +72,26 @@ function seatItems(seats, me, players) {
 }
 
 // -- creating and entering a table ------------------------------------------------------------------------
+/** The browser's anonymous profile ({id, key}, kept as ratings.js keeps it), made now if it has none:
+ * a rated table needs one (docs/tables.md). */
+async function ensureProfile(name) {
+  const own = ownProfile();
+  if (own) return { id: own.id, key: own.key };
+  const res = await fetch("api/profiles", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  const answer = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
+  saveOwnProfile({ id: answer.id, key: answer.key, name: answer.name });
+  return { id: answer.id, key: answer.key };
+}
+
 /** POST api/tables, then the waiting room. */
 export async function createTable(body) {
   try {
+    if (body.rated) body.profile = await ensureProfile(body.name);
     const res = await fetch("api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const answer = await res.json().catch(() => null);
     if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
@@ -376,6 +394,7 @@ async function submitJoin(event) {
   button.disabled = true;
   hideError();
   try {
+    if (info.rated) body.profile = await ensureProfile(name);
     const res = await fetch(`api/tables/${encodeURIComponent(room)}/join`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },

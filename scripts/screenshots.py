@@ -5,7 +5,10 @@ Chromium (Debian's, /usr/bin/chromium), plays a few cards by clicking until the 
 
 - ``docs/screenshots/desktop.png``: 1280x800, a 2v2 game (partner and both opponents around the table);
 - ``docs/screenshots/phone.png``: a 360x740 phone (touch, 2x pixels), 1v1, the full page;
-- ``docs/screenshots/desktop-en.png`` and ``phone-en.png``: the same games with the page in English.
+- ``docs/screenshots/desktop-en.png`` and ``phone-en.png``: the same games with the page in English;
+- ``docs/screenshots/friends-waiting.png`` and ``friends-table.png``: a 2 vs 2 table with a friend (Ana's
+  partner Beto, two computer opponents): Ana's waiting room with the invite link and its QR code, then
+  her table once Beto has joined through the link (a table's deal is the server's: it changes each run).
 
 All with Ayudas on, seeded so that a run gives the same pictures.
 
@@ -15,6 +18,7 @@ All with Ayudas on, seeded so that a run gives the same pictures.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -110,6 +114,41 @@ def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, play
     print(f"saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
 
 
+def shoot_friends(browser: Browser, url: str, out: Path) -> None:
+    """Ana creates a 2 vs 2 table (partner: a friend), Beto joins through the invite link."""
+    ana_context, beto_context = new_context(browser, **DESKTOP), new_context(browser, **DESKTOP)
+    try:
+        ana, beto = ana_context.new_page(), beto_context.new_page()
+        log = watch_page(ana)
+        ana.goto(url)
+        expect(ana.get_by_test_id("mode-friends")).to_be_visible()
+        ana.get_by_test_id("mode-friends").check()
+        ana.get_by_test_id("player-name").fill("Ana")
+        ana.get_by_test_id("players-4").check()
+        ana.get_by_test_id("mode-quick").check()
+        ana.get_by_test_id("friend-seat-1").select_option("normal")
+        ana.get_by_test_id("friend-seat-3").select_option("normal")
+        ana.get_by_test_id("start").click()
+        link = ana.get_by_test_id("invite-link")
+        expect(link).to_have_attribute("href", re.compile("#join="))
+        expect(ana.locator("#invite-qr svg")).to_be_visible()
+        settle(ana)
+        ana.screenshot(path=str(out / "friends-waiting.png"), full_page=True)
+        beto.goto(str(link.get_attribute("href")))
+        beto.get_by_test_id("join-name").fill("Beto")
+        beto.get_by_test_id("join-submit").click()
+        expect(ana.get_by_test_id("hand-card").first).to_be_visible(timeout=30_000)
+        expect(beto.get_by_test_id("hand-card").first).to_be_visible(timeout=30_000)
+        settle(ana)
+        ana.screenshot(path=str(out / "friends-table.png"))
+        if log.errors:
+            raise RuntimeError(f"script errors in the page: {log.errors}")
+    finally:
+        ana_context.close()
+        beto_context.close()
+    print("saved friends-waiting.png and friends-table.png")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="output directory")
@@ -128,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 desktop, phone = out / f"desktop{suffix}.png", out / f"phone{suffix}.png"
                 shoot(browser, server.url, desktop, phone=False, seed=args.seeds[0], players=4, lang=lang)
                 shoot(browser, server.url, phone, phone=True, seed=args.seeds[1], players=2, lang=lang)
+            shoot_friends(browser, server.url, out)
         finally:
             browser.close()
     return 0

@@ -211,7 +211,7 @@ def tables_router(
     @router.post(
         "/api/tables",
         response_model=NewTableAnswer,
-        responses=errors(400, 413, 422, 429),
+        responses=errors(400, 403, 404, 413, 422, 429),
         dependencies=[Depends(limit_creation)],
     )
     async def new_table(body: NewTable) -> dict[str, Any]:

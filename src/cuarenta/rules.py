@@ -19,6 +19,7 @@ option by option; anything impossible raises :class:`~cuarenta.RulesError`::
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
@@ -280,10 +281,11 @@ class Rules:
         return base.replace(**data)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option as a JSON-ready dict (plus ``"preset"``, the matching preset or ``"custom"``)."""
-        out: dict[str, Any] = {"preset": self.preset_name}
-        out.update(dataclasses.asdict(self))
-        return out
+        """Every option as a JSON-ready dict (plus ``"preset"``, the matching preset or ``"custom"``).
+
+        A new dict each call (made once per distinct rules: the server sends it in every message).
+        """
+        return dict(_rules_dict(self))
 
     # -- derived facts ---------------------------------------------------------------------
     @property
@@ -482,6 +484,13 @@ class Rules:
     def options_table(self) -> list[tuple[str, object]]:
         """(option, value) pairs in RULES.md order, for display."""
         return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)]
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    out: dict[str, Any] = {"preset": rules.preset_name}
+    out.update(dataclasses.asdict(rules))
+    return out
 
 
 OPTION_NAMES: Final = tuple(f.name for f in dataclasses.fields(Rules))

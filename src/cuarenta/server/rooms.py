@@ -256,6 +256,8 @@ class Room:
     deadline: tuple[int, float] | None = None
     clock_ran_out: int | None = None  #: the state whose turn the computer plays because the clock ran out
     timer_task: asyncio.Task[None] | None = None  #: wakes up at the next grace end or turn deadline
+    _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_mesa``
+    _wired_mesa: int = 0
 
     @property
     def players(self) -> int:
@@ -339,19 +341,16 @@ class Room:
         game = self.game
         if conn.mesa != self.mesa:
             conn.mesa, conn.sent = self.mesa, 0
-        sayings = self.sayings.update(game)  # the keys of every event of the mesa, computed once each
+        wired = self.wired_events()  # every event of the mesa with its sayings, made once each
         mesa_events = game.events
-        events = [
-            {**mesa_events[i].to_dict(), "sayings": sayings[i]} for i in range(conn.sent, len(mesa_events))
-        ]
+        events = [dict(wired[i]) for i in range(conn.sent, len(mesa_events))]
         conn.sent = len(mesa_events)
         view = game.view(0 if seat is None else seat)
-        wire = view.to_dict()
+        history = len(view.history)
+        wire = dataclasses.replace(view, history=()).to_dict()  # the history from the events made once
+        wire["history"] = [dict(event) for event in wired[len(mesa_events) - history :]]
         if seat is None:  # a spectator: everything of a view is public but the seat's own hand
             wire.update(seat=None, team=None, hand=[])
-        start = len(mesa_events) - len(wire["history"])  # the history is the tail of the mesa's events
-        for i, event in enumerate(wire["history"]):
-            event["sayings"] = sayings[start + i]
         mine = seat is not None and self.started and not game.is_over and game.turn == seat
         actions = game.legal_moves() if mine else []
         legal = [str(a) for a in actions]
@@ -378,6 +377,17 @@ class Room:
             table=self.table_info(),
             event_count=len(mesa_events),
         )
+
+    def wired_events(self) -> list[dict[str, Any]]:
+        """Every event of the current mesa as the wire has it (``to_dict()`` with its ``sayings``), each
+        made once and kept until the mesa changes: every socket's message shares them (copied shallowly)."""
+        events = self.game.events
+        if self._wired_mesa != self.mesa or len(self._wired) > len(events):
+            self._wired, self._wired_mesa = [], self.mesa
+        sayings = self.sayings.update(self.game)  # the keys of every event of the mesa, computed once each
+        for i in range(len(self._wired), len(events)):
+            self._wired.append({**events[i].to_dict(), "sayings": sayings[i]})
+        return self._wired
 
     def broadcast(self) -> None:
         """Queue the new state for every socket in the room."""

@@ -24,6 +24,7 @@ from harness import (
     new_context,
     play_first_card,
     state_number,
+    wait_step,
     watch_page,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
@@ -390,3 +391,27 @@ def test_a_dropped_socket_rejoins_with_since_and_shows_what_it_missed(
     finally:
         ana.close()
         bob.close()
+
+
+# -- leaving for good ------------------------------------------------------------------------------------
+def test_a_person_who_leaves_for_good_is_replaced_by_the_computer(browser: Browser, server: Server) -> None:
+    made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
+    beto_seat = join(server, made, "Beto")
+    ana, beto = Person(browser, server, made), Person(browser, server, beto_seat)
+    try:
+        beto.page.on("dialog", lambda dialog: dialog.accept())  # "leave for good?" — yes
+        beto.page.get_by_test_id("leave-table").click()
+        expect(beto.page.locator("#new-game-form")).to_be_visible()
+        assert "cuarenta.session" not in local_storage(beto.page)  # this browser forgot the seat
+        expect(ana.page.get_by_test_id("presence-1")).to_have_attribute("data-presence", "left")
+        # the computer plays Beto's seat: Ana's turn keeps coming back
+        for _ in range(2):
+            expect(ana.page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
+            kind = wait_step(ana.page)
+            if kind == "ready":
+                play_first_card(ana.page)
+            elif kind == "choice":
+                choose_first_option(ana.page)
+    finally:
+        ana.close()
+        beto.close()

@@ -615,25 +615,31 @@ class Rooms:
             game=game,
             practice=practice,
         )
+        self._insert(room)
+        self._remember(room)
+        return room, token
+
+    def _insert(self, room: Room) -> None:
+        """Store a new room with its seats (its log is empty)."""
         self.store.insert_room(
             RoomRow(
                 id=room.id,
-                created=when,
-                updated=when,
-                players=rules.players,
-                level=level,
-                rules=dumps(rules.to_dict()),
-                seed=dumps(seed),
+                created=room.created,
+                updated=room.created,
+                players=room.players,
+                level=room.level,
+                rules=dumps(room.rules.to_dict()),
+                seed=dumps(room.seed),
                 mesa=room.mesa,
                 state=room.state,
                 status=room.status,
-                practice=practice,
+                practice=room.practice,
                 mesa_state=room.mesa_state,
-                seats=tuple(s.to_row() for s in seats),
+                seats=tuple(s.to_row() for s in room.seats),
+                table_options=None if room.table is None else room.table.to_json(),
+                started=room.started,
             )
         )
-        self._remember(room)
-        return room, token
 
     def get(self, room_id: str) -> Room:
         """A room, loaded from the store if it is not in memory (after a restart, or evicted)."""

@@ -49,7 +49,7 @@ from cuarenta.server.rooms import (
     mesa_seed,
     now_text,
 )
-from cuarenta.server.store import FinishedRow, RoomRow, StoreError, dumps, hash_token
+from cuarenta.server.store import FinishedRow, StoreError, hash_token
 
 log = logging.getLogger("cuarenta.server")
 
@@ -178,23 +178,7 @@ class TableRooms(Rooms):
             table=table,
             started=False,
         )
-        self.store.insert_room(
-            RoomRow(
-                id=room.id,
-                created=when,
-                updated=when,
-                players=rules.players,
-                level=level,
-                rules=dumps(rules.to_dict()),
-                seed=dumps(seed),
-                mesa=1,
-                state=0,
-                status=room.status,
-                seats=tuple(s.to_row() for s in seat_list),
-                table_options=table.to_json(),
-                started=False,
-            )
-        )
+        self._insert(room)
         self._remember(room)
         if not any(s.kind == "open" for s in seat_list):
             self._start(room)  # nobody to wait for

@@ -248,7 +248,7 @@ function forgetWatch() {
   updateNav();
 }
 
-function forgetSession() {
+export function forgetSession() {
   store(KEYS.session, null);
   app.session = null;
   if (app.conn) app.conn.close();

@@ -5,7 +5,11 @@
 
 import * as I from "./i18n.js";
 import { $, el } from "./dom.js";
+import { authorized, errorDetail } from "./api.js";
+import { forgetSession } from "./connection.js";
+import { showError } from "./dialogs.js";
 import { isTable, spectating } from "./presence.js";
+import { showScreen } from "./screens.js";
 import { app, mySeat } from "./state.js";
 import { KEYS, load, store } from "./storage.js";
 
@@ -71,7 +75,34 @@ function build(row) {
     el("span", { class: "toggle-track", "aria-hidden": "true" }, el("span", { class: "toggle-knob" })),
     el("span", { text: t("at_table.mute") }),
   );
-  row.replaceChildren(el("div", { class: "reaction-buttons" }, buttons), mute);
+  const leave = el("button", {
+    type: "button",
+    id: "leave-table",
+    class: "btn btn-secondary leave-table",
+    "data-testid": "leave-table",
+    text: t("at_table.leave"),
+    onclick: leaveTable,
+  });
+  row.replaceChildren(el("div", { class: "reaction-buttons" }, buttons), mute, leave);
+}
+
+/** Leave the table for good (docs/tables.md): the computer plays the seat from now on; this browser
+ * forgets the seat and goes back to the new-game screen. Asked first: it cannot be undone. */
+async function leaveTable() {
+  const session = app.session;
+  if (!session || !window.confirm(t("at_table.leave_confirm"))) return;
+  try {
+    const res = await fetch(
+      `api/tables/${encodeURIComponent(session.room)}/leave`,
+      authorized(session.token, { method: "POST" }),
+    );
+    if (!res.ok && res.status !== 409) throw new Error(errorDetail(await res.json().catch(() => null)));
+  } catch (err) {
+    showError(err instanceof TypeError ? t("page.err.network") : String(err.message || err));
+    return;
+  }
+  forgetSession();
+  showScreen("new");
 }
 
 function updateButtons() {

@@ -141,7 +141,7 @@ function wire() {
   wireFriends();
   $("#confirm-new-back").addEventListener("click", () => {
     $("#confirm-new").close();
-    if (app.conn) showScreen("table");
+    if (app.conn) showScreen(waiting() ? "wait" : "table");
     else if (app.session) openSession(app.session);
   });
   $("#confirm-new-start").addEventListener("click", () => {

@@ -400,7 +400,7 @@ def games_of(store: Store, profile_id: str, limit: int = MAX_GAMES) -> list[Rate
         ).all()
         decoded = [(row, json.loads(row.teams), json.loads(row.changes)) for row in rows]
         ids = {pid for _, teams, _ in decoded for team in teams for pid in team}
-        names = dict(conn.execute(sa.select(p.id, p.name).where(p.id.in_(sorted(ids)))).tuples().all())
+        names = dict(conn.execute(sa.select(p.id, p.name).where(p.id.in_(sorted(ids)))).all())
     games = []
     for row, teams, changes in decoded:
         mine = next((t for t, team in enumerate(teams) if profile_id in team), None)

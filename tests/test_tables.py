@@ -452,3 +452,31 @@ def test_a_rated_table_updates_both_ratings_once_its_mesa_is_won(tmp_path: Path,
         assert all(p["games"] == 1 for p in board)
         page = client.get(f"/api/profiles/{ana['id']}").json()
         assert len(page["games"]) == 1 and page["games"][0]["won"] == (winner == 0)
+
+
+def test_a_table_everyone_left_waits_instead_of_playing_itself_out(tmp_path: Path, spy: Spy) -> None:
+    """When every person is away past the grace, the computers do not play the mesa out for them: the
+    table waits, and goes on (the computer standing in for the others) once someone is back."""
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"], grace=0)
+        joined = take_seat(client, made)
+        room = room_of(client, made["room"])
+        with Seat(client, spy) as ana, Seat(client, spy) as beto:
+            ana.join(made["room"], made["token"])
+            beto.join(made["room"], joined["token"])
+        before = room.state
+        deadline = time.monotonic() + 10
+        while not all(s.stand_in for s in room.seats) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(s.stand_in for s in room.seats)  # both away, the grace (0 s) over
+        time.sleep(1.5)  # the computers would have played many moves by now (no delay)
+        assert room.state == before and room.computer_to_move() is None
+        with Seat(client, spy) as back:
+            state = back.join(made["room"], made["token"], since=0)
+            mine = bool(state["legal"])
+            if mine:  # Ana's own turn first: she plays
+                back.play_turn()
+            # then the computer plays for Beto, who is still away
+            moved = back.until(lambda m: m["type"] == "state" and m["state"] > before + int(mine))
+            assert moved["events"] and moved["events"][0]["seat"] == 1
+        check_all(spy)

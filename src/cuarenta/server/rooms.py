@@ -280,11 +280,14 @@ class Room:
     def plays_for(self, seat: int) -> str | None:
         """The computer level that plays ``seat``'s turn now, or ``None`` if a person is to play it: a
         computer seat's level; at a table, the table's level for a person the computer stands in for
-        (grace over) or whose turn clock ran out."""
+        (grace over) or whose turn clock ran out — while at least one person is connected."""
         s = self.seats[seat]
         if s.kind == "computer":
             return s.level
         if self.table is not None and s.kind == "person" and (s.stand_in or self.clock_ran_out == self.state):
+            # nobody at the table: it waits (the computers do not play a mesa out for absent people)
+            if not any(p.kind == "person" and self.connected(p.seat) for p in self.seats):
+                return None
             return self.table.level
         return None
 

@@ -321,7 +321,8 @@ def start_game(
 
 
 # -- playing --------------------------------------------------------------------------------------
-_STEP_JS = """
+#: What needs the person on the page now: "ready", "choice", "summary", "over", "error" or null.
+STEP_JS = """
 () => {
   const screen = document.querySelector('#screen-table');
   if (!screen || screen.hidden) return null;
@@ -341,7 +342,7 @@ def wait_step(page: Page, timeout: int = STEP_TIMEOUT_MS) -> str:
     """Wait until the page needs the person: ``ready`` (their turn, nothing queued), ``choice`` (the
     capture choice is open), ``summary`` (end of a hand), or ``over`` (the mesa's result).
     A visible error banner fails at once with its text."""
-    kind = str(page.wait_for_function(_STEP_JS, timeout=timeout).json_value())
+    kind = str(page.wait_for_function(STEP_JS, timeout=timeout).json_value())
     if kind == "error":
         text = page.get_by_test_id("error").inner_text()
         raise AssertionError(f"the page shows an error: {text!r}")

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from harness import (
-    _STEP_JS,
     PHONE,
+    STEP_JS,
     STEP_TIMEOUT_MS,
     PageLog,
     Server,
@@ -131,7 +131,7 @@ def play_both_to_the_end(pages: list[Page]) -> dict[int, int]:
         for i, page in enumerate(pages):
             if i in done:
                 continue
-            kind = page.evaluate(_STEP_JS)
+            kind = page.evaluate(STEP_JS)
             if kind == "error":
                 raise AssertionError(page.get_by_test_id("error").inner_text())
             if kind == "ready":

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness import (
+    STEP_JS,
     STEP_TIMEOUT_MS,
     PageLog,
     Server,
@@ -28,22 +29,6 @@ from harness import (
     watch_page,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
-
-#: What needs the person on a page right now (as harness.wait_step, without waiting).
-STEP_JS = """
-() => {
-  const screen = document.querySelector('#screen-table');
-  if (!screen || screen.hidden) return null;
-  const error = document.querySelector('#error');
-  if (error && !error.hidden) return 'error';
-  if (document.querySelector('#summary-dialog')?.open) return 'summary';
-  if (document.querySelector('#choice-dialog')?.open) return 'choice';
-  const result = document.querySelector('#result');
-  if (result && !result.hidden && screen.dataset.turn === 'over') return 'over';
-  if (screen.dataset.ready === '1') return 'ready';
-  return null;
-}
-"""
 
 
 # -- the table through the API --------------------------------------------------------------------

@@ -42,7 +42,6 @@ from pydantic import (
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta import __version__
-from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.options import router as options_router
@@ -83,7 +82,7 @@ from cuarenta.server.security import (
 from cuarenta.server.stats import stats_of
 from cuarenta.server.store import Store, hash_token
 from cuarenta.server.tables import TableRooms
-from cuarenta.server.tables_api import tables_router
+from cuarenta.server.tables_api import rules_for, tables_router
 from cuarenta.server.thinking import make_thinking
 
 log = logging.getLogger("cuarenta.server")
@@ -289,17 +288,7 @@ def _validation_text(exc: RequestValidationError) -> str:
 
 def rules_of(body: NewRoom) -> Rules:
     """The rules a new room asks for; :class:`HTTPException` 422 saying what is wrong."""
-    data = dict(body.rules)
-    if "players" in data and data["players"] != body.players:
-        raise HTTPException(
-            422,
-            f"rules.players is {data['players']!r} but players is {body.players}: make them agree",
-        )
-    data["players"] = body.players
-    try:
-        return Rules.from_dict(data)
-    except (CuarentaError, TypeError, ValueError) as exc:
-        raise HTTPException(422, f"rules: {exc}") from None
+    return rules_for(body.players, body.rules)
 
 
 def _problem_http(problem: RoomProblem) -> HTTPException:

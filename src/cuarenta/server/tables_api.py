@@ -163,7 +163,9 @@ class Lobby(BaseModel):
     tables: list[LobbyTable]
 
 
-def _table_rules(players: int, asked: dict[str, Any]) -> Rules:
+def rules_for(players: int, asked: dict[str, Any]) -> Rules:
+    """The rules a new room or table asks for (``{"preset": NAME, ...options}``) for ``players``;
+    :class:`HTTPException` 422 saying what is wrong."""
     data = dict(asked)
     if "players" in data and data["players"] != players:
         raise HTTPException(
@@ -216,7 +218,7 @@ def tables_router(
     )
     async def new_table(body: NewTable) -> dict[str, Any]:
         """A new table; the answer's token is the creator's (seat 0), ``invite`` the table's invite code."""
-        rules = _table_rules(body.players, body.rules)
+        rules = rules_for(body.players, body.rules)
         if body.rated and set(body.rules) - {"preset", "players"}:
             raise HTTPException(422, "a rated table plays a preset's rules: send only the preset's name")
         profile = _profile_id(rooms, body.profile)
@@ -338,4 +340,4 @@ def tables_router(
     return router
 
 
-__all__ = ["QR_MAX_CHARS", "tables_router"]
+__all__ = ["QR_MAX_CHARS", "rules_for", "tables_router"]

@@ -30,6 +30,8 @@ EXTRA_OF: Final = {
     "sqlalchemy": "web",
     "alembic": "web",
     "websockets": "web",
+    "redis": "cluster",
+    "psycopg": "cluster",
 }
 
 #: Names this package offers lazily, from the module that defines them.

@@ -20,6 +20,7 @@ from cuarenta.cli.arena import arena_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.play import play_command
 from cuarenta.cli.serve import serve_command
+from cuarenta.cli.worker import worker_command
 from cuarenta.errors import RulesError
 from cuarenta.i18n import DEFAULT_LANG, LANGS
 from cuarenta.rules import PRESET_NAMES, Rules
@@ -108,6 +109,7 @@ def demo(
 app.command("arena")(arena_command)
 app.command("play")(play_command)
 app.command("serve")(serve_command)
+app.command("worker")(worker_command)
 
 
 def run(argv: Sequence[str] | None = None) -> None:

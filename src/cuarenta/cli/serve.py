@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import enum
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -155,8 +156,28 @@ def serve_command(
         typer.Option(
             "--database",
             metavar="URL",
+            envvar="CUARENTA_DATABASE_URL",
             help="Keep the games in this database instead of the SQLite file of --data "
             "(a SQLAlchemy URL, e.g. postgresql+psycopg://user@host/cuarenta; see docs/storage.md).",
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            envvar="CUARENTA_REDIS_URL",
+            help="Run as one node of a cluster: other nodes' moves arrive through this Redis, and computer "
+            "moves are jobs for `cuarenta worker` processes (e.g. redis://127.0.0.1:6379/0; needs "
+            "--database of a PostgreSQL server; docs/scaling.md).",
+        ),
+    ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option(
+            "--node",
+            metavar="NAME",
+            help="This process's name in the cluster (default: the machine's name and the port).",
         ),
     ] = None,
     max_rooms: Annotated[
@@ -194,8 +215,10 @@ def serve_command(
             allow_origins=allow_origin or (),
             database=database,
             max_rooms=max_rooms,
+            redis=redis,
+            node=node or (None if redis is None else f"{socket.gethostname()}:{port}"),
         )
-    except StoreError as exc:
+    except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"Cuarenta: abre {address(host, port)} en tu navegador / open it in your browser")

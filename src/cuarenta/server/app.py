@@ -20,7 +20,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParameter
@@ -84,6 +84,9 @@ from cuarenta.server.store import Store, hash_token
 from cuarenta.server.tables import TableRooms
 from cuarenta.server.tables_api import rules_for, tables_router
 from cuarenta.server.thinking import make_thinking
+
+if TYPE_CHECKING:
+    from cuarenta.server.cluster import ClusterRooms
 
 log = logging.getLogger("cuarenta.server")
 
@@ -329,6 +332,8 @@ def create_app(
     allow_origins: Iterable[str] = (),
     database: str | None = None,
     max_rooms: int | None = None,
+    redis: str | None = None,
+    node: str | None = None,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -339,18 +344,51 @@ def create_app(
     ``limits`` are the rate limits (default :class:`Limits`); ``allow_origins`` the browser origins
     besides the server's own that may open ``/ws`` (``cuarenta serve --allow-origin``); ``max_rooms`` the
     rooms kept in memory at most (default :data:`~cuarenta.server.rooms.DEFAULT_MAX_ROOMS`, docs/storage.md).
+    With ``redis`` (a URL) the app is one node of a cluster named ``node`` (:mod:`cuarenta.server.cluster`,
+    docs/scaling.md): ``database`` must then be a PostgreSQL URL, and computer moves are played by
+    ``cuarenta worker`` processes.
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     limits = Limits() if limits is None else limits
+    if redis is not None and (database is None or not database.startswith("postgresql")):
+        raise ValueError(
+            "a cluster (--redis) keeps its games in PostgreSQL: give --database postgresql+psycopg://…"
+        )
     store = Store.in_dir(Path(data_dir)) if database is None else Store(database)
-    rooms = TableRooms(
-        store, bot_delay=bot_delay, thinking=make_thinking(workers), max_rooms=max_rooms or DEFAULT_MAX_ROOMS
-    )
+    rooms: TableRooms
+    cluster: ClusterRooms | None
+    if redis is None:
+        rooms = TableRooms(
+            store,
+            bot_delay=bot_delay,
+            thinking=make_thinking(workers),
+            max_rooms=max_rooms or DEFAULT_MAX_ROOMS,
+        )
+        redis_client = None
+        cluster = None
+    else:
+        from redis.asyncio import Redis
+
+        from cuarenta.server.cluster import ClusterRooms
+
+        redis_client = Redis.from_url(
+            redis, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
+        )
+        rooms = cluster = ClusterRooms(
+            store,
+            bot_delay=bot_delay,
+            thinking=make_thinking(0),  # a node never thinks: the workers do
+            max_rooms=max_rooms or DEFAULT_MAX_ROOMS,
+            redis=redis_client,
+            node=node or "node",
+        )
     static = STATIC_DIR if static_dir is None else Path(static_dir)
     room_limit = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.open()
         try:
             yield
         finally:
@@ -368,6 +406,7 @@ def create_app(
     )
     app.state.rooms = rooms
     app.state.store = store
+    app.state.redis = redis_client
     app.state.limits = limits
     app.state.origins = origins
     # outermost last: headers on every answer, then gzip, then the request checks

@@ -73,6 +73,7 @@ from cuarenta.server.store import (
     RoomRow,
     SeatRow,
     Store,
+    StoreConflict,
     StoreError,
     dumps,
     hash_token,
@@ -256,6 +257,9 @@ class Room:
     deadline: tuple[int, float] | None = None
     clock_ran_out: int | None = None  #: the state whose turn the computer plays because the clock ran out
     timer_task: asyncio.Task[None] | None = None  #: wakes up at the next grace end or turn deadline
+    version: int = 0  #: the stored room's write counter this copy is at (a write is a compare-and-set on it)
+    #: sockets other server processes hold for this room, by seat (``None``: spectators); empty in one process
+    remote: dict[int | None, int] = field(default_factory=dict)
     _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_mesa``
     _wired_mesa: int = 0
 
@@ -270,12 +274,12 @@ class Room:
         return "finished" if self.game.is_over else "playing"
 
     def connected(self, seat: int) -> bool:
-        """Whether a socket holds ``seat``."""
-        return any(c.seat == seat for c in self.connections)
+        """Whether a socket holds ``seat`` (here or, in a cluster, in another server process)."""
+        return self.remote.get(seat, 0) > 0 or any(c.seat == seat for c in self.connections)
 
     def watchers(self) -> int:
-        """How many sockets watch the table (no seat)."""
-        return sum(1 for c in self.connections if c.seat is None)
+        """How many sockets watch the table (no seat), in every server process."""
+        return self.remote.get(None, 0) + sum(1 for c in self.connections if c.seat is None)
 
     def plays_for(self, seat: int) -> str | None:
         """The computer level that plays ``seat``'s turn now, or ``None`` if a person is to play it: a
@@ -533,6 +537,14 @@ def _room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
         recorded=row.mesa if game.is_over else row.mesa - 1,
         table=table,
         started=row.started,
+        version=row.version,
+    )
+
+
+def _stale(room: Room) -> ProtocolError:
+    return ProtocolError(
+        "stale",
+        f"the table changed meanwhile (another server was first): the current state is {room.state}",
     )
 
 
@@ -810,7 +822,7 @@ class Rooms:
             self._save(room)
         except StoreError as exc:
             room.mesa, room.game, room.state, room.mesa_state, room.logged = before
-            raise _unstored(room, exc) from None
+            raise self._refused(room, exc) from None
         room.rematch.clear()
         self._changed(room)
 
@@ -846,8 +858,98 @@ class Rooms:
         except StoreError as exc:
             room.game.pop()
             room.state -= 1
-            raise _unstored(room, exc) from None
+            raise self._refused(room, exc) from None
         self._changed(room)
+
+    def _refused(self, room: Room, exc: StoreError) -> ProtocolError:
+        """The error for a change the store did not take (the caller has undone it): ``stale`` when another
+        server process changed the room first (the room is brought up to date), else ``store_unavailable``."""
+        if isinstance(exc, StoreConflict):
+            self._catch_up_logged(room)
+            return _stale(room)
+        return _unstored(room, exc)
+
+    def _catch_up_logged(self, room: Room) -> None:
+        """Bring the room up to its stored version (:meth:`refresh`) and tell its sockets if it changed; a
+        room that cannot be read is logged and left as it is."""
+        try:
+            changed = self.refresh(room)
+        except (RoomProblem, StoreError):
+            log.exception("room %s could not be reloaded from the store", room.id)
+            return
+        if changed:
+            self._caught_up(room)
+
+    def _caught_up(self, room: Room) -> None:
+        """The room was brought up to a version written elsewhere: tell its sockets, let the computers go."""
+        self._changed(room)
+
+    def refresh(self, room: Room) -> bool:
+        """Bring a room in memory up to its stored version, written by another server process (a cluster,
+        docs/scaling.md): the new actions of the same mesa are played on its game, anything else (a new
+        mesa, the start of a table) rebuilds it from the store. Sockets, presence and timers stay. Returns
+        whether the room changed; :class:`RoomProblem` if it is gone or cannot be read."""
+        row = self.store.load_room(room.id)
+        if row is None:
+            raise RoomProblem("unknown_room", f"there is no room {room.id!r}")
+        if row.version == room.version:
+            return False
+        if not self._catch_up(room, row):
+            fresh = _room_from_row(row, self.store.load_actions(room.id, row.mesa))
+            room.game, room.mesa, room.logged, room.recorded = (
+                fresh.game,
+                fresh.mesa,
+                fresh.logged,
+                fresh.recorded,
+            )
+            room.table = fresh.table
+        room.state, room.mesa_state, room.started, room.version = (
+            row.state,
+            row.mesa_state,
+            row.started,
+            row.version,
+        )
+        for stored in row.seats:  # seats change at tables (joins, leaves); presence stays as it is
+            seat = room.seats[stored.seat]
+            if (seat.kind, seat.token_hash) != (stored.kind, stored.token_hash) or seat.left != stored.left:
+                keep = seat.kind == "person" == stored.kind and seat.token_hash == stored.token_hash
+                room.seats[stored.seat] = Seat(
+                    stored.seat,
+                    stored.kind,  # type: ignore[arg-type]
+                    stored.name,
+                    stored.level,
+                    stored.token_hash,
+                    stored.profile,
+                    stored.left,
+                    seat.away_until if keep else None,
+                    seat.stand_in if keep else False,
+                )
+        return True
+
+    def _catch_up(self, room: Room, row: RoomRow) -> bool:
+        """Play the stored actions of the room's current mesa that its game lacks; ``False`` (the room
+        unchanged) when that is not enough: another mesa, a table that started, a log that does not fit."""
+        if row.mesa != room.mesa or row.started != room.started or row.mesa_state != room.mesa_state:
+            return False
+        if room.logged != len(room.game.actions):
+            return False
+        new = self.store.load_actions(room.id, row.mesa, after=room.logged)
+        if row.state != row.mesa_state + room.logged + len(new):
+            return False
+        played = 0
+        try:
+            for seq, text in new:
+                if seq != room.logged + played + 1:
+                    raise ValueError(f"action {seq} does not follow {room.logged + played}")
+                room.game.play(parse_action(text))
+                played += 1
+        except (CuarentaError, ValueError):
+            for _ in range(played):
+                room.game.pop()
+            return False
+        room.logged += played
+        room.recorded = room.mesa if room.game.is_over else room.mesa - 1
+        return True
 
     def _changed(self, room: Room) -> None:
         """After a stored change: tell every socket, and let the computer players go on."""
@@ -884,10 +986,15 @@ class Rooms:
                 status=room.status,
                 actions=rows,
                 finished=finished,
+                version=room.version,
             )
+        except StoreConflict:
+            log.info("room %s changed in another process; the change is refused as stale", room.id)
+            raise
         except StoreError:
             log.exception("saving room %s failed (the change is refused)", room.id)
             raise
+        room.version += 1
         room.logged = len(actions)
         if game.is_over:
             room.recorded = room.mesa
@@ -925,29 +1032,36 @@ class Rooms:
                 continue
             level = room.plays_for(seat)  # a computer seat's level, or who stands in for a person
             assert level is not None
-            request = ThinkRequest.for_seat(room.game, room=room.id, mesa=room.mesa, seat=seat, level=level)
-            try:
-                text = await self.thinking.choose(request)
-            except ThinkingError:
-                log.exception("the computer player at seat %d of room %s failed", seat, room.id)
-                text = request.legal[0]
+            action = await self._choose(room, seat, level)
             if room.state != state or room.computer_to_move() != seat:
                 continue  # the room changed while the player thought: drop the answer, think again
-            legal = room.game.legal_moves()
-            try:
-                action = legal[request.legal.index(text)]
-            except ValueError:
-                log.error(
-                    "computer player %s chose %r, which is not legal; playing %s", level, text, legal[0]
-                )
-                action = legal[0]
             try:
                 self._apply(room, action)
             except ProtocolError as exc:
+                if exc.code == "stale":  # another process changed the room: think about the new state
+                    continue
                 if exc.code != "store_unavailable":  # pragma: no cover - legal moves are accepted
                     log.exception("the engine refused the computer's move %s in room %s", action, room.id)
                     return
                 await asyncio.sleep(STORE_RETRY_SECONDS)  # not stored, so not made: think again soon
+
+    async def _choose(self, room: Room, seat: int, level: str) -> Action:
+        """The action the computer player of ``level`` chooses for ``seat`` (whose turn it is), thought in
+        :attr:`thinking` from the seat's view only; the first legal action if the player fails. The
+        action is one of the legal actions of the position the request was made for: the caller checks
+        that the room has not changed meanwhile."""
+        request = ThinkRequest.for_seat(room.game, room=room.id, mesa=room.mesa, seat=seat, level=level)
+        legal = room.game.legal_moves()
+        try:
+            text = await self.thinking.choose(request)
+        except ThinkingError:
+            log.exception("the computer player at seat %d of room %s failed", seat, room.id)
+            text = request.legal[0]
+        try:
+            return legal[request.legal.index(text)]
+        except ValueError:
+            log.error("computer player %s chose %r, which is not legal; playing %s", level, text, legal[0])
+            return legal[0]
 
     async def _pause(self, room: Room) -> None:
         """Wait before a computer move: :meth:`pace_delay` of the room's pace from now. A change of pace

@@ -62,7 +62,7 @@ from alembic.util.exc import CommandError
 #: The file name inside the data directory (the SQLite default).
 DB_NAME: Final = "cuarenta.sqlite3"
 #: The Alembic revision this code writes (the newest migration).
-SCHEMA_REVISION: Final = "0004"
+SCHEMA_REVISION: Final = "0005"
 #: The revision that stands for the hand-written store's schema (``PRAGMA user_version = 1``).
 BASELINE_REVISION: Final = "0001"
 #: SQLite only: the ``user_version`` of the hand-written store, and the one written since the action
@@ -78,6 +78,11 @@ MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"
 
 class StoreError(Exception):
     """The database cannot be opened or used, or refused a write; the message says why."""
+
+
+class StoreConflict(StoreError):
+    """A write of a room lost a compare-and-set: another process changed the room first (its ``version``
+    is not the one the writer read). Nothing was written; reload the room and decide again."""
 
 
 def hash_token(token: str) -> str:
@@ -110,6 +115,7 @@ rooms_table: Final = sa.Table(
     sa.Column("mesa_state", sa.Integer, nullable=False, server_default=sa.text("0")),
     sa.Column("table_options", sa.Text),
     sa.Column("started", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("version", sa.Integer, nullable=False, server_default=sa.text("0")),
 )
 
 seats_table: Final = sa.Table(
@@ -206,6 +212,7 @@ class RoomRow:
     #: JSON of a table's options (docs/tables.md); ``None`` for a room against the computer
     table_options: str | None = None
     started: bool = True  #: False while a table waits for people
+    version: int = 0  #: the room's write counter (each write is a compare-and-set on it)
 
 
 @dataclass(frozen=True)
@@ -278,8 +285,22 @@ _FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
 #: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
 _UPDATE_ROOM: Final = (
     rooms_table.update()
+    .where(rooms_table.c.id == sa.bindparam("room_id"), rooms_table.c.version == sa.bindparam("read"))
+    .values(
+        version=rooms_table.c.version + 1,
+        updated=sa.bindparam("new_updated"),
+        mesa=sa.bindparam("new_mesa"),
+        state=sa.bindparam("new_state"),
+        mesa_state=sa.bindparam("new_mesa_state"),
+        status=sa.bindparam("new_status"),
+    )
+)
+
+_UPDATE_ROOM_ANY: Final = (
+    rooms_table.update()
     .where(rooms_table.c.id == sa.bindparam("room_id"))
     .values(
+        version=rooms_table.c.version + 1,
         updated=sa.bindparam("new_updated"),
         mesa=sa.bindparam("new_mesa"),
         state=sa.bindparam("new_state"),
@@ -498,6 +519,7 @@ class Store:
                     "mesa_state": room.mesa_state,
                     "table_options": room.table_options,
                     "started": room.started,
+                    "version": room.version,
                 },
             )
             conn.execute(
@@ -529,19 +551,31 @@ class Store:
         state: int,
         mesa_state: int,
         seats: Sequence[SeatRow],
+        version: int | None = None,
     ) -> None:
         """A table's seats changed (someone joined or left, a seat became a computer player) or it
         started: write every seat, ``started`` and the room's counters, in one transaction, or nothing
-        (:class:`StoreError`)."""
+        (:class:`StoreError`). With ``version`` (the room's version the writer read) the write is a
+        compare-and-set: :class:`StoreConflict` if the room has changed since (the version goes up by one
+        on every write)."""
 
         def write(conn: sa.Connection) -> None:
+            r = rooms_table.c
+            where = [r.id == room_id] if version is None else [r.id == room_id, r.version == version]
             changed = conn.execute(
                 rooms_table.update()
-                .where(rooms_table.c.id == room_id)
-                .values(updated=updated, started=started, status=status, state=state, mesa_state=mesa_state)
+                .where(*where)
+                .values(
+                    version=r.version + 1,
+                    updated=updated,
+                    started=started,
+                    status=status,
+                    state=state,
+                    mesa_state=mesa_state,
+                )
             )
             if changed.rowcount != 1:
-                raise StoreError(f"there is no room {room_id!r} to save")
+                self._no_room(conn, room_id, version)
             c = seats_table.c
             for seat in seats:
                 conn.execute(
@@ -570,15 +604,32 @@ class Store:
         status: str,
         actions: Sequence[ActionRow] = (),
         finished: Sequence[FinishedRow] = (),
+        version: int | None = None,
     ) -> None:
         """After a change: append ``actions`` to the log, update the room's counters and add the rows of
         ``finished`` mesas — all in one transaction, or nothing (:class:`StoreError`).
 
         A move appends one row: the cost does not grow with the mesa. The database refuses an action row
-        that repeats a ``seq`` or skips one.
+        that repeats a ``seq`` or skips one. With ``version`` (the room's version the writer read) the
+        write is a compare-and-set, checked before anything is appended: :class:`StoreConflict` if another
+        writer changed the room first.
         """
 
         def write(conn: sa.Connection) -> None:
+            values = {
+                "room_id": room_id,
+                "new_updated": updated,
+                "new_mesa": mesa,
+                "new_state": state,
+                "new_mesa_state": mesa_state,
+                "new_status": status,
+            }
+            if version is None:
+                changed = conn.execute(_UPDATE_ROOM_ANY, values)
+            else:
+                changed = conn.execute(_UPDATE_ROOM, {**values, "read": version})
+            if changed.rowcount != 1:
+                self._no_room(conn, room_id, version)
             if actions:
                 conn.execute(
                     actions_table.insert(),
@@ -594,28 +645,27 @@ class Store:
                         for a in actions
                     ],
                 )
-            changed = conn.execute(
-                _UPDATE_ROOM,
-                {
-                    "room_id": room_id,
-                    "new_updated": updated,
-                    "new_mesa": mesa,
-                    "new_state": state,
-                    "new_mesa_state": mesa_state,
-                    "new_status": status,
-                },
-            )
-            if changed.rowcount != 1:
-                raise StoreError(f"there is no room {room_id!r} to save")
             if finished:
                 conn.execute(finished_table.insert(), [_finished_values(f) for f in finished])
 
         self._run_write(f"saving room {room_id}", write)
 
+    @staticmethod
+    def _no_room(conn: sa.Connection, room_id: str, version: int | None) -> None:
+        """A room update matched no row: the room is missing, or (a compare-and-set) it has moved on."""
+        now = conn.execute(sa.select(rooms_table.c.version).where(rooms_table.c.id == room_id)).first()
+        if now is None:
+            raise StoreError(f"there is no room {room_id!r} to save")
+        raise StoreConflict(
+            f"room {room_id} changed meanwhile (version {now.version}, the writer read {version})"
+        )
+
     def _run_write(self, what: str, write: Callable[[sa.Connection], None]) -> None:
         try:
             with self._write() as conn:
                 write(conn)
+        except StoreError:
+            raise
         except sa.exc.IntegrityError as exc:
             raise StoreError(f"the database refused {what}: {exc.orig}") from None
         except sa.exc.SQLAlchemyError as exc:
@@ -658,6 +708,7 @@ class Store:
                     r.mesa_state,
                     r.table_options,
                     r.started,
+                    r.version,
                     lg.problem,
                 )
                 .select_from(rooms_table.outerjoin(legacy_table, lg.room == r.id))
@@ -686,17 +737,38 @@ class Store:
             problem=row.problem,
             table_options=row.table_options,
             started=bool(row.started),
+            version=int(row.version),
             seats=tuple(SeatRow(*seat[:6], bool(seat.left)) for seat in seats),
         )
 
-    def load_actions(self, room_id: str, mesa: int) -> list[tuple[int, str]]:
-        """The log of one mesa of a room: ``(seq, action)`` in order."""
+    def load_actions(self, room_id: str, mesa: int, after: int = 0) -> list[tuple[int, str]]:
+        """The log of one mesa of a room: ``(seq, action)`` in order (those after ``seq`` ``after``)."""
         a = actions_table.c
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(a.seq, a.action).where(a.room == room_id, a.mesa == mesa).order_by(a.seq)
+                sa.select(a.seq, a.action)
+                .where(a.room == room_id, a.mesa == mesa, a.seq > after)
+                .order_by(a.seq)
             ).all()
         return [(int(seq), str(action)) for seq, action in rows]
+
+    def room_versions(self, room_ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each room of ``room_ids`` that exists (one query)."""
+        ids = sorted(set(room_ids))
+        if not ids:
+            return {}
+        r = rooms_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(r.id, r.version).where(r.id.in_(ids))).all()
+        return {str(room_id): int(version) for room_id, version in rows}
+
+    def ping(self) -> None:
+        """Ask the database a trivial question (:class:`StoreError` if it does not answer)."""
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"the database {self._where} does not answer: {exc}") from None
 
     def legacy_game(self, room_id: str) -> str | None:
         """The saved game of a room that a migration could not turn into a log (kept, never dropped)."""
@@ -817,6 +889,7 @@ __all__ = [
     "RoomRow",
     "SeatRow",
     "Store",
+    "StoreConflict",
     "StoreError",
     "alembic_config",
     "database_url",

@@ -49,7 +49,7 @@ from cuarenta.server.rooms import (
     mesa_seed,
     now_text,
 )
-from cuarenta.server.store import FinishedRow, StoreError, hash_token
+from cuarenta.server.store import FinishedRow, StoreConflict, StoreError, hash_token
 
 log = logging.getLogger("cuarenta.server")
 
@@ -284,8 +284,8 @@ class TableRooms(Rooms):
             self._store_seats(room)
         except StoreError as exc:
             room.seats[chosen] = before
-            raise TableProblem(
-                503, f"the seat could not be stored, so it was not taken (try again): {exc}"
+            raise self._seats_refused(
+                room, exc, "the seat could not be stored, so it was not taken"
             ) from None
         if not any(s.kind == "open" for s in room.seats):
             self._start(room)  # full: it starts
@@ -305,7 +305,9 @@ class TableRooms(Rooms):
             self._store_seats(room)
         except StoreError as exc:
             room.seats[seat] = Seat(seat, "open")
-            raise TableProblem(503, f"the change could not be stored, so it was not made: {exc}") from None
+            raise self._seats_refused(
+                room, exc, "the change could not be stored, so it was not made"
+            ) from None
         if not any(s.kind == "open" for s in room.seats):
             self._start(room)
         else:
@@ -338,7 +340,9 @@ class TableRooms(Rooms):
             self._store_seats(room)
         except StoreError as exc:
             room.seats[seat] = s
-            raise TableProblem(503, f"the change could not be stored, so it was not made: {exc}") from None
+            raise self._seats_refused(
+                room, exc, "the change could not be stored, so it was not made"
+            ) from None
         for conn in [c for c in room.connections if c.seat == seat]:
             room.connections.discard(conn)
             conn.room, conn.seat = None, None
@@ -506,6 +510,8 @@ class TableRooms(Rooms):
         except StoreError as exc:
             room.seats, room.state, room.mesa_state = before
             room.started = False
+            if isinstance(exc, StoreConflict):
+                raise self._seats_refused(room, exc, "") from None
             raise TableProblem(503, str(_unstored(room, exc).message)) from None
         now = self.wall()
         for s in room.seats:  # a person not here at the start gets the grace from now
@@ -514,6 +520,8 @@ class TableRooms(Rooms):
         self._changed(room)
 
     def _store_seats(self, room: Room) -> None:
+        """Write the table's seats and counters: a compare-and-set on its version (:class:`StoreConflict`
+        if another server process changed it first)."""
         self.store.save_seats(
             room.id,
             updated=now_text(),
@@ -522,7 +530,17 @@ class TableRooms(Rooms):
             state=room.state,
             mesa_state=room.mesa_state,
             seats=[s.to_row() for s in room.seats],
+            version=room.version,
         )
+        room.version += 1
+
+    def _seats_refused(self, room: Room, exc: StoreError, what: str) -> TableProblem:
+        """The answer to a change of seats the store did not take (the caller has undone it): 409 when
+        another server process changed the table first (reloaded here), else 503."""
+        if isinstance(exc, StoreConflict):
+            self._catch_up_logged(room)
+            return TableProblem(409, "the table changed meanwhile (someone else was quicker): look again")
+        return TableProblem(503, f"{what} (try again): {exc}")
 
     def _tell_table(self, room: Room) -> None:
         """Send every socket of the table its seats and clock (no move happened)."""

@@ -1,0 +1,5 @@
+"""``python -m cuarenta``: the same program as the ``cuarenta`` command."""
+
+from cuarenta.cli import main
+
+main()

@@ -1,0 +1,618 @@
+"""Several server processes as one (docs/scaling.md): PostgreSQL holds the truth, Redis carries the news.
+
+``cuarenta serve --database postgresql+psycopg://… --redis redis://…`` runs one *node* of a cluster.
+Every node keeps, for each room that has a socket on it, a copy of the room in memory, and every copy
+follows the room's stored log:
+
+Exactly one change per version
+    Every write of a room (an action, a new mesa, a change of seats) is a compare-and-set on the room's
+    ``version`` in the database (:class:`~cuarenta.server.store.StoreConflict`). Two nodes that get a move
+    for the same state at once both try; one write succeeds, the other is refused, reloads the room and
+    answers ``stale`` — as a second tab of the same seat is answered in one process.
+
+Fan-out
+    After a write the node publishes a *notice* on the room's Redis channel (``cuarenta:room:ID``): the new
+    version and, for moves, the actions appended. A node with sockets in that room is subscribed; it plays
+    the actions on its copy (or, when it missed a version, reloads the room from the database), then
+    sends its own sockets their ``state`` messages. Redis only carries news: a lost notice costs time,
+    never a move — every node also compares its rooms' versions with the database every
+    :data:`SWEEP_SECONDS` and after Redis comes back, and catches up.
+
+Presence
+    Which seats have a socket, on which node, is kept in a Redis hash per room (``cuarenta:presence:ID``,
+    fields ``n/NODE/SEAT`` = sockets, ``away/SEAT`` = when the seat's grace ends), beside a sorted set of
+    live nodes (``cuarenta:nodes``, refreshed every :data:`HEARTBEAT_SECONDS`): the sockets of a node that
+    stops (killed) stop counting once its entry expires (:data:`NODE_TTL_SECONDS`).
+
+Computer players
+    When a computer is to move, the node puts a *job* on a Redis stream (``cuarenta:moves``, consumer
+    group ``workers``): the room, the version it is for, the seat, the level and the time before which
+    it must not be played (the pace). ``cuarenta worker`` processes (:mod:`cuarenta.server.worker`) take
+    the jobs; a job is enqueued once per version (a key with a lifetime, :data:`JOB_DEDUPE_SECONDS`), a
+    worker that dies leaves its job pending and another takes it over, and the move is written with the
+    same compare-and-set: a job for a version that is gone changes nothing.
+
+Timers
+    The grace and the turn clock run on every node that holds the table; what they do when they fire is
+    idempotent (mark a seat as played by the computer, enqueue the job of this version), so the move they
+    cause is made once, whichever nodes fire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any, Final
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from cuarenta.errors import CuarentaError
+from cuarenta.moves import parse_action
+from cuarenta.server.protocol import (
+    JoinMessage,
+    ProtocolError,
+    ReactMessage,
+    RematchMessage,
+    reaction_message,
+)
+from cuarenta.server.rooms import Connection, Room, RoomProblem
+from cuarenta.server.store import Store, StoreError, hash_token
+from cuarenta.server.tables import TableRooms
+
+log = logging.getLogger("cuarenta.server")
+
+PREFIX: Final = "cuarenta"
+#: The stream of computer-move jobs and its consumer group.
+JOBS_STREAM: Final = f"{PREFIX}:moves"
+JOBS_GROUP: Final = "workers"
+#: The sorted set of live nodes (score: when the node's entry expires, wall-clock seconds).
+NODES_KEY: Final = f"{PREFIX}:nodes"
+#: Seconds between a node's heartbeats, and how long its entry lives without one.
+HEARTBEAT_SECONDS: Final = 2.0
+NODE_TTL_SECONDS: Final = 6.0
+#: Seconds between two comparisons of the rooms in memory with the database.
+SWEEP_SECONDS: Final = 2.0
+#: A job is enqueued once per room version within this many seconds (then again, if still needed).
+JOB_DEDUPE_SECONDS: Final = 15
+#: Seconds to wait before connecting to Redis again.
+RETRY_SECONDS: Final = 0.5
+#: The most jobs kept in the stream (old, finished entries are trimmed).
+STREAM_MAX: Final = 100_000
+
+#: Enqueue a job once per (room, version): set the key if absent, then add the job to the stream.
+_ENQUEUE: Final = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+  return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'job', ARGV[3])
+end
+return false
+"""
+
+
+def room_channel(room_id: str) -> str:
+    """The Redis channel of a room's notices.
+
+    >>> room_channel("abc")
+    'cuarenta:room:abc'
+    """
+    return f"{PREFIX}:room:{room_id}"
+
+
+def presence_key(room_id: str) -> str:
+    """The Redis hash of a room's presence (sockets per node and seat, graces)."""
+    return f"{PREFIX}:presence:{room_id}"
+
+
+def job_key(room_id: str, version: int) -> str:
+    """The key that makes a room version's job enqueued once."""
+    return f"{PREFIX}:job:{room_id}:{version}"
+
+
+def remote_counts(
+    fields: dict[str, str], node: str, live: Iterable[str]
+) -> tuple[dict[int | None, int], dict[int, float]]:
+    """Read a presence hash: the sockets of *other* live nodes by seat (``None``: spectators), and the
+    grace end of each away seat.
+
+    >>> remote_counts({"n/a/0": "1", "n/b/1": "2", "n/b/w": "1", "n/dead/1": "5", "away/1": "17.5"},
+    ...               node="a", live={"a", "b"})
+    ({1: 2, None: 1}, {1: 17.5})
+    """
+    alive = set(live)
+    counts: dict[int | None, int] = {}
+    away: dict[int, float] = {}
+    for name, value in fields.items():
+        kind, _, rest = name.partition("/")
+        if kind == "n":
+            where, _, seat_text = rest.rpartition("/")
+            if where == node or where not in alive:
+                continue
+            seat = None if seat_text == "w" else int(seat_text)
+            counts[seat] = counts.get(seat, 0) + int(value)
+        elif kind == "away":
+            away[int(rest)] = float(value)
+    return {k: v for k, v in counts.items() if v > 0}, away
+
+
+class ClusterRooms(TableRooms):
+    """:class:`~cuarenta.server.tables.TableRooms` as one node of a cluster (module docstring).
+
+    ``redis`` is the client of the cluster's Redis; ``node`` names this process (unique in the cluster).
+    Call :meth:`open` on the event loop before use and :meth:`close` at the end. Computer moves are
+    jobs for ``cuarenta worker`` processes; this node never thinks.
+    """
+
+    def __init__(self, store: Store, *args: Any, redis: Redis, node: str, **kwargs: Any) -> None:
+        super().__init__(store, *args, **kwargs)
+        self.redis = redis
+        self.node = node
+        self._live: set[str] = set()  #: rooms whose channel this node is subscribed to (confirmed)
+        self._wanted: set[str] = set()  #: rooms whose channel it should be subscribed to
+        self._outbox: list[tuple[str, dict[str, Any]]] = []  #: notices to publish, in order
+        self._jobs: dict[tuple[str, int], dict[str, Any]] = {}  #: jobs to enqueue
+        self._presence_dirty: set[str] = set()  #: rooms whose presence this node must write
+        self._fields: dict[str, dict[str, str]] = {}  #: the last presence hash read, per room
+        self._nodes: set[str] = {node}  #: live nodes as last read
+        self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.redis_ok = False  #: whether the last exchange with Redis worked (readiness)
+        self.published = 0  #: notices published (metrics)
+        self.received = 0  #: notices received (metrics)
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        """Start the node's tasks: the listener, the publisher, the heartbeat and the sweeper."""
+        loop = asyncio.get_running_loop()
+        for name, run in (
+            ("listen", self._listen),
+            ("publish", self._publish),
+            ("heartbeat", self._heartbeat),
+            ("sweep", self._sweep),
+        ):
+            self._tasks.append(loop.create_task(run(), name=f"cluster-{name}"))
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+        with contextlib.suppress(RedisError, OSError):
+            await self._forget_node()
+        await super().close()
+        await self.redis.aclose()
+
+    async def _forget_node(self) -> None:
+        """Remove this node's sockets from every presence hash it wrote (a clean stop)."""
+        for room_id, room in list(self._rooms.items()):
+            fields = [f"n/{self.node}/{'w' if s is None else s}" for s in self._seat_keys(room)]
+            if fields:
+                await self.redis.hdel(presence_key(room_id), *fields)
+        await self.redis.zrem(NODES_KEY, self.node)
+
+    # -- finding rooms ----------------------------------------------------------------------------------
+    def get(self, room_id: str) -> Room:
+        """A room, up to date: one this node follows is kept current by the notices; another one is
+        compared with the database first (it may have changed in another node)."""
+        room = self._rooms.get(room_id)
+        if room is not None and room_id not in self._live and self.refresh(room):
+            self._caught_up(room)
+        return super().get(room_id)
+
+    def authorize(self, room_id: str, token: str) -> tuple[Room, int]:
+        """The room (current) and the token's seat, read from the room's current seats."""
+        room = self.get(room_id)
+        digest = hash_token(token)
+        for s in room.seats:
+            if s.token_hash is not None and s.token_hash == digest:
+                return room, s.seat
+        raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
+
+    # -- sockets ---------------------------------------------------------------------------------------
+    def join(self, conn: Connection, message: JoinMessage) -> None:
+        super().join(conn, message)
+        if conn.room is not None:
+            self._follow(conn.room)
+
+    def watch(self, conn: Connection, message: Any) -> None:
+        super().watch(conn, message)
+        if conn.room is not None:
+            self._follow(conn.room)
+
+    def leave(self, conn: Connection, keep: Room | None = None) -> None:
+        room = conn.room
+        super().leave(conn, keep=keep)
+        if room is not None:
+            self._presence_dirty.add(room.id)
+            if not room.connections:
+                self._wanted.discard(room.id)
+            self._wake.set()
+
+    def _follow(self, room: Room) -> None:
+        """A socket joined ``room`` here: subscribe to its notices and tell the others of the socket."""
+        self._presence_dirty.add(room.id)
+        self._wanted.add(room.id)
+        self._wake.set()
+
+    def react(self, conn: Connection, message: ReactMessage) -> None:
+        super().react(conn, message)
+        assert conn.room is not None and conn.seat is not None
+        self._notify(conn.room, {"kind": "reaction", "seat": conn.seat, "saying": message.saying})
+
+    def rematch(self, conn: Connection, message: RematchMessage) -> None:
+        room = conn.room
+        mesa = None if room is None else room.mesa
+        super().rematch(conn, message)
+        if room is not None and conn.seat is not None and room.mesa == mesa:  # no new mesa yet: tell all
+            self._notify(room, {"kind": "rematch", "mesa": room.mesa, "seat": conn.seat})
+
+    # -- changes ---------------------------------------------------------------------------------------
+    def _save(self, room: Room) -> None:
+        before = (room.mesa, room.logged)
+        super()._save(room)
+        self._from[room.id] = before
+
+    def _store_seats(self, room: Room) -> None:
+        super()._store_seats(room)
+        self._notify(room, {"kind": "change", "version": room.version})
+
+    def _changed(self, room: Room) -> None:
+        """A change this node stored: its own sockets, then every other node, are told."""
+        super()._changed(room)
+        notice: dict[str, Any] = {"kind": "change", "version": room.version}
+        mesa, logged = self._from.pop(room.id, (0, -1))
+        if mesa == room.mesa and 0 <= logged <= room.logged == len(room.game.actions):
+            notice.update(
+                mesa=room.mesa,
+                state=room.state,
+                after=logged,
+                actions=[str(a) for a in room.game.actions[logged:]],
+            )
+        self._notify(room, notice)
+
+    def _notify(self, room: Room, notice: dict[str, Any]) -> None:
+        self._outbox.append((room.id, {**notice, "node": self.node}))
+        self._wake.set()
+
+    def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
+        """A notice of another node (or this node's own, which changes nothing)."""
+        self.received += 1
+        room = self._rooms.get(room_id)
+        if room is None or notice.get("node") == self.node:
+            return
+        kind = notice.get("kind")
+        if kind == "change":
+            version = int(notice["version"])
+            if version <= room.version:
+                return
+            if not (version == room.version + 1 and self._play_notice(room, notice)):
+                self._catch_up_logged(room)
+                return
+            self._caught_up(room)
+        elif kind == "presence":
+            asyncio.get_running_loop().create_task(self._read_presence_logged(room_id))
+        elif kind == "reaction":
+            message = reaction_message(int(notice["seat"]), str(notice["saying"]))
+            for conn in list(room.connections):
+                conn.send(message)
+        elif kind == "rematch" and notice.get("mesa") == room.mesa and room.game.is_over:
+            room.rematch.add(int(notice["seat"]))
+            present = {s.seat for s in room.seats if s.kind == "person" and room.connected(s.seat)}
+            if present and present <= room.rematch:
+                try:
+                    self._new_mesa(room)
+                except ProtocolError as exc:  # another node started it first (stale), or no store
+                    log.info("rematch of room %s not started here: %s", room_id, exc.code)
+            else:
+                self._tell_table(room)
+
+    def _play_notice(self, room: Room, notice: dict[str, Any]) -> bool:
+        """Play a notice's actions on the room's copy, if they follow it exactly (else ``False``)."""
+        actions = notice.get("actions")
+        if actions is None or notice.get("mesa") != room.mesa or notice.get("after") != room.logged:
+            return False
+        if room.logged != len(room.game.actions) or not room.started:
+            return False
+        played = 0
+        try:
+            for text in actions:
+                room.game.play(parse_action(text))
+                played += 1
+        except (CuarentaError, ValueError):
+            for _ in range(played):
+                room.game.pop()
+            return False
+        room.logged += played
+        room.state = int(notice["state"])
+        room.version = int(notice["version"])
+        room.recorded = room.mesa if room.game.is_over else room.mesa - 1
+        return True
+
+    def _caught_up(self, room: Room) -> None:
+        """Another node changed the room: a new mesa clears the votes; then tell the sockets here (and
+        nobody else: the node that changed it published the notice)."""
+        if room.rematch and not room.game.is_over:
+            room.rematch.clear()
+        TableRooms._changed(self, room)
+
+    # -- computer players --------------------------------------------------------------------------------
+    def _kick(self, room: Room) -> None:
+        """A computer is to move: enqueue the job of this version (once, whichever node asks)."""
+        seat = room.computer_to_move()
+        if seat is None:
+            return
+        level = room.plays_for(seat)
+        assert level is not None
+        self._jobs[(room.id, room.version)] = {
+            "room": room.id,
+            "version": room.version,
+            "seat": seat,
+            "level": level,
+            "not_before": self.wall() + self.pace_delay(room.pace),
+        }
+        self._wake.set()
+
+    async def queue_depth(self) -> int:
+        """Jobs waiting in the stream or taken and not finished (for the metrics)."""
+        try:
+            groups = await self.redis.xinfo_groups(JOBS_STREAM)
+        except RedisError:
+            return 0
+        for group in groups:
+            if group.get("name") in (JOBS_GROUP, JOBS_GROUP.encode()):
+                return int(group.get("lag") or 0) + int(group.get("pending") or 0)
+        return 0
+
+    # -- presence ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _seat_keys(room: Room) -> set[int | None]:
+        return {None, *range(room.players)}
+
+    def _local_counts(self, room: Room) -> dict[int | None, int]:
+        counts: dict[int | None, int] = {}
+        for c in room.connections:
+            counts[c.seat] = counts.get(c.seat, 0) + 1
+        return counts
+
+    async def _write_presence(self, room_ids: Iterable[str]) -> None:
+        """Write this node's sockets of some rooms, and the graces it started, then tell the others."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            told: list[str] = []
+            for room_id in room_ids:
+                room = self._rooms.get(room_id)
+                key = presence_key(room_id)
+                if room is None:  # it left memory: none of its sockets is here any more
+                    pipe.hdel(key, *(f"n/{self.node}/{s}" for s in ("w", 0, 1, 2, 3)))
+                    continue
+                counts = self._local_counts(room)
+                for seat in self._seat_keys(room):
+                    field = f"n/{self.node}/{'w' if seat is None else seat}"
+                    if counts.get(seat):
+                        pipe.hset(key, field, counts[seat])
+                    else:
+                        pipe.hdel(key, field)
+                for s in room.seats:
+                    if s.kind == "person" and room.connected(s.seat):
+                        pipe.hdel(key, f"away/{s.seat}")
+                    elif s.kind == "person" and s.away_until is not None:
+                        pipe.hsetnx(key, f"away/{s.seat}", repr(s.away_until))
+                pipe.expire(key, 24 * 3600)
+                pipe.publish(room_channel(room_id), json.dumps({"kind": "presence", "node": self.node}))
+                told.append(room_id)
+            await pipe.execute()
+        await self._read_presence(told)
+
+    async def _read_presence_logged(self, room_id: str) -> None:
+        try:
+            await self._read_presence([room_id])
+        except (RedisError, OSError) as exc:
+            log.warning("the presence of room %s could not be read: %s", room_id, exc)
+
+    async def _read_presence(self, room_ids: Iterable[str]) -> None:
+        """Read the presence of some rooms and apply it: other nodes' sockets, graces, stand-ins."""
+        ids = [r for r in room_ids if r in self._rooms]
+        if not ids:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room_id in ids:
+                pipe.hgetall(presence_key(room_id))
+            hashes = await pipe.execute()
+        for room_id, raw in zip(ids, hashes, strict=True):
+            room = self._rooms.get(room_id)
+            if room is None:
+                continue
+            fields = {_text(k): _text(v) for k, v in raw.items()}
+            self._fields[room_id] = fields
+            self._apply_presence(room, fields)
+
+    def _apply_presence(self, room: Room, fields: dict[str, str]) -> None:
+        remote, away = remote_counts(fields, self.node, self._nodes)
+        changed = remote != room.remote
+        room.remote = remote
+        if room.table is not None:
+            now = self.wall()
+            for s in room.seats:
+                if s.kind != "person":
+                    continue
+                if room.connected(s.seat):
+                    if s.away_until is not None or s.stand_in:
+                        s.away_until, s.stand_in = None, False
+                        changed = True
+                elif s.seat in away and not s.stand_in:
+                    until = away[s.seat]
+                    if until <= now:
+                        s.away_until, s.stand_in = None, True
+                        changed = True
+                    elif s.away_until != until:
+                        s.away_until = until
+                        changed = True
+        if changed:
+            self._tell_table(room)
+            if room.table is not None:
+                self._arm(room)
+            self._kick(room)
+
+    # -- tasks ---------------------------------------------------------------------------------------------
+    async def _listen(self) -> None:
+        """Receive the notices of the rooms with sockets here; (re)subscribe as rooms come and go, and
+        after Redis comes back (then every followed room is compared with the database)."""
+        while True:
+            pubsub: PubSub = self.redis.pubsub()
+            try:
+                subscribed: set[str] = set()
+                self._live.clear()
+                while True:
+                    wanted = {r for r in self._wanted if r in self._rooms}
+                    add, drop = wanted - subscribed, subscribed - wanted
+                    if add:
+                        await pubsub.subscribe(*(room_channel(r) for r in add))
+                        subscribed |= add
+                    if drop:
+                        await pubsub.unsubscribe(*(room_channel(r) for r in drop))
+                        subscribed -= drop
+                        self._live -= drop
+                    if not subscribed:
+                        await asyncio.sleep(0.2)
+                        self.redis_ok = bool(await self.redis.ping())
+                        continue
+                    message = await pubsub.get_message(timeout=0.2)
+                    self.redis_ok = True
+                    while message is not None:
+                        self._dispatch(message)
+                        message = await pubsub.get_message(timeout=0)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                self.redis_ok = False
+                log.warning("node %s lost Redis (%s); subscribing again", self.node, exc)
+                await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                with contextlib.suppress(RedisError, OSError, RuntimeError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = _text(message.get("type"))
+        channel = _text(message.get("channel"))
+        room_id = channel.rpartition(":")[2]
+        if kind == "subscribe":  # from now on no notice is missed: catch up with the database once
+            self._live.add(room_id)
+            room = self._rooms.get(room_id)
+            if room is not None:
+                self._catch_up_logged(room)
+                self._presence_dirty.add(room_id)
+                self._wake.set()
+        elif kind == "unsubscribe":
+            self._live.discard(room_id)
+        elif kind == "message":
+            try:
+                notice = json.loads(message["data"])
+                self._on_notice(room_id, notice)
+            except (ValueError, KeyError, TypeError):
+                log.exception("a notice of room %s could not be read", room_id)
+
+    async def _publish(self) -> None:
+        """Publish the notices, enqueue the jobs and write the presence this node has made, in order."""
+        script = self.redis.register_script(_ENQUEUE)
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            outbox, self._outbox = self._outbox, []
+            jobs, self._jobs = self._jobs, {}
+            dirty, self._presence_dirty = self._presence_dirty, set()
+            try:
+                if outbox:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for room_id, notice in outbox:
+                            pipe.publish(room_channel(room_id), json.dumps(notice))
+                        await pipe.execute()
+                    self.published += len(outbox)
+                for (room_id, version), job in jobs.items():
+                    await script(
+                        keys=[job_key(room_id, version), JOBS_STREAM],
+                        args=[JOB_DEDUPE_SECONDS, STREAM_MAX, json.dumps(job)],
+                    )
+                if dirty:
+                    await self._write_presence(dirty)
+                self.redis_ok = True
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                # notices are news only (the sweeper catches up from the database); jobs and presence
+                # are made again by the sweeper once Redis answers
+                self.redis_ok = False
+                self._presence_dirty |= dirty
+                log.warning("node %s could not reach Redis (%s): will catch up", self.node, exc)
+                await asyncio.sleep(RETRY_SECONDS)
+                self._wake.set()
+
+    async def _heartbeat(self) -> None:
+        """Keep this node's entry among the live nodes; notice nodes that stopped."""
+        while True:
+            try:
+                now = self.wall()
+                await self.redis.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
+                await self.redis.zremrangebyscore(NODES_KEY, "-inf", now - 60)
+                live = {_text(n) for n in await self.redis.zrangebyscore(NODES_KEY, now, "+inf")}
+                if live != self._nodes:
+                    self._nodes = live | {self.node}
+                    await self._read_presence(list(self._rooms))
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError):
+                pass
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def _sweep(self) -> None:
+        """Every :data:`SWEEP_SECONDS`: catch up with the database the rooms whose notices were missed,
+        write this node's presence again (after Redis came back it is empty) and re-enqueue the jobs of
+        rooms where a computer is to move."""
+        was_ok = True
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            followed = [r for r in self._rooms.values() if r.connections]
+            try:
+                stored = self.store.room_versions([r.id for r in followed])
+            except StoreError as exc:
+                log.warning("node %s cannot reach the database: %s", self.node, exc)
+                continue
+            for room in followed:
+                if stored.get(room.id, room.version) != room.version:
+                    self._catch_up_logged(room)
+                self._kick(room)
+            if self.redis_ok and not was_ok:
+                self._presence_dirty |= {r.id for r in followed}
+            was_ok = self.redis_ok
+            self._wake.set()
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def node_name(host: str, port: int) -> str:
+    """A default node name: the machine's name and the port.
+
+    >>> node_name("127.0.0.1", 8001).endswith(":8001")
+    True
+    """
+    import socket
+
+    return f"{socket.gethostname()}:{port}"
+
+
+__all__ = [
+    "JOBS_GROUP",
+    "JOBS_STREAM",
+    "ClusterRooms",
+    "job_key",
+    "node_name",
+    "presence_key",
+    "remote_counts",
+    "room_channel",
+]

@@ -1,0 +1,398 @@
+"""The cluster under failure (issue 10, docs/scaling.md): real PostgreSQL, Redis, nginx and processes.
+
+Every test starts its own ``cuarenta serve --redis`` nodes and ``cuarenta worker`` processes over one
+PostgreSQL and one Redis of the module (fresh database per test), on loopback ports, bounded in time:
+
+- the same move sent to two nodes at once is applied once (the other answer is ``stale``);
+- a node SIGKILLed mid-hand: its browsers reconnect through nginx to another node within 5 s, no
+  acknowledged move is lost and none is applied twice, and the game goes on;
+- a worker SIGKILLed while it holds a computer move: another worker makes the move;
+- Redis restarted: the nodes subscribe again and catch up from PostgreSQL, the browsers are told;
+- PostgreSQL away for a few seconds: moves are refused with ``store_unavailable`` (never acknowledged and
+  lost), and play resumes when it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from websockets.asyncio.client import ClientConnection, connect
+
+import cluster_support as cs
+
+cs.require()
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[cs.Postgres, cs.RedisServer]]:
+    root = tmp_path_factory.mktemp("cluster")
+    pg = cs.Postgres(root)
+    redis = cs.RedisServer(root)
+    yield pg, redis
+    redis.stop()
+    pg.remove()
+
+
+class Cluster:
+    """Nodes, workers and a proxy of one test (all stopped at its end)."""
+
+    def __init__(self, root: Path, pg: cs.Postgres, redis: cs.RedisServer) -> None:
+        self.root, self.pg, self.redis = root, pg, redis
+        self.processes: list[cs.Process] = []
+        self.proxies: list[cs.Nginx] = []
+
+    def node(self, name: str, bot_delay: float = 0.05) -> tuple[cs.Process, str]:
+        node, base = cs.start_node(self.root, name, self.pg, self.redis, bot_delay=bot_delay)
+        self.processes.append(node)
+        return node, base
+
+    def worker(self, name: str) -> cs.Process:
+        worker = cs.start_worker(self.root, name, self.pg, self.redis)
+        self.processes.append(worker)
+        return worker
+
+    def proxy(self, bases: list[str]) -> str:
+        proxy = cs.Nginx(self.root, bases)
+        self.proxies.append(proxy)
+        return proxy.base
+
+    def close(self) -> None:
+        for p in self.processes:
+            p.kill()
+        for proxy in self.proxies:
+            proxy.stop()
+
+    def stored_state(self, room: str) -> int:
+        engine = sa.create_engine(self.pg.url)
+        try:
+            with engine.connect() as conn:
+                return int(
+                    conn.exec_driver_sql("SELECT state FROM rooms WHERE id = %s", (room,)).scalar_one()
+                )
+        finally:
+            engine.dispose()
+
+    def logged(self, room: str) -> list[tuple[int, int]]:
+        engine = sa.create_engine(self.pg.url)
+        try:
+            with engine.connect() as conn:
+                rows = conn.exec_driver_sql(
+                    "SELECT mesa, seq FROM actions WHERE room = %s ORDER BY mesa, seq", (room,)
+                ).all()
+                return [(int(m), int(s)) for m, s in rows]
+        finally:
+            engine.dispose()
+
+
+@pytest.fixture
+def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[Cluster]:
+    pg, redis = services
+    engine = sa.create_engine(pg.url)
+    with engine.begin() as conn:  # a fresh database for each test
+        conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+        conn.exec_driver_sql("CREATE SCHEMA public")
+    engine.dispose()
+    made = Cluster(tmp_path, pg, redis)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+class Person:
+    """One browser's socket: joins a seat, reads messages, plays."""
+
+    def __init__(self, base: str, room: str, token: str) -> None:
+        self.base, self.room, self.token = base, room, token
+        self.ws: ClientConnection | None = None
+        self.last: dict[str, Any] | None = None
+        self.events = 0
+        self.acked: list[int] = []  #: states that followed this person's own moves
+
+    async def open(self, since: int | None = None) -> dict[str, Any]:
+        self.ws = await connect(self.base.replace("http", "ws") + "/ws", origin=self.base, open_timeout=5)
+        join: dict[str, Any] = {"v": 1, "type": "join", "room": self.room, "token": self.token}
+        if since is not None:
+            join["since"] = since
+        await self.ws.send(json.dumps(join))
+        return await self.until(lambda m: m["type"] in ("state", "error"))
+
+    async def until(self, want: Any, seconds: float = 10) -> dict[str, Any]:
+        assert self.ws is not None
+
+        async def read() -> dict[str, Any]:
+            assert self.ws is not None
+            while True:
+                message = json.loads(await self.ws.recv())
+                if message["type"] == "state":
+                    self.last = message
+                    self.events = message.get("event_count", self.events)
+                if want(message):
+                    return message
+
+        return await asyncio.wait_for(read(), seconds)
+
+    async def state_at_least(self, state: int, seconds: float = 10) -> dict[str, Any]:
+        if self.last is not None and self.last["state"] >= state:
+            return self.last
+        return await self.until(lambda m: m["type"] == "state" and m["state"] >= state, seconds)
+
+    async def errors_within(self, seconds: float) -> list[dict[str, Any]]:
+        """The errors this socket receives within ``seconds`` (reading every message meanwhile)."""
+        errors: list[dict[str, Any]] = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                errors.append(await self.until(lambda m: m["type"] == "error", seconds))
+        return errors
+
+    def my_turn(self) -> bool:
+        return bool(self.last and self.last["legal"])
+
+    async def move(self) -> dict[str, Any]:
+        """Play the first legal move; the answer (the next state, or an error)."""
+        assert self.ws is not None and self.last is not None
+        state = self.last["state"]
+        await self.ws.send(
+            json.dumps(
+                {"v": 1, "type": "move", "room": self.room, "state": state, "move": self.last["legal"][0]}
+            )
+        )
+        answer = await self.until(
+            lambda m: m["type"] == "error" or (m["type"] == "state" and m["state"] > state)
+        )
+        if answer["type"] == "state":
+            self.acked.append(answer["state"])
+        return answer
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def a_table(base: str, join_base: str | None = None) -> tuple[str, str, str]:
+    """A 1 vs 1 table of two people (created at ``base``, the friend joining at ``join_base``)."""
+    async with httpx.AsyncClient(timeout=10) as client:
+        made = await client.post(
+            f"{base}/api/tables", json={"players": 2, "name": "Ana", "rules": {"preset": "basico"}}
+        )
+        assert made.status_code == 200, made.text
+        room = made.json()["room"]
+        joined = await client.post(
+            f"{join_base or base}/api/tables/{room}/join",
+            json={"invite": made.json()["invite"], "name": "Beto"},
+        )
+        assert joined.status_code == 200, joined.text
+    return room, made.json()["token"], joined.json()["token"]
+
+
+async def play_turns(people: list[Person], turns: int) -> None:
+    """Play ``turns`` moves, each by whoever's turn it is; every person sees every new state."""
+    for _ in range(turns):
+        movers = [p for p in people if p.my_turn()]
+        assert movers, [(p.last or {}).get("state") for p in people]
+        mover = movers[0]
+        answer = await mover.move()
+        assert answer["type"] == "state", answer
+        for p in people:
+            await p.state_at_least(answer["state"])
+
+
+def test_the_same_move_sent_to_two_nodes_is_applied_once(cluster: Cluster) -> None:
+    _, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+
+    async def run() -> None:
+        room, ana_token, beto_token = await a_table(one, two)
+        ana = Person(one, room, ana_token)
+        ana_too = Person(two, room, ana_token)  # Ana's second tab, on the other node
+        beto = Person(two, room, beto_token)
+        for p in (ana, ana_too, beto):
+            assert (await p.open())["type"] == "state"
+        stale = applied = 0
+        for _ in range(6):
+            people = [ana, ana_too, beto]
+            if beto.my_turn():
+                await play_turns([ana, beto], 1)
+                await ana_too.state_at_least(beto.last["state"])  # type: ignore[index]
+            assert ana.my_turn() and ana_too.my_turn()
+            state = ana.last["state"]  # type: ignore[index]
+            move = {"v": 1, "type": "move", "room": room, "state": state, "move": ana.last["legal"][0]}  # type: ignore[index]
+            await asyncio.gather(*(p.ws.send(json.dumps(move)) for p in (ana, ana_too)))  # type: ignore[union-attr]
+            errors = [e for p in (ana, ana_too) for e in await p.errors_within(1.5)]
+            # exactly one of the two is applied: the other is refused as stale (or, when its node already
+            # knew of the first, as not this seat's turn)
+            assert len(errors) == 1, errors
+            assert errors[0]["code"] in ("stale", "not_your_turn"), errors
+            stale += 1
+            applied += 1
+            for p in people:
+                await p.state_at_least(state + 1)
+            assert cluster.stored_state(room) == state + 1
+        assert (stale, applied) == (6, 6)
+        log = cluster.logged(room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))  # no action twice, none skipped
+        for p in (ana, ana_too, beto):
+            await p.close()
+
+    asyncio.run(run())
+
+
+def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster: Cluster) -> None:
+    n1, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+    proxy = cluster.proxy([one, two])
+
+    async def run() -> None:
+        room, ana_token, beto_token = await a_table(proxy)
+        ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
+        ana.base = proxy  # Ana reaches the cluster through the proxy, but her socket is pinned below
+        ana_direct = Person(one, room, ana_token)  # a socket of Ana's on the node that will die
+        assert (await ana_direct.open())["type"] == "state"
+        assert (await beto.open())["type"] == "state"
+        await play_turns([ana_direct, beto], 6)
+        acked = max(ana_direct.acked + beto.acked)
+        seen = ana_direct.events
+        n1.kill()  # mid-hand: Ana's socket on n1 is cut
+        started = time.monotonic()
+        with pytest.raises(Exception):  # noqa: B017 - the socket of a killed node closes
+            await ana_direct.until(lambda m: False, seconds=5)
+        reopened = await ana.open(since=seen)  # the page reconnects through the proxy (to n2 now)
+        took = time.monotonic() - started
+        assert reopened["type"] == "state", reopened
+        assert took < 5, f"reconnecting took {took:.1f} s"
+        assert reopened["state"] >= acked  # no acknowledged move lost
+        assert cluster.stored_state(room) == reopened["state"]
+        await play_turns([ana, beto], 6)  # the game goes on
+        log = cluster.logged(room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))
+        assert len(log) == cluster.stored_state(room) - 1  # the start counts one state; each move one
+        await ana.close()
+        await beto.close()
+
+    asyncio.run(run())
+
+
+def _pending_consumer(cluster: Cluster) -> str | None:
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(cluster.redis.url)
+    try:
+        pending = client.xpending_range("cuarenta:moves", "workers", min="-", max="+", count=10)
+    except redis_lib.ResponseError:
+        return None
+    finally:
+        client.close()
+    return pending[0]["consumer"].decode() if pending else None
+
+
+def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: Cluster) -> None:
+    _, one = cluster.node("n1", bot_delay=3.0)  # the computer's pause: the job is in a worker's hands
+    workers = {"w1": cluster.worker("w1"), "w2": cluster.worker("w2")}
+
+    async def run() -> None:
+        async with httpx.AsyncClient(timeout=10) as client:
+            made = await client.post(f"{one}/api/rooms", json={"players": 2, "level": "facil", "name": "Ana"})
+            assert made.status_code == 200, made.text
+        ana = Person(one, made.json()["room"], made.json()["token"])
+        first = await ana.open()
+        if not ana.my_turn():  # the computer opens: wait for its move first
+            first = await ana.until(lambda m: m["type"] == "state" and bool(m["legal"]), seconds=30)
+        answer = await ana.move()
+        assert answer["type"] == "state"
+        state = answer["state"]
+        assert not answer["legal"]  # the computer's turn now
+        holder = None
+        for _ in range(40):  # a worker takes the job and waits out the pause
+            holder = _pending_consumer(cluster)
+            if holder:
+                break
+            await asyncio.sleep(0.05)
+        assert holder in workers, holder
+        workers[holder].kill()
+        started = time.monotonic()
+        after = await ana.state_at_least(state + 1, seconds=20)  # the other worker takes it over
+        took = time.monotonic() - started
+        assert after["state"] == state + 1
+        assert took < 15
+        assert cluster.stored_state(ana.room) >= state + 1
+        log = cluster.logged(ana.room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))
+        assert first["type"] == "state"
+        await ana.close()
+
+    asyncio.run(run())
+
+
+def test_redis_restarted_nodes_subscribe_again_and_browsers_catch_up(cluster: Cluster) -> None:
+    _, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+
+    async def run() -> None:
+        room, ana_token, beto_token = await a_table(one, two)
+        ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
+        assert (await ana.open())["type"] == "state"
+        assert (await beto.open())["type"] == "state"
+        await play_turns([ana, beto], 2)
+        cluster.redis.stop()
+        mover = ana if ana.my_turn() else beto
+        other = beto if mover is ana else ana
+        answer = await mover.move()  # stored in PostgreSQL: acknowledged though Redis is away
+        assert answer["type"] == "state"
+        await asyncio.sleep(0.5)
+        cluster.redis.start()
+        # the other node catches up from the database (its sweep, and its new subscription)
+        caught = await other.state_at_least(answer["state"], seconds=15)
+        assert caught["state"] == answer["state"] == cluster.stored_state(room)
+        await play_turns([ana, beto], 6)  # notices flow again
+        await ana.close()
+        await beto.close()
+
+    asyncio.run(run())
+
+
+def test_postgresql_away_moves_are_refused_then_play_resumes(cluster: Cluster) -> None:
+    _, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+
+    async def run() -> None:
+        room, ana_token, beto_token = await a_table(one, two)
+        ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
+        assert (await ana.open())["type"] == "state"
+        assert (await beto.open())["type"] == "state"
+        await play_turns([ana, beto], 2)
+        before = cluster.stored_state(room)
+        cluster.pg.stop()
+        try:
+            mover = ana if ana.my_turn() else beto
+            refused = await mover.move()
+            assert refused["type"] == "error" and refused["code"] == "store_unavailable", refused
+            assert "not made" in refused["message"]
+        finally:
+            cluster.pg.start()
+        assert cluster.stored_state(room) == before  # nothing acknowledged was lost, nothing half-written
+        deadline = time.monotonic() + 15
+        while True:  # the pool's connections were cut: the next move may still find one broken
+            answer = await mover.move()
+            if answer["type"] == "state" or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.5)
+        assert answer["type"] == "state", answer
+        assert answer["state"] == before + 1 == cluster.stored_state(room)
+        for p in (ana, beto):
+            await p.state_at_least(answer["state"])
+        await play_turns([ana, beto], 4)
+        await ana.close()
+        await beto.close()
+
+    asyncio.run(run())

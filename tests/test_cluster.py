@@ -396,3 +396,48 @@ def test_postgresql_away_moves_are_refused_then_play_resumes(cluster: Cluster) -
         await beto.close()
 
     asyncio.run(run())
+
+
+def test_a_grace_that_runs_out_on_two_nodes_gives_one_computer_move_per_turn(cluster: Cluster) -> None:
+    """Both nodes hold the table (a person on one, a spectator on the other) and both run its timer; when
+    Beto's grace runs out the computer plays each of his turns once (the job is enqueued once per version,
+    and written with the compare-and-set)."""
+    _, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+    cluster.worker("w1")
+
+    async def run() -> None:
+        async with httpx.AsyncClient(timeout=10) as client:
+            made = await client.post(
+                f"{one}/api/tables",
+                json={"players": 2, "name": "Ana", "rules": {"preset": "basico"}, "grace": 1},
+            )
+            assert made.status_code == 200, made.text
+            room = made.json()["room"]
+            joined = await client.post(
+                f"{two}/api/tables/{room}/join", json={"invite": made.json()["invite"], "name": "Beto"}
+            )
+        ana, beto = Person(one, room, made.json()["token"]), Person(two, room, joined.json()["token"])
+        assert (await ana.open())["type"] == "state"
+        assert (await beto.open())["type"] == "state"
+        watcher = await connect(two.replace("http", "ws") + "/ws", origin=two)
+        await watcher.send(json.dumps({"v": 1, "type": "watch", "room": room}))
+        await beto.close()  # Beto goes away: after 1 s the computer plays for him
+        await ana.until(
+            lambda m: m["type"] in ("table", "state") and m["seats"][1].get("stand_in") is True, seconds=15
+        )
+        ana_moves = 0
+        while ana_moves < 6:
+            if ana.my_turn():
+                assert (await ana.move())["type"] == "state"
+                ana_moves += 1
+            else:
+                await ana.until(lambda m: m["type"] == "state" and bool(m["legal"]), seconds=15)
+        log = cluster.logged(room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))
+        assert len(log) == cluster.stored_state(room) - 1  # one action per state: none played twice
+        assert len(log) >= 11  # Ana's six moves and the computer's for Beto between them
+        await watcher.close()
+        await ana.close()
+
+    asyncio.run(run())

@@ -31,6 +31,7 @@ from cuarenta.server.store import (
     RoomRow,
     SeatRow,
     Store,
+    StoreConflict,
     StoreError,
     database_url,
     metadata,
@@ -305,3 +306,51 @@ def test_database_urls() -> None:
         "psycopg",
         "cuarenta",
     )
+
+
+def test_a_write_is_a_compare_and_set_on_the_room_version(store: Store) -> None:
+    """Two writers that read the same version: the first write wins, the second is refused as a conflict
+    and writes nothing (docs/scaling.md)."""
+    store.insert_room(a_room())
+    read = store.load_room("r1")
+    assert read is not None and read.version == 0
+    first = ActionRow("r1", 1, 1, "f", WHEN)
+    store.save_room(
+        "r1",
+        updated=WHEN,
+        mesa=1,
+        state=1,
+        mesa_state=0,
+        status="playing",
+        actions=[first],
+        version=read.version,
+    )
+    with pytest.raises(StoreConflict, match="changed meanwhile"):
+        store.save_room(
+            "r1",
+            updated="later",
+            mesa=1,
+            state=1,
+            mesa_state=0,
+            status="playing",
+            actions=[ActionRow("r1", 1, 1, "g", "later")],
+            version=read.version,
+        )
+    with pytest.raises(StoreConflict):
+        store.save_seats(
+            "r1",
+            updated="later",
+            started=True,
+            status="playing",
+            state=1,
+            mesa_state=0,
+            seats=[],
+            version=read.version,
+        )
+    after = store.load_room("r1")
+    assert after is not None and (after.version, after.state, after.updated) == (1, 1, WHEN)
+    assert store.load_actions("r1", 1) == [(1, "f")]
+    assert store.load_actions("r1", 1, after=1) == []
+    assert store.room_versions(["r1", "nope"]) == {"r1": 1}
+    with pytest.raises(StoreError, match="no room"):  # a missing room is not a conflict
+        store.save_room("r9", updated=WHEN, mesa=1, state=1, mesa_state=0, status="playing", version=0)

@@ -4,12 +4,14 @@ subprocess."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import os
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import free_port, program
 from cuarenta.server import create_app
+from cuarenta.server.health import Probe
 from cuarenta.server.logs import JsonFormatter, logging_config
 from cuarenta.server.metrics import Metrics
 from cuarenta.server.security import RedactTokens
@@ -207,6 +210,26 @@ def test_readyz_checks_redis_when_the_app_has_a_client(data_dir: Path) -> None:
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+def test_a_check_that_hangs_is_never_started_twice() -> None:
+    started: list[int] = []
+    release = threading.Event()
+
+    def hang() -> None:  # a database that does not answer (until released)
+        started.append(1)
+        release.wait(10)
+
+    async def scenario() -> list[str]:
+        probe = Probe(lambda: asyncio.to_thread(hang), timeout=0.05)
+        answers = [await probe.check(), await probe.check()]  # the second waits for the first's thread
+        release.set()
+        await asyncio.sleep(0.2)
+        answers.append(await probe.check())  # the first has answered: a new check starts
+        return answers
+
+    assert asyncio.run(scenario()) == ["no answer within 0.05 s", "no answer within 0.05 s", "ok"]
+    assert len(started) == 2
 
 
 # -- logs ---------------------------------------------------------------------------------------------------

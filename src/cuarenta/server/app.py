@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import json
 import logging
 import re
@@ -44,6 +43,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.health import Readiness
 from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.options import router as options_router
@@ -82,7 +82,7 @@ from cuarenta.server.security import (
     TokenBucket,
 )
 from cuarenta.server.stats import stats_of
-from cuarenta.server.store import Store, StoreError, hash_token
+from cuarenta.server.store import Store, hash_token
 from cuarenta.server.tables import TableRooms
 from cuarenta.server.tables_api import rules_for, tables_router
 from cuarenta.server.thinking import make_thinking
@@ -101,8 +101,6 @@ OPENAPI_URL: Final = "/api/openapi.json"
 GZIP_MINIMUM_BYTES: Final = 500
 #: The WebSocket close codes: a message over the rate limit, a foreign Origin (docs/protocol.md).
 CLOSE_POLICY: Final = 1008
-#: The longest each check of ``GET /readyz`` may take, in seconds (then it counts as failed).
-READY_SECONDS: Final = 2.0
 #: The operator's endpoints (docs/operations.md): not in the API's schema, never cached.
 NO_STORE: Final = {"Cache-Control": "no-store"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -405,6 +403,8 @@ def create_app(
         return {"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION}
 
     # -- the operator's endpoints (docs/operations.md); coroutines: they answer from the event loop --------
+    readiness = Readiness(store, lambda: getattr(app.state, "redis", None))  # a cluster sets app.state.redis
+
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
         """Liveness: the event loop answers."""
@@ -413,16 +413,9 @@ def create_app(
     @app.get("/readyz", include_in_schema=False)
     async def readyz() -> JSONResponse:
         """Readiness: the store answers ``SELECT 1`` and, with a Redis client, Redis answers ``PING``."""
-        checks = {"store": _check_store(store)}
-        redis = getattr(app.state, "redis", None)
-        if redis is not None:
-            checks["redis"] = _check_redis(redis)
-        names = list(checks)
-        results = await asyncio.gather(*checks.values())
-        answers = dict(zip(names, results, strict=True))
-        ready = all(answer == "ok" for answer in answers.values())
+        ready, checks = await readiness.check()
         return JSONResponse(
-            {"ready": ready, "checks": answers}, status_code=200 if ready else 503, headers=NO_STORE
+            {"ready": ready, "checks": checks}, status_code=200 if ready else 503, headers=NO_STORE
         )
 
     @app.get("/metrics", include_in_schema=False)
@@ -660,32 +653,6 @@ def create_app(
             )
 
     return app
-
-
-async def _check_store(store: Store) -> str:
-    """``ok``, or why the store does not answer (in a thread: a database that hangs holds no loop)."""
-    try:
-        await asyncio.wait_for(asyncio.to_thread(store.ping, READY_SECONDS), READY_SECONDS)
-    except TimeoutError:
-        return f"no answer within {READY_SECONDS:g} s"
-    except StoreError as exc:
-        return str(exc)
-    return "ok"
-
-
-async def _check_redis(redis: Any) -> str:
-    """``ok``, or why Redis does not answer ``PING``: an asyncio client (``redis.asyncio``) is awaited on
-    the loop, a synchronous one asked in a thread."""
-    try:
-        if inspect.iscoroutinefunction(getattr(redis, "execute_command", None)):
-            answer = await asyncio.wait_for(redis.ping(), READY_SECONDS)
-        else:
-            answer = await asyncio.wait_for(asyncio.to_thread(redis.ping), READY_SECONDS)
-    except TimeoutError:
-        return f"no answer within {READY_SECONDS:g} s"
-    except Exception as exc:  # the client's errors: connection refused, authentication, …
-        return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return "ok" if answer else f"PING answered {answer!r}"
 
 
 def _rate_limited(limits: Limits) -> dict[str, Any]:

@@ -21,8 +21,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from typer.testing import CliRunner
 
 from conftest import free_port, program
+from cuarenta.cli import app as cli_app
 from cuarenta.server import create_app
 from cuarenta.server.health import Probe
 from cuarenta.server.logs import JsonFormatter, logging_config
@@ -282,6 +284,26 @@ def test_the_logging_config_of_both_formats() -> None:
         assert len(json_formatters) == (len(config["formatters"]) if fmt == "json" else 0)
     with pytest.raises(ValueError, match="unknown log format"):
         logging_config("xml")  # type: ignore[arg-type]
+
+
+def test_serve_log_format_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    ran: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda application, **options: ran.append(options))
+    data = ["serve", "--data", str(tmp_path / "d"), "--workers", "0"]
+    result = CliRunner().invoke(cli_app, [*data, "--log-format", "json"])
+    assert result.exit_code == 0, result.output
+    first = json.loads(result.output.strip())  # the start lines are one JSON object too
+    assert first["msg"] == "serving" and first["address"] == "http://127.0.0.1:8000/"
+    formatters = ran[0]["log_config"]["formatters"].values()
+    assert formatters and all(f["()"] == "cuarenta.server.logs.JsonFormatter" for f in formatters)
+    assert CliRunner().invoke(cli_app, data).exit_code == 0  # text by default
+    assert all(
+        "()" not in f or "JsonFormatter" not in f["()"] for f in ran[1]["log_config"]["formatters"].values()
+    )
+    assert CliRunner().invoke(cli_app, [*data, "--log-format", "xml"]).exit_code == 2
+    assert len(ran) == 2
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from cuarenta.server.logs import JsonFormatter, logging_config
 from cuarenta.server.metrics import Metrics
 from cuarenta.server.security import RedactTokens
 from cuarenta.server.store import Store, StoreError
-from test_server import Browser, Spy, install_spy, new_room, running, server_room
+from test_server import Browser, Spy, bearer, install_spy, new_room, running, server_room
 
 
 @pytest.fixture
@@ -122,6 +122,22 @@ def test_metrics_count_moves_sockets_and_refusals(data_dir: Path, spy: Spy) -> N
         wait_for(client, "cuarenta_sockets", 1)
         browser.close()
         wait_for(client, "cuarenta_sockets", 0)
+
+
+def test_the_tables_gauge_counts_tables_in_play(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"name": "Ana", "seats": ["friend"]})
+    assert made.status_code == 200, made.text
+    table = made.json()
+    samples = scrape(client)
+    assert value(samples, "cuarenta_rooms_in_memory") == 1
+    assert value(samples, "cuarenta_tables_playing") == 0  # it waits for a friend (or its creator)
+    started = client.post(f"/api/tables/{table['room']}/start", headers=bearer(table["token"]))
+    assert started.status_code == 200, started.text
+    assert value(scrape(client), "cuarenta_tables_playing") == 1
+    new_room(client)  # a room against the computer is no table
+    samples = scrape(client)
+    assert value(samples, "cuarenta_rooms_in_memory") == 2
+    assert value(samples, "cuarenta_tables_playing") == 1
 
 
 def test_each_app_has_its_own_registry(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from conftest import free_port, program
 from cuarenta.cli import app as cli_app
+from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
 from cuarenta.server.health import Probe
 from cuarenta.server.logs import JsonFormatter, logging_config
@@ -300,6 +301,9 @@ def test_the_logging_config_of_both_formats() -> None:
         assert len(json_formatters) == (len(config["formatters"]) if fmt == "json" else 0)
     with pytest.raises(ValueError, match="unknown log format"):
         logging_config("xml")  # type: ignore[arg-type]
+    # a process' constant fields (a cluster node's name) on every JSON line
+    options = uvicorn_options("info", "json", {"node": "n1"})
+    assert all(f["fields"] == {"node": "n1"} for f in options["log_config"]["formatters"].values())
 
 
 def test_serve_log_format_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

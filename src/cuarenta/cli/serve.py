@@ -37,13 +37,16 @@ class LogLevel(enum.StrEnum):
     debug = "debug"
 
 
-def uvicorn_options(log_level: str = "warning", log_format: str = "text") -> dict[str, Any]:
+def uvicorn_options(
+    log_level: str = "warning", log_format: str = "text", log_fields: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """How ``cuarenta serve`` runs uvicorn (docs/web.md "Security", docs/operations.md "Logs").
 
     WebSocket frames above 64 KiB are refused (close 1009) before they are read; the socket is not
     compressed (each message would cost the event loop a deflate, and a game message is a few KiB);
     no ``Server`` header; ``token=`` values are hidden in every log line; uvicorn's lines and the app's
-    (``cuarenta.*``) are text or, with ``log_format="json"``, one JSON object each.
+    (``cuarenta.*``) are text or, with ``log_format="json"``, one JSON object each, with the constant
+    ``log_fields`` (e.g. ``{"node": "web-1"}``) on every line.
 
     >>> options = uvicorn_options()
     >>> options["ws_max_size"], options["ws_per_message_deflate"], options["server_header"]
@@ -54,7 +57,7 @@ def uvicorn_options(log_level: str = "warning", log_format: str = "text") -> dic
 
     if log_format not in ("text", "json"):
         raise ValueError(f"unknown log format {log_format!r}: text or json")
-    log_config = logging_config("json" if log_format == "json" else "text", log_level)
+    log_config = logging_config("json" if log_format == "json" else "text", log_level, fields=log_fields)
     return {
         "log_level": log_level,
         "log_config": log_config,

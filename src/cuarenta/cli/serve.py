@@ -7,7 +7,6 @@ Ctrl-C. Registered in :mod:`cuarenta.cli` as ``app.command("serve")``.
 
 from __future__ import annotations
 
-import copy
 import enum
 import os
 import socket
@@ -23,6 +22,13 @@ DEFAULT_BOT_DELAY: Final = 0.8
 DEFAULT_ROOMS_PER_MINUTE: Final = 30.0
 
 
+class LogFormat(enum.StrEnum):
+    """``--log-format``: a line of text, or one JSON object a line (docs/operations.md "Logs")."""
+
+    text = "text"
+    json = "json"
+
+
 class LogLevel(enum.StrEnum):
     """``--log-level``: uvicorn's levels."""
 
@@ -32,25 +38,27 @@ class LogLevel(enum.StrEnum):
     debug = "debug"
 
 
-def uvicorn_options(log_level: str = "warning") -> dict[str, Any]:
-    """How ``cuarenta serve`` runs uvicorn (docs/web.md "Security").
+def uvicorn_options(
+    log_level: str = "warning", log_format: str = "text", log_fields: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """How ``cuarenta serve`` runs uvicorn (docs/web.md "Security", docs/operations.md "Logs").
 
     WebSocket frames above 64 KiB are refused (close 1009) before they are read; the socket is not
     compressed (each message would cost the event loop a deflate, and a game message is a few KiB);
-    no ``Server`` header; ``token=`` values are hidden in every log line.
+    no ``Server`` header; ``token=`` values are hidden in every log line; uvicorn's lines and the app's
+    (``cuarenta.*``) are text or, with ``log_format="json"``, one JSON object each, with the constant
+    ``log_fields`` (e.g. ``{"node": "web-1"}``) on every line.
 
     >>> options = uvicorn_options()
     >>> options["ws_max_size"], options["ws_per_message_deflate"], options["server_header"]
     (65536, False, False)
     """
-    from uvicorn.config import LOGGING_CONFIG
-
+    from cuarenta.server.logs import logging_config
     from cuarenta.server.security import WS_MAX_FRAME_BYTES
 
-    log_config = copy.deepcopy(LOGGING_CONFIG)
-    log_config["filters"] = {"no_tokens": {"()": "cuarenta.server.security.RedactTokens"}}
-    for handler in log_config["handlers"].values():
-        handler["filters"] = ["no_tokens"]
+    if log_format not in ("text", "json"):
+        raise ValueError(f"unknown log format {log_format!r}: text or json")
+    log_config = logging_config("json" if log_format == "json" else "text", log_level, fields=log_fields)
     return {
         "log_level": log_level,
         "log_config": log_config,
@@ -196,6 +204,14 @@ def serve_command(
             help="What the server logs; info adds a line per request (tokens never appear in it).",
         ),
     ] = LogLevel.warning,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(
+            "--log-format",
+            help="text, or json: every log line one JSON object (ts, level, logger, msg and fields such as "
+            "room), for a log collector.",
+        ),
+    ] = LogFormat.text,
 ) -> None:
     """Start the web app: play Cuarenta in the browser (prints the address to open)."""
     import uvicorn
@@ -206,6 +222,7 @@ def serve_command(
     from cuarenta.server.store import StoreError
 
     data_dir = data if data is not None else default_data_dir()
+    node_label = node or (None if redis is None else f"{socket.gethostname()}:{port}")
     try:
         app = create_app(
             data_dir,
@@ -216,17 +233,29 @@ def serve_command(
             database=database,
             max_rooms=max_rooms,
             redis=redis,
-            node=node or (None if redis is None else f"{socket.gethostname()}:{port}"),
+            node=node_label,
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"Cuarenta: abre {address(host, port)} en tu navegador / open it in your browser")
     where = app.state.store.where
-    typer.echo(f"Partidas guardadas en / games saved in {where}  (Ctrl-C para salir / to stop)")
+    if log_format is LogFormat.json:  # every line a JSON object, these too (printed whatever the level)
+        from cuarenta.server.logs import json_line
+
+        typer.echo(json_line("cuarenta.serve", "serving", address=address(host, port), store=where))
+    else:
+        typer.echo(f"Cuarenta: abre {address(host, port)} en tu navegador / open it in your browser")
+        typer.echo(f"Partidas guardadas en / games saved in {where}  (Ctrl-C para salir / to stop)")
     gc_policy = GcPolicy()  # no stalls from full collections over a large heap (docs/performance.md)
     gc_policy.install()
     try:
-        uvicorn.run(app, host=host, port=port, **uvicorn_options(log_level.value))
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            **uvicorn_options(
+                log_level.value, log_format.value, None if node_label is None else {"node": node_label}
+            ),
+        )
     finally:
         gc_policy.uninstall()

@@ -51,6 +51,16 @@ def worker_command(
             help="Jobs in hand at once (most of a job is the pause before the move; thinking uses one core).",
         ),
     ] = 16,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            "--metrics-port",
+            metavar="PORT",
+            min=1,
+            max=65535,
+            help="Serve this worker's Prometheus metrics (think time, moves) on 127.0.0.1:PORT/metrics.",
+        ),
+    ] = None,
 ) -> None:
     """Play the computer's moves of a cluster: take jobs from Redis, write moves to PostgreSQL."""
     from redis.asyncio import Redis
@@ -68,6 +78,10 @@ def worker_command(
     async def main() -> None:
         client = Redis.from_url(redis, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
         worker = MoveWorker(store, client, name=label, concurrency=concurrency)
+        if metrics_port is not None:
+            from prometheus_client import start_http_server
+
+            start_http_server(metrics_port, addr="127.0.0.1", registry=worker.rooms.metrics.registry)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -26,7 +26,7 @@ from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import (
@@ -43,6 +43,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.health import Readiness
+from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.options import router as options_router
 from cuarenta.server.profiles_api import router as profiles_router
@@ -102,6 +104,8 @@ OPENAPI_URL: Final = "/api/openapi.json"
 GZIP_MINIMUM_BYTES: Final = 500
 #: The WebSocket close codes: a message over the rate limit, a foreign Origin (docs/protocol.md).
 CLOSE_POLICY: Final = 1008
+#: The operator's endpoints (docs/operations.md): not in the API's schema, never cached.
+NO_STORE: Final = {"Cache-Control": "no-store"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
 _Token = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TOKEN_CHARS)]
@@ -437,6 +441,27 @@ def create_app(
     def health() -> dict[str, Any]:
         return {"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION}
 
+    # -- the operator's endpoints (docs/operations.md); coroutines: they answer from the event loop --------
+    readiness = Readiness(store, lambda: getattr(app.state, "redis", None))  # a cluster sets app.state.redis
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> JSONResponse:
+        """Liveness: the event loop answers."""
+        return JSONResponse({"ok": True}, headers=NO_STORE)
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Readiness: the store answers ``SELECT 1`` and, with a Redis client, Redis answers ``PING``."""
+        ready, checks = await readiness.check()
+        return JSONResponse(
+            {"ready": ready, "checks": checks}, status_code=200 if ready else 503, headers=NO_STORE
+        )
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """This process' metrics in Prometheus' text format (read on the loop: the gauges walk the rooms)."""
+        return Response(rooms.metrics.render(), media_type=METRICS_CONTENT_TYPE, headers=NO_STORE)
+
     # GET /api/options and /api/texts/{lang}
     app.include_router(options_router, responses=_errors(404, 422))
     app.include_router(profiles_router)  # profiles and the leaderboard (docs/tables.md)
@@ -606,6 +631,7 @@ def create_app(
         conn = Connection()
         bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         sender = asyncio.create_task(_send_loop(ws, conn))
+        rooms.metrics.sockets.inc()
         try:
             while True:
                 try:
@@ -615,6 +641,7 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     break
                 if not bucket.take():
+                    rooms.metrics.refused.labels(code="rate_limited").inc()
                     rooms.leave(conn)  # nothing more is queued for it: the error is its last message
                     await _refuse(ws, conn, sender, _rate_limited(limits))
                     break
@@ -624,8 +651,10 @@ def create_app(
                 try:
                     handle(conn, parse_client_message(raw))
                 except ProtocolError as exc:
+                    rooms.metrics.refused.labels(code=exc.code).inc()
                     conn.send(error_message(exc.code, exc.message, exc.reason))
         finally:
+            rooms.metrics.sockets.dec()
             rooms.leave(conn)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -161,8 +161,6 @@ class ClusterRooms(TableRooms):
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.redis_ok = False  #: whether the last exchange with Redis worked (readiness)
-        self.published = 0  #: notices published (metrics)
-        self.received = 0  #: notices received (metrics)
 
     # -- lifecycle ---------------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -282,7 +280,7 @@ class ClusterRooms(TableRooms):
 
     def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
         """A notice of another node (or this node's own, which changes nothing)."""
-        self.received += 1
+        self.metrics.bus_messages.labels(direction="received").inc()
         room = self._rooms.get(room_id)
         if room is None or notice.get("node") == self.node:
             return
@@ -531,7 +529,7 @@ class ClusterRooms(TableRooms):
                         for room_id, notice in outbox:
                             pipe.publish(room_channel(room_id), json.dumps(notice))
                         await pipe.execute()
-                    self.published += len(outbox)
+                    self.metrics.bus_messages.labels(direction="published").inc(len(outbox))
                 for (room_id, version), job in jobs.items():
                     await script(
                         keys=[job_key(room_id, version), JOBS_STREAM],
@@ -585,6 +583,8 @@ class ClusterRooms(TableRooms):
                 if stored.get(room.id, room.version) != room.version:
                     self._catch_up_logged(room)
                 self._kick(room)
+            with contextlib.suppress(RedisError, OSError):
+                self.metrics.queue_depth.set(await self.queue_depth())
             if self.redis_ok and not was_ok:
                 self._presence_dirty |= {r.id for r in followed}
             was_ok = self.redis_ok

@@ -56,6 +56,7 @@ from cuarenta.moves import Action, Move, parse_action
 from cuarenta.players.hints import seat_hints
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
+from cuarenta.server.metrics import Metrics, Mover
 from cuarenta.server.protocol import (
     JoinMessage,
     MoveMessage,
@@ -584,6 +585,14 @@ class Rooms:
         #: where the computer players think (default: a worker process per core)
         self.thinking = make_thinking() if thinking is None else thinking
         self._rooms: dict[str, Room] = {}  #: least recently used first
+        #: this process' Prometheus metrics (:mod:`cuarenta.server.metrics`); the gauges read the rooms
+        self.metrics = Metrics()
+        self.metrics.watch(
+            rooms_in_memory=self.in_memory,
+            tables_playing=lambda: sum(
+                r.table is not None and r.status == "playing" for r in self._rooms.values()
+            ),
+        )
 
     # -- creating and finding rooms ----------------------------------------------------------------
     def create(
@@ -800,7 +809,7 @@ class Rooms:
             action = parse_action(message.move)
         except MoveParseError as exc:
             raise ProtocolError("illegal_move", str(exc), _reason(exc)) from None
-        self._apply(room, action)
+        self._apply(room, action, by="person")
 
     def next_mesa(self, conn: Connection, message: NextMessage) -> None:
         """Start a new mesa in the room once the current one is finished."""
@@ -842,12 +851,13 @@ class Rooms:
         return conn.room, conn.seat
 
     # -- changing a room -------------------------------------------------------------------------------
-    def _apply(self, room: Room, action: Action) -> None:
+    def _apply(self, room: Room, action: Action, *, by: Mover = "person") -> None:
         """Play an action, store it, and tell everyone (one synchronous step on the event loop).
 
         A move is acknowledged (sent to anyone) only once it is stored: if the store fails, the action is
         undone and refused with ``store_unavailable`` — nothing is half-applied, nothing acknowledged is
-        lost by a crash afterwards."""
+        lost by a crash afterwards. ``by`` (``person`` or ``computer``) labels the stored move's metrics."""
+        start = time.perf_counter()
         try:
             room.game.play(action)
         except IllegalMoveError as exc:  # GameOverError included
@@ -860,6 +870,8 @@ class Rooms:
             room.state -= 1
             raise self._refused(room, exc) from None
         self._changed(room)
+        self.metrics.move_seconds.observe(time.perf_counter() - start)
+        self.metrics.moves.labels(by=by).inc()
 
     def _refused(self, room: Room, exc: StoreError) -> ProtocolError:
         """The error for a change the store did not take (the caller has undone it): ``stale`` when another
@@ -976,6 +988,7 @@ class Rooms:
                 finished.append(room.finished_row(when))
             except CuarentaError:  # pragma: no cover - a finished game always has a record
                 log.exception("the record of room %s mesa %d cannot be written", room.id, room.mesa)
+        start = time.perf_counter()
         try:
             self.store.save_room(
                 room.id,
@@ -994,6 +1007,8 @@ class Rooms:
         except StoreError:
             log.exception("saving room %s failed (the change is refused)", room.id)
             raise
+        finally:
+            self.metrics.store_write_seconds.observe(time.perf_counter() - start)
         room.version += 1
         room.logged = len(actions)
         if game.is_over:
@@ -1036,7 +1051,7 @@ class Rooms:
             if room.state != state or room.computer_to_move() != seat:
                 continue  # the room changed while the player thought: drop the answer, think again
             try:
-                self._apply(room, action)
+                self._apply(room, action, by="computer")
             except ProtocolError as exc:
                 if exc.code == "stale":  # another process changed the room: think about the new state
                     continue

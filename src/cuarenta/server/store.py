@@ -74,6 +74,8 @@ USER_VERSION: Final = 2
 MIN_SQLITE: Final = (3, 35, 0)
 #: Where the migrations are (shipped inside the package).
 MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"
+#: The longest :meth:`Store.ping` lets its query run on PostgreSQL, in seconds.
+PING_SECONDS: Final = 2.0
 
 
 class StoreError(Exception):
@@ -493,6 +495,25 @@ class Store:
         with self.engine.connect() as conn:
             return MigrationContext.configure(conn).get_current_revision()
 
+    def ping(self, timeout: float = PING_SECONDS) -> None:
+        """Check that the database answers a trivial query (``SELECT 1``), or raise :class:`StoreError`
+        saying why not (``GET /readyz``). On PostgreSQL the query may run ``timeout`` seconds at most; a
+        SQLite file must still exist (a pooled connection to a deleted file would go on answering, and
+        every write to it would be lost).
+        """
+        if self.sqlite and self.path is not None and not self.path.exists():
+            raise StoreError(f"the database file {self._where} is gone")
+        try:
+            with self.engine.connect() as conn:
+                if self.url.get_backend_name() == "postgresql":
+                    milliseconds = max(1, int(timeout * 1000))
+                    conn.exec_driver_sql(f"SET LOCAL statement_timeout = {milliseconds}")
+                conn.execute(sa.text("SELECT 1")).scalar_one()
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(
+                f"the database {self._where} does not answer: {getattr(exc, 'orig', exc)}"
+            ) from None
+
     def close(self) -> None:
         """Close the pooled connections (the next use opens new ones: a server restarted in-process)."""
         self.engine.dispose()
@@ -761,14 +782,6 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(r.id, r.version).where(r.id.in_(ids))).all()
         return {str(room_id): int(version) for room_id, version in rows}
-
-    def ping(self) -> None:
-        """Ask the database a trivial question (:class:`StoreError` if it does not answer)."""
-        try:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("SELECT 1")
-        except sa.exc.SQLAlchemyError as exc:
-            raise StoreError(f"the database {self._where} does not answer: {exc}") from None
 
     def legacy_game(self, room_id: str) -> str | None:
         """The saved game of a room that a migration could not turn into a log (kept, never dropped)."""

@@ -26,7 +26,6 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
 from typing import Any, Final
 
 from redis.asyncio import Redis
@@ -52,8 +51,8 @@ class MoveWorker:
     """Take computer-move jobs from the cluster's stream and play them (module docstring).
 
     ``concurrency`` jobs are in hand at once (most of a job is its pause; the thinking itself runs on
-    ``thinking``: by default one thread of this process, so run one worker per core). ``on_think`` is
-    called with the level and the seconds each move took to think (metrics).
+    ``thinking``: by default one thread of this process, so run one worker per core). Its metrics (think
+    time by level, moves) are ``self.rooms.metrics``.
     """
 
     def __init__(
@@ -77,7 +76,6 @@ class MoveWorker:
             redis=redis,
             node=f"worker/{name}",
         )
-        self.on_think: Callable[[str, float], None] | None = None
         self.played = 0  #: moves written
         self.dropped = 0  #: jobs finished without a move (their version was gone)
 
@@ -201,12 +199,12 @@ class MoveWorker:
             return False
         started = time.perf_counter()
         action = await rooms._choose(room, seat, level)
-        if self.on_think is not None:
-            self.on_think(level, time.perf_counter() - started)
+        thought = time.perf_counter() - started
+        rooms.metrics.think_seconds.labels(level=level).observe(thought)
         if room.version != version:
             return False
         try:
-            rooms._apply(room, action)
+            rooms._apply(room, action, by="computer")
         except ProtocolError as exc:
             if exc.code == "stale":  # a person (or another worker) changed the room first
                 return False

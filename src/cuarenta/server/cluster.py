@@ -337,6 +337,9 @@ class ClusterRooms(TableRooms):
         nobody else: the node that changed it published the notice)."""
         if room.rematch and not room.game.is_over:
             room.rematch.clear()
+        for conn in [c for c in room.connections if c.seat is not None and room.seats[c.seat].left]:
+            room.connections.discard(conn)  # the person left the table for good on another node
+            conn.room, conn.seat = None, None
         TableRooms._changed(self, room)
 
     # -- computer players --------------------------------------------------------------------------------

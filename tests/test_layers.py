@@ -59,7 +59,7 @@ def layer_of(module: str) -> str:
         return PLAYERS
     if head == "i18n":
         return TEXTS
-    if head == "cli":
+    if head in ("cli", "__main__"):  # python -m cuarenta runs the command line
         return CLI
     if head in ("server", "web"):
         return SERVER

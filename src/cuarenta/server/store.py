@@ -692,18 +692,6 @@ class Store:
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"{what} failed: {exc}") from None
 
-    def waiting_tables(self, limit: int) -> list[str]:
-        """The ids of tables that have not started, newest first (at most ``limit``)."""
-        r = rooms_table.c
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(r.id)
-                .where(r.started == sa.false(), r.table_options.is_not(None))
-                .order_by(r.created.desc())
-                .limit(limit)
-            ).all()
-        return [row.id for row in rows]
-
     def room_exists(self, room_id: str) -> bool:
         with self.engine.connect() as conn:
             found = conn.execute(sa.select(rooms_table.c.id).where(rooms_table.c.id == room_id)).first()
@@ -711,56 +699,82 @@ class Store:
 
     def load_room(self, room_id: str) -> RoomRow | None:
         """A stored room with its seats (not its log), or ``None`` if there is none with that id."""
-        r, s, lg = rooms_table.c, seats_table.c, legacy_table.c
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(
-                    r.id,
-                    r.created,
-                    r.updated,
-                    r.players,
-                    r.level,
-                    r.rules,
-                    r.seed,
-                    r.mesa,
-                    r.state,
-                    r.status,
-                    r.practice,
-                    r.mesa_state,
-                    r.table_options,
-                    r.started,
-                    r.version,
-                    lg.problem,
-                )
-                .select_from(rooms_table.outerjoin(legacy_table, lg.room == r.id))
-                .where(r.id == room_id)
-            ).first()
-            if row is None:
-                return None
-            seats = conn.execute(
-                sa.select(s.seat, s.kind, s.name, s.level, s.token_hash, s.profile, s.left)
-                .where(s.room == room_id)
-                .order_by(s.seat)
-            ).all()
-        return RoomRow(
-            id=row.id,
-            created=row.created,
-            updated=row.updated,
-            players=row.players,
-            level=row.level,
-            rules=row.rules,
-            seed=row.seed,
-            mesa=row.mesa,
-            state=row.state,
-            status=row.status,
-            practice=bool(row.practice),
-            mesa_state=row.mesa_state,
-            problem=row.problem,
-            table_options=row.table_options,
-            started=bool(row.started),
-            version=int(row.version),
-            seats=tuple(SeatRow(*seat[:6], bool(seat.left)) for seat in seats),
+        rows = self._load_rooms(rooms_table.c.id == room_id)
+        return rows[0] if rows else None
+
+    def waiting_table_rows(self, limit: int) -> list[RoomRow]:
+        """The tables listed in the lobby that have not started, newest first (at most ``limit``), with
+        their seats: two queries, whatever ``limit`` (a waiting table has no log)."""
+        r = rooms_table.c
+        return self._load_rooms(
+            sa.and_(r.started == sa.false(), r.table_options.is_not(None)),
+            order=r.created.desc(),
+            limit=limit,
         )
+
+    def _load_rooms(
+        self, where: sa.ColumnElement[bool], order: Any = None, limit: int | None = None
+    ) -> list[RoomRow]:
+        r, s, lg = rooms_table.c, seats_table.c, legacy_table.c
+        query = (
+            sa.select(
+                r.id,
+                r.created,
+                r.updated,
+                r.players,
+                r.level,
+                r.rules,
+                r.seed,
+                r.mesa,
+                r.state,
+                r.status,
+                r.practice,
+                r.mesa_state,
+                r.table_options,
+                r.started,
+                r.version,
+                lg.problem,
+            )
+            .select_from(rooms_table.outerjoin(legacy_table, lg.room == r.id))
+            .where(where)
+        )
+        if order is not None:
+            query = query.order_by(order)
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            if not rows:
+                return []
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            for seat in conn.execute(
+                sa.select(s.room, s.seat, s.kind, s.name, s.level, s.token_hash, s.profile, s.left)
+                .where(s.room.in_(list(seats)))
+                .order_by(s.room, s.seat)
+            ).all():
+                seats[seat.room].append(SeatRow(*seat[1:7], bool(seat.left)))
+        return [
+            RoomRow(
+                id=row.id,
+                created=row.created,
+                updated=row.updated,
+                players=row.players,
+                level=row.level,
+                rules=row.rules,
+                seed=row.seed,
+                mesa=row.mesa,
+                state=row.state,
+                status=row.status,
+                practice=bool(row.practice),
+                mesa_state=row.mesa_state,
+                problem=row.problem,
+                table_options=row.table_options,
+                started=bool(row.started),
+                version=int(row.version),
+                seats=tuple(seats[row.id]),
+            )
+            for row in rows
+        ]
 
     def load_actions(self, room_id: str, mesa: int, after: int = 0) -> list[tuple[int, str]]:
         """The log of one mesa of a room: ``(seq, action)`` in order (those after ``seq`` ``after``)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -210,28 +211,31 @@ class TableRooms(Rooms):
         return out
 
     def lobby(self) -> list[dict[str, Any]]:
-        """The tables listed in the lobby that wait for people, newest first (at most :data:`LOBBY_MAX`)."""
+        """The tables listed in the lobby that wait for people, newest first (at most :data:`LOBBY_MAX`).
+
+        Read from the store in two queries, without loading the tables into memory (a cluster's node holds
+        only the rooms with sockets on it)."""
         tables = []
-        for room_id in self.store.waiting_tables(LOBBY_MAX * 4):
+        for row in self.store.waiting_table_rows(LOBBY_MAX * 4):
             try:
-                room = self.get(room_id)
-            except RoomProblem:
+                options = TableOptions.from_json(row.table_options or "")
+                rules = json.loads(row.rules)
+            except ValueError:
+                log.warning("waiting table %s has options or rules that do not read: not listed", row.id)
                 continue
-            if room.table is None or not room.table.lobby or room.started:
+            open_seats = sum(1 for s in row.seats if s.kind == "open")
+            if not options.lobby or not open_seats or options.creator >= len(row.seats):
                 continue
-            if not any(s.kind == "open" for s in room.seats):
-                continue
-            creator = room.seats[room.table.creator]
             tables.append(
                 {
-                    "room": room.id,
-                    "invite": room.table.invite,
-                    "players": room.players,
-                    "rules": room.rules.to_dict(),
-                    "host": creator.name,
-                    "open": sum(1 for s in room.seats if s.kind == "open"),
-                    "created": room.created,
-                    "clock": room.table.clock,
+                    "room": row.id,
+                    "invite": options.invite,
+                    "players": row.players,
+                    "rules": rules,
+                    "host": row.seats[options.creator].name,
+                    "open": open_seats,
+                    "created": row.created,
+                    "clock": options.clock,
                 }
             )
             if len(tables) >= LOBBY_MAX:

@@ -292,6 +292,7 @@ http {{
     scgi_temp_path {dir}/scgi;
     map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
     upstream cuarenta {{
+{balance}
 {servers}
     }}
     server {{
@@ -315,7 +316,10 @@ http {{
 class Nginx:
     """nginx in front of some nodes (WebSockets proxied; a node that does not answer is skipped)."""
 
-    def __init__(self, root: Path, bases: list[str]) -> None:
+    def __init__(self, root: Path, bases: list[str], *, by_room: bool = True) -> None:
+        """``by_room``: every socket of a table goes to the same node (``hash $arg_room consistent``, the
+        page puts the room in the socket's address); else round robin, so a table's people are spread
+        over the nodes and every move crosses Redis."""
         self.dir = root / "nginx"
         self.dir.mkdir(parents=True)
         self.port = free_port()
@@ -324,7 +328,15 @@ class Nginx:
         )
         user = "user root;" if os.geteuid() == 0 else ""
         conf = self.dir / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(dir=self.dir, servers=servers, port=self.port, user=user))
+        conf.write_text(
+            NGINX_CONF.format(
+                dir=self.dir,
+                servers=servers,
+                port=self.port,
+                user=user,
+                balance="        hash $arg_room consistent;" if by_room else "",
+            )
+        )
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         subprocess.run(
             [binary, "-c", str(conf), "-p", str(self.dir), "-g", "daemon on;"],

@@ -121,7 +121,8 @@ class Person:
         self.acked: list[int] = []  #: states that followed this person's own moves
 
     async def open(self, since: int | None = None) -> dict[str, Any]:
-        self.ws = await connect(self.base.replace("http", "ws") + "/ws", origin=self.base, open_timeout=5)
+        address = self.base.replace("http", "ws") + f"/ws?room={self.room}"  # as the page does
+        self.ws = await connect(address, origin=self.base, open_timeout=5)
         join: dict[str, Any] = {"v": 1, "type": "join", "room": self.room, "token": self.token}
         if since is not None:
             join["since"] = since
@@ -283,6 +284,18 @@ def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster
     asyncio.run(run())
 
 
+def _live_workers(cluster: Cluster) -> set[str]:
+    """The workers that announce themselves among the cluster's live processes (they read the stream)."""
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(cluster.redis.url)
+    try:
+        names = {n.decode() for n in client.zrangebyscore("cuarenta:nodes", time.time(), "+inf")}
+    finally:
+        client.close()
+    return {n.removeprefix("worker/") for n in names if n.startswith("worker/")}
+
+
 def _pending_consumer(cluster: Cluster) -> str | None:
     import redis as redis_lib
 
@@ -297,13 +310,17 @@ def _pending_consumer(cluster: Cluster) -> str | None:
 
 
 def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: Cluster) -> None:
-    _, one = cluster.node("n1", bot_delay=3.0)  # the computer's pause: the job is in a worker's hands
+    _, one = cluster.node("n1", bot_delay=4.0)  # the computer's pause: the job is in a worker's hands
     workers = {"w1": cluster.worker("w1"), "w2": cluster.worker("w2")}
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=10) as client:
             made = await client.post(f"{one}/api/rooms", json={"players": 2, "level": "facil", "name": "Ana"})
             assert made.status_code == 200, made.text
+        deadline = time.monotonic() + 30
+        while _live_workers(cluster) != set(workers):  # both workers are up (slow to start when busy)
+            assert time.monotonic() < deadline, _live_workers(cluster)
+            await asyncio.sleep(0.1)
         ana = Person(one, made.json()["room"], made.json()["token"])
         first = await ana.open()
         if not ana.my_turn():  # the computer opens: wait for its move first
@@ -313,7 +330,7 @@ def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: 
         state = answer["state"]
         assert not answer["legal"]  # the computer's turn now
         holder = None
-        for _ in range(40):  # a worker takes the job and waits out the pause
+        for _ in range(50):  # a worker takes the job (within half a second) and waits out the pause
             holder = _pending_consumer(cluster)
             if holder:
                 break

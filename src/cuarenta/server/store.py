@@ -72,6 +72,8 @@ LEGACY_USER_VERSION: Final = 1
 USER_VERSION: Final = 2
 #: The oldest SQLite library the migrations run on (``ALTER TABLE … DROP COLUMN``).
 MIN_SQLITE: Final = (3, 35, 0)
+#: PostgreSQL only: the advisory lock that makes concurrent migrations of one database take turns.
+MIGRATION_LOCK: Final = 0x63756172  # "cuar"
 #: Where the migrations are (shipped inside the package).
 MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"
 #: The longest :meth:`Store.ping` lets its query run on PostgreSQL, in seconds.
@@ -455,6 +457,10 @@ class Store:
         """
         script = ScriptDirectory.from_config(alembic_config())
         with self._write() as conn:
+            if self.url.get_backend_name() == "postgresql":
+                # the processes of a cluster start together: one migrates, the others wait, then find the
+                # schema at its revision (the lock is the transaction's)
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             tables = set(sa.inspect(conn).get_table_names())
             user_version = _sqlite_user_version(conn) if self.sqlite else 0
             if "alembic_version" in tables:

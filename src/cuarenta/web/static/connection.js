@@ -38,7 +38,10 @@ class Connection {
     const base = location.pathname.replace(/[^/]*$/, "");
     let ws;
     try {
-      ws = new WebSocket(`${scheme}://${location.host}${base}ws`);
+      // the room in the address lets a cluster's proxy send every socket of a table to the same server
+      // (docs/scaling.md); the server reads the room from the join message, never from here
+      const room = encodeURIComponent(this.session.room ?? "");
+      ws = new WebSocket(`${scheme}://${location.host}${base}ws?room=${room}`);
     } catch {
       this.scheduleReconnect();
       return;

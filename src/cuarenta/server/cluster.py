@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 from collections.abc import Iterable
@@ -208,7 +209,7 @@ class ClusterRooms(TableRooms):
         room = self.get(room_id)
         digest = hash_token(token)
         for s in room.seats:
-            if s.token_hash is not None and s.token_hash == digest:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 return room, s.seat
         raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
 

@@ -675,6 +675,8 @@ cmd_up() {
     if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON=$ROOT/.venv/bin/python; else PYTHON=python3; fi
   fi
   find_cuarenta
+  "$PYTHON" -c 'import psycopg' 2>/dev/null ||
+    die 1 "$PYTHON has no psycopg (PostgreSQL's driver): pip install -e '.[cluster]' (or 'psycopg[binary]')"
   # the cluster's options of `cuarenta serve`, and `cuarenta worker`, as far as this cuarenta has them
   local help
   help=$("${CUARENTA[@]}" serve --help 2>/dev/null || true)

@@ -9,10 +9,13 @@ be installed here (the script's exit code 4).
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -79,6 +82,38 @@ def pids_of(directory: Path) -> dict[str, int]:
     return pids
 
 
+def wait_until(condition: Callable[[], bool], seconds: float = 20) -> bool:
+    """Whether ``condition`` became true within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def play_a_move_and_see_the_computer_answer(proxy: int) -> None:
+    """A 1 vs 1 against the computer through the proxy: the person moves, then it is their turn again."""
+    base = f"http://127.0.0.1:{proxy}"
+    made = httpx.post(f"{base}/api/rooms", json={"players": 2, "level": "facil"}, timeout=10)
+    assert made.status_code == 200, made.text
+    room, token = made.json()["room"], made.json()["token"]
+    moved_at: int | None = None
+    with connect(f"ws://127.0.0.1:{proxy}/ws", origin=base, open_timeout=10) as ws:
+        ws.send(json.dumps({"v": 1, "type": "join", "room": room, "token": token, "pace": "fast"}))
+        deadline = time.monotonic() + 60
+        while True:
+            message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            assert message["type"] != "error", message
+            if message["type"] != "state" or not message["legal"]:
+                continue
+            if moved_at is not None:
+                assert message["state"] >= moved_at + 2  # the person's move and the computer's
+                return
+            moved_at = message["state"]
+            ws.send(json.dumps({"v": 1, "type": "move", "move": message["legal"][0], "state": moved_at}))
+
+
 def status_table(text: str) -> dict[str, list[str]]:
     """``status``'s table: component → [pid, alive, port, ready]."""
     rows = [line.split() for line in text.splitlines() if line.strip()]
@@ -134,6 +169,27 @@ def test_cluster_up_status_down(tmp_path: Path) -> None:
                 if message["type"] == "pong":
                     break
 
+        # a game through the proxy: a person's move, then the computer's (played by a worker, or by the
+        # server itself before the cluster's workers exist), on whichever servers the proxy picks
+        play_a_move_and_see_the_computer_answer(proxy)
+
+        # a server killed: the proxy skips it, `status` says so, and `up` starts that one only
+        os.kill(pids["server2"], signal.SIGKILL)
+        assert wait_until(lambda: gone(pids["server2"])), "server2 is still there after SIGKILL"
+        for _ in range(6):
+            assert httpx.get(f"http://127.0.0.1:{proxy}/api/health", timeout=10).status_code == 200
+        status = cluster("status", "--dir", str(directory), timeout=60)
+        assert status.returncode == 3, status.stdout + status.stderr
+        assert status_table(status.stdout)["server2"][1:] == ["no", str(first_server + 1), "no"]
+        restart = cluster("up", *options, timeout=120)
+        assert restart.returncode == 0, restart.stdout + restart.stderr
+        restarted = pids_of(directory)
+        assert restarted["server2"] != pids["server2"]
+        assert {k: v for k, v in restarted.items() if k != "server2"} == {
+            k: v for k, v in pids.items() if k != "server2"
+        }
+        pids = restarted
+
         # a second `up` starts nothing
         again = cluster("up", *options, timeout=120)
         assert again.returncode == 0, again.stdout + again.stderr
@@ -155,10 +211,9 @@ def test_cluster_up_status_down(tmp_path: Path) -> None:
     finally:
         down = cluster("down", "--dir", str(directory), timeout=180)
     assert down.returncode == 0, down.stdout + down.stderr
-    deadline = time.monotonic() + 20
-    while not all(gone(pid) for pid in pids.values()) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert [name for name, pid in pids.items() if not gone(pid)] == []
+    assert wait_until(lambda: all(gone(pid) for pid in pids.values())), [
+        name for name, pid in pids.items() if not gone(pid)
+    ]
     after = cluster("status", "--dir", str(directory), timeout=60)
     assert after.returncode == 3
     assert all(row[1] == "no" for name, row in status_table(after.stdout).items() if name != "workers")

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -121,9 +123,20 @@ def status_table(text: str) -> dict[str, list[str]]:
     return {row[0]: row[1:] for row in rows[1:]}
 
 
+@pytest.fixture
+def directory() -> Iterator[Path]:
+    """The cluster's directory: in the system's temporary directory rather than pytest's, whose parent
+    another pytest run makes private again (mode 700) while PostgreSQL, run as another user when we are
+    root, still needs to pass through it."""
+    parent = Path(tempfile.mkdtemp(prefix="cuarenta-cluster-"))
+    try:
+        yield parent / "c"
+    finally:
+        shutil.rmtree(parent, ignore_errors=True)
+
+
 @pytest.mark.timeout(480)
-def test_cluster_up_status_down(tmp_path: Path) -> None:
-    directory = tmp_path / "c"
+def test_cluster_up_status_down(directory: Path) -> None:
     (proxy, pg, redis), first_server = free_ports(3, run=2)
     options = ["--dir", str(directory), "--port", str(proxy), "--pg-port", str(pg)]
     options += ["--redis-port", str(redis), "--server-port", str(first_server), "--python", sys.executable]

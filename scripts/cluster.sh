@@ -116,7 +116,10 @@ if [ "$(printf '%s\n' "${ALL_PORTS[@]}" | sort -u | wc -l)" != "${#ALL_PORTS[@]}
   die 2 "two components on one port: ${ALL_PORTS[*]}"
 fi
 [ "$PROXY" = nginx ] || die 2 "--proxy $PROXY: only nginx is supported"
-case "$LOG_LEVEL" in error | warning | info | debug) ;; *) die 2 "--log-level error|warning|info|debug" ;; esac
+case "$LOG_LEVEL" in
+  error | warning | info | debug) ;;
+  *) die 2 "--log-level error|warning|info|debug" ;;
+esac
 
 mkdir_p_abs() { mkdir -p "$1" && (cd "$1" && pwd); }
 if [ "$COMMAND" = up ]; then
@@ -630,7 +633,9 @@ print_table() { # print_table LINES
 }
 
 # all_up LINES: every component alive and ready (a skipped component counts as up)
-all_up() { ! echo "$1" | awk '$3 != "skipped" && ($3 != "yes" || $5 != "yes") { bad = 1 } END { exit !bad }'; }
+all_up() {
+  ! echo "$1" | awk '$3 != "skipped" && ($3 != "yes" || $5 != "yes") { bad = 1 } END { exit !bad }'
+}
 any_alive() { echo "$1" | awk '$3 == "yes" { found = 1 } END { exit !found }'; }
 
 print_env() {
@@ -673,6 +678,10 @@ cmd_up() {
   fi
   if [ -z "$PYTHON" ]; then
     if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON=$ROOT/.venv/bin/python; else PYTHON=python3; fi
+  fi
+  # a path relative to here, made absolute (not resolved: a venv's python is a link that must stay one)
+  if [[ $PYTHON == */* && $PYTHON != /* ]]; then
+    PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")"
   fi
   find_cuarenta
   "$PYTHON" -c 'import psycopg' 2>/dev/null ||

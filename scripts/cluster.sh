@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A cuarenta cluster on this machine, for trying the scale-out and for tests: a throwaway PostgreSQL,
-# a Redis, N `cuarenta serve` processes, M `cuarenta worker` processes and nginx in front of them,
+# a Redis, N `cuarenta serve` processes, M `cuarenta worker` processes and nginx (or haproxy) in front,
 # everything on 127.0.0.1 and everything (data, logs, pid files, configuration) in one directory.
 #
 #   bash scripts/cluster.sh up [--servers N] [--workers M] [--port P] [--dir DIR] ...
@@ -17,16 +17,16 @@
 #   --server-port N    CUARENTA_CLUSTER_SERVER_PORT the first server's port; server K listens on
 #                                                 N+K-1 (default P+10, so P+10 ... P+9+N)
 #   --dir DIR          CUARENTA_CLUSTER_DIR       where everything goes (default .cluster in the repository)
-#   --proxy nginx      CUARENTA_CLUSTER_PROXY     the proxy (only nginx for now)
+#   --proxy NAME       CUARENTA_CLUSTER_PROXY     the proxy: nginx (default) or haproxy
 #   --python PATH      CUARENTA_CLUSTER_PYTHON    the Python that has cuarenta installed
 #                                                 (default .venv/bin/python of the repository, else python3)
 #   --timeout S        CUARENTA_CLUSTER_TIMEOUT   how long `up` waits for readiness (default 60 s)
 #   --log-level L      CUARENTA_CLUSTER_LOG_LEVEL the servers' --log-level (default warning)
 #   --wipe             (down) remove DIR afterwards
 #
-# `up` installs what is missing from Debian's packages (postgresql, redis-server, nginx, curl) with
-# apt-get (through sudo when not root). `status`, `env` and `down` read the ports and counts that `up`
-# wrote to DIR/cluster.conf, so they need only --dir.
+# `up` installs what is missing from Debian's packages (postgresql, redis-server, nginx or haproxy,
+# curl) with apt-get (through sudo when not root). `status`, `env` and `down` read the ports and counts
+# that `up` wrote to DIR/cluster.conf, so they need only --dir.
 #
 # Exit codes: 0 done (status: every component alive and ready); 1 something failed to start or did not
 # become ready (its log is shown; `down` stops what was started); 2 bad usage or a port in use;
@@ -115,7 +115,7 @@ for k in $(seq "$SERVERS"); do ALL_PORTS+=($((SERVER_PORT + k - 1))); done
 if [ "$(printf '%s\n' "${ALL_PORTS[@]}" | sort -u | wc -l)" != "${#ALL_PORTS[@]}" ]; then
   die 2 "two components on one port: ${ALL_PORTS[*]}"
 fi
-[ "$PROXY" = nginx ] || die 2 "--proxy $PROXY: only nginx is supported"
+case "$PROXY" in nginx | haproxy) ;; *) die 2 "--proxy nginx or --proxy haproxy, not '$PROXY'" ;; esac
 case "$LOG_LEVEL" in
   error | warning | info | debug) ;;
   *) die 2 "--log-level error|warning|info|debug" ;;
@@ -207,6 +207,7 @@ show_log() { # show_log FILE: its last lines, to say why something did not start
 }
 
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+HAPROXY=$(command -v haproxy || echo /usr/sbin/haproxy)
 
 find_pg_bin() {
   local dir found=""
@@ -230,7 +231,8 @@ install_missing() {
   local packages=()
   [ -n "$(find_pg_bin)" ] || packages+=(postgresql)
   command -v redis-server >/dev/null || packages+=(redis-server)
-  [ -x "$NGINX" ] || packages+=(nginx)
+  if [ "$PROXY" = nginx ] && [ ! -x "$NGINX" ]; then packages+=(nginx); fi
+  if [ "$PROXY" = haproxy ] && [ ! -x "$HAPROXY" ]; then packages+=(haproxy); fi
   command -v curl >/dev/null || packages+=(curl)
   [ ${#packages[@]} -gt 0 ] || return 0
   say "installing ${packages[*]} (apt)"
@@ -245,6 +247,7 @@ install_missing() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null ||
     die 4 "apt-get install ${packages[*]} failed"
   NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+  HAPROXY=$(command -v haproxy || echo /usr/sbin/haproxy)
 }
 
 # The cuarenta program: `python -m cuarenta` if the package has a __main__, else the venv's script,
@@ -274,10 +277,12 @@ as_pg() {
 # The postgres user must reach DIR: give the directories above it the search (x) bit for others
 # where they lack it (reading them stays forbidden).
 make_traversable() {
-  local path=$1 dir
+  local path=$1 dir dirs=()
   while [ "$path" != / ] && [ -n "$path" ]; do
-    dir=$path
+    dirs=("$path" "${dirs[@]}")
     path=$(dirname "$path")
+  done
+  for dir in "${dirs[@]}"; do # from the top down
     if ! runuser -u "$PG_USER" -- test -x "$dir" 2>/dev/null; then
       say "letting other users traverse $dir (chmod o+x), for $PG_USER"
       chmod o+x "$dir"
@@ -340,7 +345,7 @@ check_all_free() {
   for k in $(seq "$SERVERS"); do
     alive "$(pid_of "$RUN/server$k.pid")" || check_free "server$k" "$(server_port "$k")"
   done
-  alive "$(pid_of "$RUN/nginx.pid")" || check_free nginx "$PORT"
+  alive "$(pid_of "$RUN/$PROXY.pid")" || check_free "$PROXY" "$PORT"
 }
 
 # ---------------------------------------------------------------------------------------- components
@@ -567,6 +572,70 @@ start_nginx() {
   say "nginx on 127.0.0.1:$PORT (pid $(pid_of "$RUN/nginx.pid"))"
 }
 
+write_haproxy_conf() {
+  local k check=/api/health
+  # haproxy checks each server actively: its readiness, or its health for a cuarenta without /readyz
+  [ "$(http_code "http://127.0.0.1:$(server_port 1)/readyz")" = 404 ] || check=/readyz
+  {
+    cat <<EOF
+# written by scripts/cluster.sh: haproxy in front of the cluster's servers (haproxy -db -f DIR/haproxy.cfg)
+global
+    # the log goes to haproxy's standard output, which is DIR/logs/haproxy.log
+    log stdout format raw local0
+EOF
+    if [ "$IS_ROOT" = 1 ]; then printf '    user nobody\n    group nogroup\n'; fi
+    cat <<EOF
+
+defaults
+    mode http
+    log global
+    # %HP: the path without its query string (tokens never go in addresses, but still)
+    log-format "%ci [%tr] \"%HM %HP %HV\" %ST %B %Ta upstream=%si:%sp"
+    option forwardfor
+    # a server that refuses a connection is skipped: the request is tried again on another one
+    retries 2
+    option redispatch 1
+    timeout connect 1s
+    timeout client 60s
+    timeout server 60s
+    # a game socket may stay quiet for long (the page pings every 20 s)
+    timeout tunnel 1h
+
+frontend cuarenta
+    bind 127.0.0.1:$PORT
+    http-request set-header X-Forwarded-Proto http
+    default_backend servers
+
+backend servers
+    balance roundrobin
+    option httpchk GET $check
+    http-check expect status 200
+    default-server inter 1s fall 2 rise 1
+EOF
+    for k in $(seq "$SERVERS"); do
+      echo "    server server$k 127.0.0.1:$(server_port "$k") check"
+    done
+  } >"$DIR/haproxy.cfg"
+}
+
+start_haproxy() {
+  local pid
+  pid=$(pid_of "$RUN/haproxy.pid")
+  if alive "$pid"; then
+    say "haproxy is already running (pid $pid)"
+    return
+  fi
+  check_free haproxy "$PORT"
+  write_haproxy_conf
+  "$HAPROXY" -c -q -f "$DIR/haproxy.cfg" </dev/null >>"$LOGS/haproxy.log" 2>&1 || {
+    show_log "$LOGS/haproxy.log"
+    die 1 "haproxy refuses $DIR/haproxy.cfg"
+  }
+  rm -f "$RUN/haproxy.pid"
+  start_bg haproxy "$RUN/haproxy.pid" "$LOGS/haproxy.log" "$HAPROXY" -db -f "$DIR/haproxy.cfg"
+  say "haproxy on 127.0.0.1:$PORT (pid $(pid_of "$RUN/haproxy.pid"))"
+}
+
 # wait_servers FIRST LAST: until each of them is ready, at most TIMEOUT seconds
 wait_servers() {
   local first=$1 last=$2 deadline k pid
@@ -620,11 +689,11 @@ every_component() {
   elif [ "$WORKERS" -gt 0 ]; then
     echo "workers - skipped - -"
   fi
-  pid=$(pid_of "$RUN/nginx.pid")
+  pid=$(pid_of "$RUN/$PROXY.pid")
   a=$(yn alive "$pid")
   r=no
   [ "$a" = yes ] && r=$(yn proxy_ready)
-  echo "nginx ${pid:--} $a $PORT $r"
+  echo "$PROXY ${pid:--} $a $PORT $r"
 }
 
 print_table() { # print_table LINES
@@ -709,7 +778,7 @@ cmd_up() {
   if [ "$HAVE_WORKER" = 1 ]; then
     for k in $(seq "$WORKERS"); do start_worker "$k"; done
   fi
-  start_nginx
+  "start_$PROXY"
   local deadline=$((SECONDS + TIMEOUT))
   while true; do
     lines=$(every_component)
@@ -746,6 +815,7 @@ cmd_down() {
   else
     local pidfile pid name
     stop_pid nginx "$(pid_of "$RUN/nginx.pid")"
+    stop_pid haproxy "$(pid_of "$RUN/haproxy.pid")" 1
     for pidfile in "$RUN"/worker*.pid "$RUN"/server*.pid; do
       [ -f "$pidfile" ] || continue
       name=$(basename "$pidfile" .pid)
@@ -755,7 +825,7 @@ cmd_down() {
     done
     stop_pid redis "$(pid_of "$RUN/redis.pid")"
     stop_postgres
-    rm -f "$RUN/nginx.pid" "$RUN/redis.pid"
+    rm -f "$RUN/nginx.pid" "$RUN/haproxy.pid" "$RUN/redis.pid"
   fi
   if [ "$WIPE" = 1 ] && [ -d "$DIR" ]; then
     # only a directory this script made (a cluster.conf in it), or an empty one

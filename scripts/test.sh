@@ -5,19 +5,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian's Chromium for the end-to-end browser tests (Playwright drives /usr/bin/chromium).
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing chromium (apt)"
+# Debian's packages, installed when missing (one apt-get update, one install): Chromium for the
+# end-to-end browser tests (Playwright drives /usr/bin/chromium); PostgreSQL, Redis, nginx and curl for
+# the cluster test (tests/test_cluster_script.py runs scripts/cluster.sh).
+packages=()
+[ -x /usr/bin/chromium ] || packages+=(chromium fonts-dejavu-core)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresql)
+command -v redis-server >/dev/null || packages+=(redis-server)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || packages+=(nginx)
+command -v curl >/dev/null || packages+=(curl)
+if [ ${#packages[@]} -gt 0 ]; then
+  echo "== installing ${packages[*]} (apt)"
   SUDO=""
   if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
-echo "== ruff"; .venv/bin/ruff check src tests bench scripts $( [ -d e2e ] && echo e2e )
+lint=(src tests bench scripts)
+if [ -d e2e ]; then lint+=(e2e); fi
+echo "== ruff"; .venv/bin/ruff check "${lint[@]}"
 echo "== mypy"; .venv/bin/mypy
 echo "== pytest"; .venv/bin/pytest
 if [ -d e2e ]; then

@@ -503,6 +503,10 @@ http {
     }
 
     upstream cuarenta {
+        # every socket of a table to the same server: the page opens /ws?room=ID (docs/scaling.md), so a
+        # move is told to the table's people by the server that wrote it; a request without a room
+        # (the page, the API) is spread round robin
+        hash \$arg_room consistent;
 EOF
     for k in $(seq "$SERVERS"); do
       echo "        server 127.0.0.1:$(server_port "$k") max_fails=1 fail_timeout=5s;"
@@ -607,7 +611,9 @@ frontend cuarenta
     default_backend servers
 
 backend servers
-    balance roundrobin
+    # a table's sockets to one server (/ws?room=ID); without the parameter, round robin
+    balance url_param room
+    hash-type consistent
     option httpchk GET $check
     http-check expect status 200
     default-server inter 1s fall 2 rise 1

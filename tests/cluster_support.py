@@ -65,9 +65,15 @@ def wait_until(check: object, seconds: float, what: str) -> None:
 
 
 class Postgres:
-    """A throwaway PostgreSQL cluster with a database ``cuarenta``."""
+    """A throwaway PostgreSQL cluster with a database ``cuarenta``.
 
-    def __init__(self, root: Path) -> None:
+    By default it runs without fsync and synchronous commit (fast, for tests: a crash of the machine may
+    lose it all); ``durable=True`` keeps PostgreSQL's defaults (fsync, synchronous_commit and
+    full_page_writes on), as a real deployment runs, for the benchmarks.
+    """
+
+    def __init__(self, root: Path, *, durable: bool = False) -> None:
+        self.durable = durable
         binary = pg_bin()
         assert binary is not None
         self.bin = binary
@@ -118,11 +124,17 @@ class Postgres:
     def url(self) -> str:
         return f"postgresql+psycopg://cuarenta@127.0.0.1:{self.port}/cuarenta"
 
+    @property
+    def pid(self) -> int:
+        """The postmaster's process id (its children are the backends and background processes)."""
+        return int((self.dir / "data" / "postmaster.pid").read_text().split("\n", 1)[0])
+
     def start(self) -> None:
-        options = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c max_connections=300 "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        )
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c max_connections=300 "
+        if self.durable:
+            options += "-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+        else:
+            options += "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         subprocess.run(
             _as_postgres(
                 [
@@ -327,6 +339,11 @@ class Nginx:
         wait_until(
             lambda: httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200, 10, "nginx answers"
         )
+
+    @property
+    def pid(self) -> int:
+        """The master process's id (its children are the workers)."""
+        return int((self.dir / "nginx.pid").read_text().strip())
 
     def stop(self) -> None:
         pid_file = self.dir / "nginx.pid"

@@ -43,6 +43,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,11 @@ from tables_load import drive  # noqa: E402
 
 CONFIGS = ("sqlite", "pg-1", "nginx-2", "nginx-3")
 COMPONENTS = ("server", "worker", "postgres", "redis", "nginx")
-#: Lines of a process's log worth reporting.
-NOTEWORTHY = re.compile(r"Traceback|ERROR|Error|WARNING|CRITICAL|exception", re.IGNORECASE)
+#: A cuarenta process's start-up lines (anything else it logs is reported).
+STARTUP = re.compile(r"Cuarenta: abre |Partidas guardadas en |cuarenta worker \S+: jobs from ")
+#: PostgreSQL's lines worth reporting.
+PG_TROUBLE = re.compile(r"\b(WARNING|ERROR|FATAL|PANIC):")
+ROOM_ID = re.compile(r"(\broom )[A-Za-z0-9_-]{6,}")
 
 
 def run_sqlite(root: Path, args: argparse.Namespace) -> dict[str, Any]:
@@ -109,15 +113,19 @@ def run_cluster(root: Path, args: argparse.Namespace, nodes: int, proxy: bool) -
                 stop()
 
 
-def noteworthy(root: Path, limit: int = 40) -> dict[str, list[str]]:
-    """The lines of the processes' logs that look like trouble (at most ``limit`` per log)."""
-    found: dict[str, list[str]] = {}
+def noteworthy(root: Path, limit: int = 12) -> dict[str, dict[str, int]]:
+    """What the processes logged besides their start-up lines, per log: each line (room ids masked) and
+    how often it came (the ``limit`` most frequent). PostgreSQL's log: its warnings and errors only."""
+    found: dict[str, dict[str, int]] = {}
     logs = sorted(root.rglob("*.log")) + ([root / "pg" / "log"] if (root / "pg" / "log").exists() else [])
     for log in logs:
-        lines = [line for line in log.read_text(errors="replace").splitlines() if NOTEWORTHY.search(line)]
-        if lines:
-            more = [f"… {len(lines) - limit} more"] if len(lines) > limit else []
-            found[str(log.relative_to(root))] = lines[:limit] + more
+        counts: Counter[str] = Counter()
+        for line in log.read_text(errors="replace").splitlines():
+            if STARTUP.match(line) or (log.name == "log" and not PG_TROUBLE.search(line)):
+                continue
+            counts[ROOM_ID.sub(r"\1…", line)] += 1
+        if counts:
+            found[str(log.relative_to(root))] = dict(counts.most_common(limit))
     return found
 
 

@@ -84,6 +84,7 @@ class Tally:
     start: float = 0.0
     end: float = float("inf")
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  #: when the move of each latency was sent
     moves: int = 0
     mesas: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -159,6 +160,7 @@ async def person(
                 sent = table.sent.get(message["state"] - 1)
                 if sent is not None and tally.inside(sent):
                     tally.latencies.append(now - sent)
+                    tally.sent_at.append(sent)
                     table.answered.add(message["state"] - 1)
                 table.acknowledged = max(table.acknowledged, message["state"])
                 if message["status"] == "finished" and message["state"] > latest.get("state", -1):
@@ -290,10 +292,20 @@ async def drive(
         figures["machine_busy_pct"] = round(100 * busy * (os.cpu_count() or 1), 1)
         ours = sum(c["cpu_pct"] for c in figures["components"].values()) + figures["driver_cpu_pct"]
         figures["others_cpu_pct"] = round(max(0.0, figures["machine_busy_pct"] - ours), 1)  # other programs
+        figures["slow_by_second"] = slow_by_second(tally, start, end)
         figures["loadavg_before"] = [round(x, 2) for x in load_before]
         figures["loadavg_after"] = [round(x, 2) for x in load_after]
     figures["window"] = (start, end)
     return figures
+
+
+def slow_by_second(tally: Tally, start: float, end: float) -> list[int]:
+    """Deliveries slower than 100 ms, by the second of the window their move was sent in (stalls show)."""
+    counts = [0] * max(1, int(end - start + 0.999))
+    for sent, latency in zip(tally.sent_at, tally.latencies, strict=True):
+        if latency > 0.1:
+            counts[min(len(counts) - 1, int(sent - start))] += 1
+    return counts
 
 
 def pid_list(text: str) -> list[int]:

@@ -144,6 +144,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def tree_cpu_seconds(pids: Sequence[int]) -> float:
+    """CPU seconds of some processes and every process below them, live or already exited and reaped.
+
+    A live process counts its own user + system time and its reaped children's (``cutime``, ``cstime``):
+    a PostgreSQL backend that ends within a window still counts, in its postmaster's figure.
+    """
+    total = 0.0
+    for pid in {p for root in pids for p in (root, *descendants(root))}:
+        fields = _stat(pid)
+        if fields is not None:
+            total += sum(int(v) for v in fields[11:15]) / CLK_TCK
+    return total
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (its children, theirs …)."""
     parents: dict[int, list[int]] = {}

@@ -19,6 +19,18 @@ Run from the repository root (loopback only; bounded by ``--tables`` and ``--sec
     python bench/tables_load.py --tables 200 --players 2 --think 1-3 --seconds 60
     python bench/tables_load.py --tables 100 --players 4 --think 1-3 --seconds 60
 
+With ``--url http://127.0.0.1:PORT`` it drives a server that is already running (a node, or nginx in
+front of several) instead of starting one, and samples the CPU of the processes named by ``--pids``
+(component ``server``) and ``--component NAME=PID,PID…`` (repeatable: ``worker``, ``postgres``, ``redis``,
+``nginx`` …; each process counts with everything below it, e.g. PostgreSQL's postmaster with its backends).
+Per component it reports the CPU seconds over the window, the share of one core, and the **CPU per
+acknowledged move** (ms)::
+
+    python bench/tables_load.py --url http://127.0.0.1:8080 --pids 4101,4102 \
+        --component postgres=3990 --component redis=3995 --component nginx=4090 --tables 100
+
+bench/cluster_load.py runs the same load against one process and against clusters of 1–3 nodes.
+
 Figures are recorded in docs/performance.md. This is a measurement, not a test.
 """
 
@@ -44,7 +56,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import cpu_sample, gc_summary, start_server, stop_server, summary, think_range
+from server_load import (
+    cpu_sample,
+    descendants,
+    gc_summary,
+    start_server,
+    stop_server,
+    summary,
+    think_range,
+    tree_cpu_seconds,
+)
 
 
 @dataclass
@@ -55,6 +76,7 @@ class Table:
     tokens: list[str]
     sent: dict[int, float] = field(default_factory=dict)  #: state a move was made on → monotonic time
     acknowledged: int = 0
+    answered: set[int] = field(default_factory=set)  #: states of the moves in the window that were stored
 
 
 @dataclass
@@ -62,6 +84,7 @@ class Tally:
     start: float = 0.0
     end: float = float("inf")
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  #: when the move of each latency was sent
     moves: int = 0
     mesas: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -137,6 +160,8 @@ async def person(
                 sent = table.sent.get(message["state"] - 1)
                 if sent is not None and tally.inside(sent):
                     tally.latencies.append(now - sent)
+                    tally.sent_at.append(sent)
+                    table.answered.add(message["state"] - 1)
                 table.acknowledged = max(table.acknowledged, message["state"])
                 if message["status"] == "finished" and message["state"] > latest.get("state", -1):
                     tally.mesas += token == table.tokens[0]
@@ -170,7 +195,48 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]:
+def pss_mb(pids: Sequence[int]) -> float:
+    """Proportional set size of some processes and those below them (shared pages counted once), MB."""
+    total = 0
+    for pid in {p for root in pids for p in (root, *descendants(root))}:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+    return round(total / 1024, 1)
+
+
+def component_figures(
+    components: dict[str, list[int]],
+    before: dict[str, float],
+    after: dict[str, float],
+    wall: float,
+    moves: int,
+) -> dict[str, dict[str, float]]:
+    """Per component: CPU seconds in the window, % of one core, ms of CPU per acknowledged move, PSS."""
+    figures: dict[str, dict[str, float]] = {}
+    for name, pids in components.items():
+        spent = after[name] - before[name]
+        figures[name] = {
+            "cpu_s": round(spent, 2),
+            "cpu_pct": round(100 * spent / wall, 1),
+            "cpu_ms_per_move": round(1000 * spent / moves, 3) if moves else 0.0,
+            "pss_mb": pss_mb(pids),
+        }
+    return figures
+
+
+async def drive(
+    base: str,
+    args: argparse.Namespace,
+    pid: int | None,
+    components: dict[str, list[int]] | None = None,
+) -> dict[str, Any]:
+    """Create the tables, play them for the warm-up and the window, then count the lost moves.
+
+    ``pid``: the server this script started (its CPU and RSS as ``server_…``); ``components``: processes
+    to sample by name (see the module's doc), reported under ``components``.
+    """
     tables = await create_tables(base, args)
     ws_url = base.replace("http", "ws", 1) + "/ws"
     tally = Tally()
@@ -185,18 +251,24 @@ async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]
     end = start + args.seconds
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     tally.start, tally.end = start, end
-    before = cpu_sample(pid)
+    components = components or {}
+    load_before = os.getloadavg()
+    before = cpu_sample(pid if pid is not None else os.getpid())
+    spent_before = {name: tree_cpu_seconds(pids) for name, pids in components.items()}
     await asyncio.sleep(max(0.0, end - time.monotonic()))
-    after = cpu_sample(pid)
+    spent_after = {name: tree_cpu_seconds(pids) for name, pids in components.items()}
+    after = cpu_sample(pid if pid is not None else os.getpid())
+    load_after = os.getloadavg()
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    await asyncio.sleep(1)  # moves in flight are answered or refused
+    await asyncio.sleep(args.settle)  # moves in flight are answered or refused
     stored = await asyncio.gather(*(stored_state(ws_url, t) for t in tables))
     lost = sum(max(0, t.acknowledged - s) for t, s in zip(tables, stored, strict=True))
     wall = after.at - before.at
-    return {
+    acknowledged = sum(len(t.answered) for t in tables)
+    figures: dict[str, Any] = {
         "tables": args.tables,
         "players": args.players,
         "sockets": len(tasks),
@@ -208,11 +280,51 @@ async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]
         "errors": tally.errors,
         "sockets_closed": tally.closed,
         "lost_moves": lost,
-        "server_cpu_pct": round(100 * (after.server - before.server) / wall, 1),
-        "server_rss_mb": rss_mb(pid),
-        "driver_cpu_pct": round(100 * (after.me - before.me) / wall, 1),
-        "window": (start, end),
     }
+    if pid is not None:
+        figures["server_cpu_pct"] = round(100 * (after.server - before.server) / wall, 1)
+        figures["server_rss_mb"] = rss_mb(pid)
+    figures["driver_cpu_pct"] = round(100 * (after.me - before.me) / wall, 1)
+    if components:
+        figures["acknowledged_moves"] = acknowledged
+        figures["components"] = component_figures(components, spent_before, spent_after, wall, acknowledged)
+        busy = (after.machine[0] - before.machine[0]) / max(1, after.machine[1] - before.machine[1])
+        figures["machine_busy_pct"] = round(100 * busy * (os.cpu_count() or 1), 1)
+        ours = sum(c["cpu_pct"] for c in figures["components"].values()) + figures["driver_cpu_pct"]
+        figures["others_cpu_pct"] = round(max(0.0, figures["machine_busy_pct"] - ours), 1)  # other programs
+        figures["slow_by_second"] = slow_by_second(tally, start, end)
+        figures["loadavg_before"] = [round(x, 2) for x in load_before]
+        figures["loadavg_after"] = [round(x, 2) for x in load_after]
+    figures["window"] = (start, end)
+    return figures
+
+
+def slow_by_second(tally: Tally, start: float, end: float) -> list[int]:
+    """Deliveries slower than 100 ms, by the second of the window their move was sent in (stalls show)."""
+    counts = [0] * max(1, int(end - start + 0.999))
+    for sent, latency in zip(tally.sent_at, tally.latencies, strict=True):
+        if latency > 0.1:
+            counts[min(len(counts) - 1, int(sent - start))] += 1
+    return counts
+
+
+def pid_list(text: str) -> list[int]:
+    """``"12,34"`` → [12, 34]."""
+    try:
+        pids = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write process ids separated by commas") from None
+    if not pids:
+        raise argparse.ArgumentTypeError("no process id")
+    return pids
+
+
+def component(text: str) -> tuple[str, list[int]]:
+    """``"postgres=12,34"`` → ("postgres", [12, 34])."""
+    name, equals, pids = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=PID,PID…")
+    return name.strip(), pid_list(pids)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -227,10 +339,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--serve-arg", action="append", default=[], help="another option for cuarenta serve")
     parser.add_argument("--gc-trace", action="store_true", help="trace the server's garbage collections")
     parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
+    parser.add_argument(
+        "--settle", type=float, default=1.0, help="seconds after the window before counting lost moves (1)"
+    )
+    parser.add_argument("--url", help="drive this running server (http://HOST:PORT) instead of starting one")
+    parser.add_argument(
+        "--pids", type=pid_list, help="with --url: the server process(es) to sample, PID,PID… (server)"
+    )
+    parser.add_argument(
+        "--component",
+        type=component,
+        action="append",
+        default=[],
+        metavar="NAME=PID,PID…",
+        help="with --url: more processes to sample, by component (repeatable)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 1 <= args.seconds <= 1800:
         parser.error("--tables must be 1..2000 and --seconds 1..1800")
+    if args.url:
+        drive_running(args)
+        return
+    if args.pids or args.component:
+        parser.error("--pids and --component go with --url")
     args.bot_delay, args.no_gc_policy = 0.05, False  # what start_server reads besides ours
     with tempfile.TemporaryDirectory(prefix="cuarenta-tables-") as tmp:
         data = Path(tmp) / "data"
@@ -250,6 +382,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     figures["cpus"] = os.cpu_count()
     if "Traceback" in log:
         figures["server_log_tail"] = log[-2000:]
+    print(json.dumps(figures, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+
+
+def drive_running(args: argparse.Namespace) -> None:
+    """The load against a server that is already running (``--url``), sampling the named processes."""
+    components: dict[str, list[int]] = {}
+    if args.pids:
+        components["server"] = list(args.pids)
+    for name, pids in args.component:
+        components.setdefault(name, []).extend(pids)
+    figures = asyncio.run(drive(args.url.rstrip("/"), args, None, components))
+    figures.pop("window")
+    figures["url"] = args.url
+    figures["python"] = platform.python_version()
+    figures["cpus"] = os.cpu_count()
     print(json.dumps(figures, indent=1))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")

@@ -82,6 +82,8 @@ SWEEP_SECONDS: Final = 2.0
 JOB_DEDUPE_SECONDS: Final = 15
 #: Seconds to wait before connecting to Redis again.
 RETRY_SECONDS: Final = 0.5
+#: The most notices kept for Redis while it does not answer (older ones are dropped: the sweep catches up).
+OUTBOX_MAX: Final = 10_000
 #: The most jobs kept in the stream (old, finished entries are trimmed).
 STREAM_MAX: Final = 100_000
 
@@ -156,6 +158,7 @@ class ClusterRooms(TableRooms):
         self._outbox: list[tuple[str, dict[str, Any]]] = []  #: notices to publish, in order
         self._jobs: dict[tuple[str, int], dict[str, Any]] = {}  #: jobs to enqueue
         self._presence_dirty: set[str] = set()  #: rooms whose presence this node must write
+        self._presence_stale: set[str] = set()  #: rooms whose presence another node changed (to read)
         self._fields: dict[str, dict[str, str]] = {}  #: the last presence hash read, per room
         self._nodes: set[str] = {node}  #: live nodes as last read
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
@@ -294,8 +297,9 @@ class ClusterRooms(TableRooms):
                 self._catch_up_logged(room)
                 return
             self._caught_up(room)
-        elif kind == "presence":
-            asyncio.get_running_loop().create_task(self._read_presence_logged(room_id))
+        elif kind == "presence":  # read by the publisher, with the others of its round (one pipeline)
+            self._presence_stale.add(room_id)
+            self._wake.set()
         elif kind == "reaction":
             message = reaction_message(int(notice["seat"]), str(notice["saying"]))
             for conn in list(room.connections):
@@ -410,12 +414,6 @@ class ClusterRooms(TableRooms):
             await pipe.execute()
         await self._read_presence(told)
 
-    async def _read_presence_logged(self, room_id: str) -> None:
-        try:
-            await self._read_presence([room_id])
-        except (RedisError, OSError) as exc:
-            log.warning("the presence of room %s could not be read: %s", room_id, exc)
-
     async def _read_presence(self, room_ids: Iterable[str]) -> None:
         """Read the presence of some rooms and apply it: other nodes' sockets, graces, stand-ins."""
         ids = [r for r in room_ids if r in self._rooms]
@@ -527,28 +525,35 @@ class ClusterRooms(TableRooms):
             outbox, self._outbox = self._outbox, []
             jobs, self._jobs = self._jobs, {}
             dirty, self._presence_dirty = self._presence_dirty, set()
+            stale, self._presence_stale = self._presence_stale, set()
             try:
-                if outbox:
+                if outbox or jobs:  # one round trip for the notices and the jobs of this round
                     async with self.redis.pipeline(transaction=False) as pipe:
                         for room_id, notice in outbox:
                             pipe.publish(room_channel(room_id), json.dumps(notice))
+                        for (room_id, version), job in jobs.items():
+                            await script(
+                                keys=[job_key(room_id, version), JOBS_STREAM],
+                                args=[JOB_DEDUPE_SECONDS, STREAM_MAX, json.dumps(job)],
+                                client=pipe,
+                            )
                         await pipe.execute()
                     self.metrics.bus_messages.labels(direction="published").inc(len(outbox))
-                for (room_id, version), job in jobs.items():
-                    await script(
-                        keys=[job_key(room_id, version), JOBS_STREAM],
-                        args=[JOB_DEDUPE_SECONDS, STREAM_MAX, json.dumps(job)],
-                    )
                 if dirty:
-                    await self._write_presence(dirty)
+                    await self._write_presence(dirty)  # reads those rooms' presence back too
+                if stale - dirty:
+                    await self._read_presence(stale - dirty)
                 self.redis_ok = True
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:
-                # notices are news only (the sweeper catches up from the database); jobs and presence
-                # are made again by the sweeper once Redis answers
+                # kept for the next round (a notice published twice changes nothing: a node ignores a
+                # version it has); past OUTBOX_MAX the oldest go: the sweep catches up from the database
                 self.redis_ok = False
+                self._outbox = (outbox + self._outbox)[-OUTBOX_MAX:]
+                self._jobs = {**jobs, **self._jobs}
                 self._presence_dirty |= dirty
+                self._presence_stale |= stale
                 log.warning("node %s could not reach Redis (%s): will catch up", self.node, exc)
                 await asyncio.sleep(RETRY_SECONDS)
                 self._wake.set()

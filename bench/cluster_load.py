@@ -11,8 +11,12 @@ configuration after another:
     over PostgreSQL and Redis, with one ``cuarenta worker`` (the load has no computer seats, so the worker
     idles, but this is the cluster's configuration), driven directly;
 ``nginx-2``, ``nginx-3``
-    two or three nodes (and one worker) behind nginx, which spreads the sockets round-robin: the people of
-    one table land on different nodes, so every move goes through the Redis fan-out.
+    two or three nodes (and one worker) behind nginx, which keeps the sockets of a table on one node (the
+    deployed configuration: ``hash $arg_room consistent`` on the ``/ws?room=ID`` the page and the driver
+    open), so a move is told to its table by the node that wrote it;
+``nginx-2-rr``, ``nginx-3-rr``
+    the same behind round-robin nginx: the people of one table land on different nodes, so every move goes
+    through the Redis fan-out and is applied by every node that holds one of the table's sockets.
 
 Every cluster configuration gets a fresh PostgreSQL, Redis and nginx in a temporary directory, started by
 tests/cluster_support.py. PostgreSQL runs **durable** (fsync, synchronous_commit and full_page_writes on,
@@ -55,7 +59,7 @@ import cluster_support as cs  # noqa: E402
 from server_load import start_server, stop_server, think_range  # noqa: E402
 from tables_load import drive  # noqa: E402
 
-CONFIGS = ("sqlite", "pg-1", "nginx-2", "nginx-3")
+CONFIGS = ("sqlite", "pg-1", "nginx-2", "nginx-3", "nginx-2-rr", "nginx-3-rr")
 COMPONENTS = ("server", "worker", "postgres", "redis", "nginx")
 #: A cuarenta process's start-up lines (anything else it logs is reported).
 STARTUP = re.compile(r"Cuarenta: abre |Partidas guardadas en |cuarenta worker \S+: jobs from ")
@@ -75,7 +79,9 @@ def run_sqlite(root: Path, args: argparse.Namespace) -> dict[str, Any]:
         stop_server(proc)
 
 
-def run_cluster(root: Path, args: argparse.Namespace, nodes: int, proxy: bool) -> dict[str, Any]:
+def run_cluster(
+    root: Path, args: argparse.Namespace, nodes: int, proxy: bool, by_room: bool = True
+) -> dict[str, Any]:
     """(b)–(d) ``nodes`` nodes and one worker over a fresh PostgreSQL and Redis, behind nginx if ``proxy``."""
     stops: list[Callable[[], None]] = []
     try:
@@ -98,7 +104,7 @@ def run_cluster(root: Path, args: argparse.Namespace, nodes: int, proxy: bool) -
         }
         base = started[0][1]
         if proxy:
-            nginx = cs.Nginx(root, [b for _, b in started])
+            nginx = cs.Nginx(root, [b for _, b in started], by_room=by_room)
             stops.append(nginx.stop)
             components["nginx"] = [nginx.pid]
             base = nginx.base
@@ -227,7 +233,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                     figures = run_sqlite(root, args)
                 else:
                     nodes = 1 if config == "pg-1" else int(config.split("-")[1])
-                    figures = run_cluster(root, args, nodes, proxy=config != "pg-1")
+                    figures = run_cluster(
+                        root, args, nodes, proxy=config != "pg-1", by_room=not config.endswith("-rr")
+                    )
             except Exception as failure:  # one configuration failing does not stop the others
                 figures = {"failed": f"{type(failure).__name__}: {failure}"}
             figures.pop("window", None)

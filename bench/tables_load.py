@@ -145,7 +145,9 @@ async def person(
         await ws.send(json.dumps({"v": 1, "type": "move", "move": move, "state": message["state"]}))
 
     try:
-        async with connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
+        # the room in the address, as the page puts it (a cluster's proxy keeps a table on one node)
+        address = f"{ws_url}?room={table.room}"
+        async with connect(address, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
             await ws.send(json.dumps({"v": 1, "type": "join", "room": table.room, "token": token}))
             async for raw in ws:
                 if stop.is_set():
@@ -179,7 +181,7 @@ async def person(
 
 async def stored_state(ws_url: str, table: Table) -> int:
     """The table's state number as the server has it now (a fresh join)."""
-    async with connect(ws_url, max_size=2**22, open_timeout=60) as ws:
+    async with connect(f"{ws_url}?room={table.room}", max_size=2**22, open_timeout=60) as ws:
         await ws.send(json.dumps({"v": 1, "type": "join", "room": table.room, "token": table.tokens[0]}))
         while True:
             message = json.loads(await ws.recv())

@@ -480,8 +480,10 @@ worker_processes 2;
 pid $RUN/nginx.pid;
 error_log $LOGS/nginx-error.log warn;
 
+# a proxied WebSocket is two connections: 16,384 per worker carry 8,000 sockets each
+worker_rlimit_nofile 40000;
 events {
-    worker_connections 4096;
+    worker_connections 16384;
 }
 
 http {

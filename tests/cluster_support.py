@@ -291,7 +291,7 @@ worker_processes 1;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log warn;
 {user}
-events {{ worker_connections 8192; }}
+events {{ worker_connections 16384; }}
 http {{
     access_log off;
     client_body_temp_path {dir}/body;

@@ -901,8 +901,8 @@ class Rooms:
         docs/scaling.md): the new actions of the same mesa are played on its game, anything else (a new
         mesa, the start of a table) rebuilds it from the store. Sockets, presence and timers stay. Returns
         whether the room changed; :class:`RoomProblem` if it is gone or cannot be read."""
-        stored = self.store.room_versions([room.id]).get(room.id)  # one small query when nothing changed
-        if stored == room.version:
+        version = self.store.room_versions([room.id]).get(room.id)  # one small query when nothing changed
+        if version == room.version:
             return False
         row = self.store.load_room(room.id)
         if row is None:

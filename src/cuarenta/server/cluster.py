@@ -404,9 +404,11 @@ class ClusterRooms(TableRooms):
                     else:
                         pipe.hdel(key, field)
                 for s in room.seats:
-                    if s.kind == "person" and room.connected(s.seat):
+                    # only the node that holds the person's socket ends a grace: another node's idea of
+                    # who is connected elsewhere may be a moment old
+                    if s.kind == "person" and counts.get(s.seat):
                         pipe.hdel(key, f"away/{s.seat}")
-                    elif s.kind == "person" and s.away_until is not None:
+                    elif s.kind == "person" and s.away_until is not None and not room.connected(s.seat):
                         pipe.hsetnx(key, f"away/{s.seat}", repr(s.away_until))
                 pipe.expire(key, 24 * 3600)
                 pipe.publish(room_channel(room_id), json.dumps({"kind": "presence", "node": self.node}))

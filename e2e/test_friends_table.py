@@ -344,7 +344,7 @@ def test_a_dropped_socket_rejoins_with_since_and_shows_what_it_missed(
 
     ana = Person(browser, server, made)
     bob = Person(
-        browser, server, beto, prepare=lambda page: page.route_web_socket(re.compile(r"/ws$"), route)
+        browser, server, beto, prepare=lambda page: page.route_web_socket(re.compile(r"/ws(\?.*)?$"), route)
     )
     try:
         # wait for Ana's turn (so that she can play while Beto's socket is down)

@@ -197,6 +197,16 @@ async def a_table(base: str, join_base: str | None = None) -> tuple[str, str, st
     return room, made.json()["token"], joined.json()["token"]
 
 
+async def two_people(one: str, two: str) -> tuple[str, Person, Person]:
+    """A 1 vs 1 table made at node ``one``, Ana's socket there and Beto's at node ``two``, two moves in."""
+    room, ana_token, beto_token = await a_table(one, two)
+    ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
+    assert (await ana.open())["type"] == "state"
+    assert (await beto.open())["type"] == "state"
+    await play_turns([ana, beto], 2)
+    return room, ana, beto
+
+
 async def play_turns(people: list[Person], turns: int) -> None:
     """Play ``turns`` moves, each by whoever's turn it is; every person sees every new state."""
     for _ in range(turns):
@@ -352,15 +362,10 @@ def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: 
 
 
 def test_redis_restarted_nodes_subscribe_again_and_browsers_catch_up(cluster: Cluster) -> None:
-    _, one = cluster.node("n1")
-    _, two = cluster.node("n2")
+    one, two = cluster.node("n1")[1], cluster.node("n2")[1]
 
     async def run() -> None:
-        room, ana_token, beto_token = await a_table(one, two)
-        ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
-        assert (await ana.open())["type"] == "state"
-        assert (await beto.open())["type"] == "state"
-        await play_turns([ana, beto], 2)
+        room, ana, beto = await two_people(one, two)
         cluster.redis.stop()
         mover = ana if ana.my_turn() else beto
         other = beto if mover is ana else ana
@@ -379,15 +384,10 @@ def test_redis_restarted_nodes_subscribe_again_and_browsers_catch_up(cluster: Cl
 
 
 def test_postgresql_away_moves_are_refused_then_play_resumes(cluster: Cluster) -> None:
-    _, one = cluster.node("n1")
-    _, two = cluster.node("n2")
+    one, two = cluster.node("n1")[1], cluster.node("n2")[1]
 
     async def run() -> None:
-        room, ana_token, beto_token = await a_table(one, two)
-        ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
-        assert (await ana.open())["type"] == "state"
-        assert (await beto.open())["type"] == "state"
-        await play_turns([ana, beto], 2)
+        room, ana, beto = await two_people(one, two)
         before = cluster.stored_state(room)
         cluster.pg.stop()
         try:

@@ -52,8 +52,6 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from cuarenta.errors import CuarentaError
-from cuarenta.moves import parse_action
 from cuarenta.server.protocol import (
     JoinMessage,
     ProtocolError,
@@ -61,7 +59,7 @@ from cuarenta.server.protocol import (
     RematchMessage,
     reaction_message,
 )
-from cuarenta.server.rooms import Connection, Room, RoomProblem
+from cuarenta.server.rooms import Connection, Room, RoomProblem, play_logged
 from cuarenta.server.store import Store, StoreError, hash_token
 from cuarenta.server.tables import TableRooms
 
@@ -322,19 +320,10 @@ class ClusterRooms(TableRooms):
             return False
         if room.logged != len(room.game.actions) or not room.started:
             return False
-        played = 0
-        try:
-            for text in actions:
-                room.game.play(parse_action(text))
-                played += 1
-        except (CuarentaError, ValueError):
-            for _ in range(played):
-                room.game.pop()
+        if not play_logged(room, [str(a) for a in actions]):
             return False
-        room.logged += played
         room.state = int(notice["state"])
         room.version = int(notice["version"])
-        room.recorded = room.mesa if room.game.is_over else room.mesa - 1
         return True
 
     def _caught_up(self, room: Room) -> None:

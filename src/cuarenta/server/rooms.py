@@ -542,6 +542,23 @@ def _room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
     )
 
 
+def play_logged(room: Room, actions: list[str]) -> bool:
+    """Play actions of the room's log (written elsewhere) on its game, in order, and count them as logged;
+    if one does not read or is not legal, undo those played and answer ``False`` (the room unchanged)."""
+    played = 0
+    try:
+        for text in actions:
+            room.game.play(parse_action(text))
+            played += 1
+    except (CuarentaError, ValueError):
+        for _ in range(played):
+            room.game.pop()
+        return False
+    room.logged += played
+    room.recorded = room.mesa if room.game.is_over else room.mesa - 1
+    return True
+
+
 def _stale(room: Room) -> ProtocolError:
     return ProtocolError(
         "stale",
@@ -951,20 +968,9 @@ class Rooms:
         new = self.store.load_actions(room.id, row.mesa, after=room.logged)
         if row.state != row.mesa_state + room.logged + len(new):
             return False
-        played = 0
-        try:
-            for seq, text in new:
-                if seq != room.logged + played + 1:
-                    raise ValueError(f"action {seq} does not follow {room.logged + played}")
-                room.game.play(parse_action(text))
-                played += 1
-        except (CuarentaError, ValueError):
-            for _ in range(played):
-                room.game.pop()
+        if [seq for seq, _ in new] != list(range(room.logged + 1, room.logged + 1 + len(new))):
             return False
-        room.logged += played
-        room.recorded = room.mesa if room.game.is_over else room.mesa - 1
-        return True
+        return play_logged(room, [text for _, text in new])
 
     def _changed(self, room: Room) -> None:
         """After a stored change: tell every socket, and let the computer players go on."""

@@ -286,32 +286,29 @@ class PlayingRow:
 
 
 _FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
-#: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
-_UPDATE_ROOM: Final = (
-    rooms_table.update()
-    .where(rooms_table.c.id == sa.bindparam("room_id"), rooms_table.c.version == sa.bindparam("read"))
-    .values(
-        version=rooms_table.c.version + 1,
-        updated=sa.bindparam("new_updated"),
-        mesa=sa.bindparam("new_mesa"),
-        state=sa.bindparam("new_state"),
-        mesa_state=sa.bindparam("new_mesa_state"),
-        status=sa.bindparam("new_status"),
-    )
-)
 
-_UPDATE_ROOM_ANY: Final = (
-    rooms_table.update()
-    .where(rooms_table.c.id == sa.bindparam("room_id"))
-    .values(
-        version=rooms_table.c.version + 1,
-        updated=sa.bindparam("new_updated"),
-        mesa=sa.bindparam("new_mesa"),
-        state=sa.bindparam("new_state"),
-        mesa_state=sa.bindparam("new_mesa_state"),
-        status=sa.bindparam("new_status"),
+
+#: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
+def _update_room(*where: sa.ColumnElement[bool]) -> sa.Update:
+    """A room's counters after a change; the version goes up by one."""
+    return (
+        rooms_table.update()
+        .where(rooms_table.c.id == sa.bindparam("room_id"), *where)
+        .values(
+            version=rooms_table.c.version + 1,
+            updated=sa.bindparam("new_updated"),
+            mesa=sa.bindparam("new_mesa"),
+            state=sa.bindparam("new_state"),
+            mesa_state=sa.bindparam("new_mesa_state"),
+            status=sa.bindparam("new_status"),
+        )
     )
-)
+
+
+#: The statements of every save, built once (SQLAlchemy then reuses their compiled form): the
+#: compare-and-set (the version the writer read) and the unconditional one.
+_UPDATE_ROOM: Final = _update_room(rooms_table.c.version == sa.bindparam("read"))
+_UPDATE_ROOM_ANY: Final = _update_room()
 
 
 # -- SQLite only ---------------------------------------------------------------------------------------------

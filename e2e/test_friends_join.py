@@ -334,7 +334,9 @@ def test_the_quick_game_in_2v2_is_basicos_options_for_four(
     rules = request.value.post_data_json["rules"]
     assert rules["preset"] == "custom" and rules["players"] == 4
     assert all(rules[k] == v for k, v in quick["options"].items()), rules
-    expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    # the game starts: a hand is dealt (or, rarely, a deal of four sevens ends the one-chica mesa at once)
+    dealt = page.get_by_test_id("hand-card").first.or_(page.locator("#result:not([hidden])"))
+    expect(dealt).to_be_visible(timeout=STEP_TIMEOUT_MS)
 
 
 def test_a_rated_table_gives_each_browser_its_profile(people: People, base_url: str) -> None:
@@ -343,6 +345,8 @@ def test_a_rated_table_gives_each_browser_its_profile(people: People, base_url: 
     ana, beto = people.page(), people.page()
     link = create_table(ana, base_url, rated=True)
     join(beto, link, "Beto")
+    for page in (ana, beto):  # the joiner's profile is made after the click, before its seat is taken
+        page.wait_for_function("() => localStorage.getItem('cuarenta.profile') !== null")
     profiles = [
         page.evaluate("() => JSON.parse(localStorage.getItem('cuarenta.profile'))") for page in (ana, beto)
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -39,6 +40,19 @@ def cluster(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _listen_ports() -> tuple[int, int]:
+    """Ports below the system's ephemeral range: a port chosen there cannot be taken, between the choice
+    and the script's bind, by an outgoing connection of another test (CI caught that once)."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return 10000, max(10100, low - 100)
+
+
+LISTEN_PORTS = _listen_ports()
+
+
 def free_ports(count: int, run: int) -> tuple[list[int], int]:
     """``count`` free ports of 127.0.0.1 and the first of ``run`` consecutive free ones, all different."""
     held: list[socket.socket] = []
@@ -54,10 +68,17 @@ def free_ports(count: int, run: int) -> tuple[list[int], int]:
         got: int = s.getsockname()[1]
         return got
 
+    def any_port() -> int | None:
+        for _ in range(100):
+            got = take(random.randrange(*LISTEN_PORTS))
+            if got is not None:
+                return got
+        return None
+
     try:
-        singles = [take(0) for _ in range(count)]
+        singles = [any_port() for _ in range(count)]
         for _ in range(200):
-            first = take(0)
+            first = any_port()
             assert first is not None
             if first + run - 1 <= 65535 and all(take(first + i) is not None for i in range(1, run)):
                 return [p for p in singles if p is not None], first

@@ -595,23 +595,11 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def node_name(host: str, port: int) -> str:
-    """A default node name: the machine's name and the port.
-
-    >>> node_name("127.0.0.1", 8001).endswith(":8001")
-    True
-    """
-    import socket
-
-    return f"{socket.gethostname()}:{port}"
-
-
 __all__ = [
     "JOBS_GROUP",
     "JOBS_STREAM",
     "ClusterRooms",
     "job_key",
-    "node_name",
     "presence_key",
     "remote_counts",
     "room_channel",

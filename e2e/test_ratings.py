@@ -148,3 +148,26 @@ def test_the_rating_pages_fit_a_phone(own_server: Server, phone: tuple[Page, Pag
         expect(page.locator("tbody tr")).to_have_count(2 if where.startswith("leader") else 1)
         width = page.evaluate("() => document.scrollingElement.scrollWidth")
         assert width <= PHONE["width"], f"{where}: the page scrolls sideways ({width} px wide)"
+
+
+def test_a_late_answer_for_the_last_profile_does_not_paint_over_the_new_one(
+    own_server: Server, page: Page
+) -> None:
+    # The language switch asks again for the profile on screen; if the hash then moves to another
+    # profile and the first answer comes last, the page must still show the profile in its hash.
+    ana, beto = (post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "Beto"))
+    page.goto(own_server.url + f"profile.html#id={beto['id']}")
+    expect(page.get_by_test_id("profile-name")).to_have_text("Beto")
+    held: list[Any] = []
+    page.route(f"**/api/profiles/{beto['id']}", lambda route: held.append(route))
+    page.get_by_test_id("lang-switch").click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_timeout(200)
+    assert len(held) == 1, "the language switch asks for the profile again"
+    page.evaluate(f"() => {{ location.hash = 'id={ana['id']}'; }}")
+    expect(page.locator(f"body[data-profile='{ana['id']}']")).to_be_attached()
+    expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
+    held[0].continue_()  # Beto's answer arrives only now
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
+    assert page.locator("body").get_attribute("data-profile") == ana["id"]

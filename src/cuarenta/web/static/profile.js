@@ -54,20 +54,27 @@ function show(profile) {
   document.getElementById("profile-body").hidden = false;
 }
 
+// Each render asks for the profile in the hash; a slower answer to an earlier render (the language
+// switched, then the hash changed) must not paint over a newer one.
+let latest = 0;
+
 async function render() {
   const status = document.getElementById("rating-status");
   const id = profileId();
+  const ticket = ++latest;
   status.textContent = I.t("rating.loading");
   let profile;
   try {
     if (!id) throw Object.assign(new Error("no id"), { status: 404 });
     profile = await api(`api/profiles/${encodeURIComponent(id)}`);
   } catch (error) {
+    if (ticket !== latest) return;
     document.getElementById("profile-body").hidden = true;
     document.getElementById("profile-name").textContent = I.t("rating.profile");
     status.textContent = error.status === 404 ? I.t("rating.no_profile") : I.t("rating.failed", { detail: error.message });
     return;
   }
+  if (ticket !== latest) return;
   show(profile);
   status.textContent = "";
   document.body.dataset.profile = profile.id;

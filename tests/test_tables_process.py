@@ -11,7 +11,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +57,8 @@ def serve(data: Path, port: int) -> Iterator[subprocess.Popen[str]]:
 class Person:
     """One person's socket: the last state it saw."""
 
-    def __init__(self, url: str, room: str, token: str) -> None:
-        self.ws: ClientConnection = connect(url)
+    def __init__(self, ws: ClientConnection, room: str, token: str) -> None:
+        self.ws = ws
         self.ws.send(json.dumps({"v": 1, "type": "join", "room": room, "token": token}))
         self.last = self.until(lambda m: m["type"] == "state")
 
@@ -81,14 +81,15 @@ class Person:
 def test_a_server_killed_mid_hand_loses_no_acknowledged_move(tmp_path: Path) -> None:
     data, port = tmp_path / "data", free_port()
     base, url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
-    with serve(data, port) as proc:
+    with serve(data, port) as proc, ExitStack() as stack:
         made = httpx.post(
             f"{base}/api/tables", json={"name": "Ana", "players": 2, "seats": ["friend"]}
         ).json()
         joined = httpx.post(
             f"{base}/api/tables/{made['room']}/join", json={"invite": made["invite"], "name": "Beto"}
         ).json()
-        people = [Person(url, made["room"], made["token"]), Person(url, made["room"], joined["token"])]
+        first, second = stack.enter_context(connect(url)), stack.enter_context(connect(url))
+        people = [Person(first, made["room"], made["token"]), Person(second, made["room"], joined["token"])]
         acknowledged = people[0].last["state"]
         for _ in range(7):  # a few moves, each acknowledged to its mover by the next state
             (mover,) = [p for p in people if p.at(acknowledged)["legal"]]
@@ -101,10 +102,9 @@ def test_a_server_killed_mid_hand_loses_no_acknowledged_move(tmp_path: Path) -> 
         assert seen["status"] == "playing" and seen["view"]["hand_number"] == 0  # in the middle of a hand
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-        for p in people:
-            p.ws.close()
-    with serve(data, port):
-        back = [Person(url, made["room"], made["token"]), Person(url, made["room"], joined["token"])]
+        stack.close()
+    with serve(data, port), connect(url) as first, connect(url) as second:
+        back = [Person(first, made["room"], made["token"]), Person(second, made["room"], joined["token"])]
         for person, before in zip(back, (seen, None), strict=True):
             assert person.last["state"] == acknowledged  # every acknowledged move, none twice
             if before is not None:
@@ -115,5 +115,3 @@ def test_a_server_killed_mid_hand_loses_no_acknowledged_move(tmp_path: Path) -> 
             json.dumps({"v": 1, "type": "move", "move": mover.last["legal"][0], "state": acknowledged})
         )
         assert mover.until(lambda m: m["type"] in ("state", "error"))["state"] == acknowledged + 1
-        for p in back:
-            p.ws.close()

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +30,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
 
 from cuarenta import Card
 from cuarenta.i18n import LANGS, card_name
+
+# the tests' port chooser (below the ephemeral range), shared with the browser tests
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from ports import free_port
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 CHROMIUM: Final = os.environ.get("CUARENTA_CHROMIUM", "/usr/bin/chromium")
@@ -72,13 +75,6 @@ ANNOUNCED |= {"chica_won", "zapatero", "mesa_won"}
 
 
 # -- the server -----------------------------------------------------------------------------------
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve_command() -> list[str]:
     """``cuarenta`` from the running interpreter's environment (the project's .venv), else ``-c``."""
     script = Path(sys.executable).with_name("cuarenta")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-import random
 import shutil
 import signal
 import socket
@@ -23,23 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-
-def free_port() -> int:
-    """A free port below the ephemeral range (where an outgoing connection of another test cannot take it
-    between this choice and the server's bind)."""
-    try:
-        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        low = 32768
-    for _ in range(200):
-        port = random.randrange(10000, max(10100, low - 100))
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise AssertionError("no free port below the ephemeral range")
+from ports import free_port
 
 
 def pg_bin() -> Path | None:

@@ -9,7 +9,6 @@ into the two teams' piles. The seat to move is worked out from the hand sizes un
 from __future__ import annotations
 
 import shutil
-import socket
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -189,11 +188,3 @@ def program() -> str:
     if found is None:  # pragma: no cover - the package is installed in the venv
         pytest.skip("the cuarenta script is not installed")
     return found
-
-
-def free_port() -> int:
-    """A free TCP port on the loopback address (for a real server started by a test)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port

@@ -26,6 +26,8 @@ import psutil
 import pytest
 from websockets.sync.client import connect
 
+from ports import LISTEN_PORTS
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "cluster.sh"
 NOT_INSTALLABLE = 4  # the script's exit code when the Debian packages cannot be installed
@@ -38,19 +40,6 @@ def cluster(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["bash", str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, check=False
     )
-
-
-def _listen_ports() -> tuple[int, int]:
-    """Ports below the system's ephemeral range: a port chosen there cannot be taken, between the choice
-    and the script's bind, by an outgoing connection of another test (CI caught that once)."""
-    try:
-        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        low = 32768
-    return 10000, max(10100, low - 100)
-
-
-LISTEN_PORTS = _listen_ports()
 
 
 def free_ports(count: int, run: int) -> tuple[list[int], int]:

@@ -26,7 +26,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect
 
-from conftest import free_port
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.game import Game
 from cuarenta.rules import Rules
@@ -34,6 +33,7 @@ from cuarenta.server import create_app
 from cuarenta.server.protocol import ERROR_CODES
 from cuarenta.server.rooms import Room, Rooms, mesa_seed
 from cuarenta.server.security import Limits
+from ports import free_port
 
 PING = {"v": 1, "type": "ping"}
 FUZZ = settings(

@@ -8,7 +8,6 @@ import asyncio
 import io
 import json
 import logging
-import os
 import shutil
 import subprocess
 import threading
@@ -23,7 +22,6 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from typer.testing import CliRunner
 
-from conftest import free_port, program
 from cuarenta.cli import app as cli_app
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
@@ -32,6 +30,8 @@ from cuarenta.server.logs import JsonFormatter, logging_config
 from cuarenta.server.metrics import Metrics
 from cuarenta.server.security import RedactTokens
 from cuarenta.server.store import Store, StoreError
+from ports import free_port
+from served import Served, serve_process
 from test_server import Browser, Spy, bearer, install_spy, new_room, running, server_room
 
 
@@ -327,53 +327,26 @@ def test_serve_log_format_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 
 @pytest.fixture
-def json_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def json_server(tmp_path: Path) -> Iterator[Served]:
     """``cuarenta serve --log-format json --log-level info`` on a free port, until /healthz answers."""
-    port = free_port()
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
-    command = [program(), "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--workers", "0"]
-    proc = subprocess.Popen(
-        [*command, "--bot-delay", "0", "--log-format", "json", "--log-level", "info"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, "the server stopped"
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz"
-            time.sleep(0.1)
-        yield base, proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+    options = ["--data", str(tmp_path / "data"), "--workers", "0", "--bot-delay", "0"]
+    with serve_process(
+        tmp_path / "serve.log", *options, "--log-format", "json", "--log-level", "info", health="/healthz"
+    ) as served:
+        yield served
 
 
-def test_serve_log_format_json_writes_only_json_lines(json_server: tuple[str, subprocess.Popen[str]]) -> None:
-    base, proc = json_server
+def test_serve_log_format_json_writes_only_json_lines(json_server: Served) -> None:
+    base = json_server.base
     assert httpx.get(f"{base}/readyz?token=SECRETSECRET", timeout=10).status_code == 200
     assert "cuarenta_sockets" in httpx.get(f"{base}/metrics", timeout=10).text
     made = httpx.post(f"{base}/api/rooms", json={}, timeout=10).json()
-    proc.terminate()
-    out, err = proc.communicate(timeout=30)
-    lines = [line for line in (out + err).splitlines() if line.strip()]
+    written = json_server.stop()  # stdout and stderr
+    lines = [line for line in written.splitlines() if line.strip()]
     records: list[dict[str, Any]] = [json.loads(line) for line in lines]  # every line is one JSON object
     assert {"ts", "level", "logger", "msg"} <= set(records[0])
     loggers = {r["logger"] for r in records}
     assert {"cuarenta.serve", "uvicorn.error", "uvicorn.access"} <= loggers
-    assert "SECRETSECRET" not in out + err and made["token"] not in out + err
+    assert "SECRETSECRET" not in written and made["token"] not in written
     paths = [r.get("path") for r in records if r["logger"] == "uvicorn.access"]
     assert "/readyz?token=[redacted]" in paths and "/metrics" in paths

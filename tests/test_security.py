@@ -17,11 +17,8 @@ import gzip
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -34,7 +31,6 @@ from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from conftest import free_port
 from cuarenta.cli import app as cli_app
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
@@ -54,6 +50,7 @@ from cuarenta.server.security import (
     normal_origin,
     redact,
 )
+from served import Served, serve_process
 
 PING = {"v": 1, "type": "ping"}
 
@@ -571,74 +568,16 @@ def test_serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 # -- the real program ----------------------------------------------------------------------------------------
-def program() -> list[str]:
-    beside = Path(sys.executable).parent / "cuarenta"
-    if beside.exists():
-        return [str(beside)]
-    return [sys.executable, "-c", "import sys; from cuarenta.cli import main; sys.exit(main())"]
-
-
-@dataclass
-class Served:
-    base: str
-    port: int
-    proc: subprocess.Popen[bytes]
-    log_path: Path
-
-    @property
-    def ws(self) -> str:
-        return self.base.replace("http://", "ws://") + "/ws"
-
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """``cuarenta serve`` on loopback at ``--log-level debug`` (everything it logs is checked for tokens),
     with one extra allowed origin."""
     tmp = tmp_path_factory.mktemp("served")
-    port = free_port()
-    log_path = tmp / "server.log"
-    command = [
-        *program(),
-        "serve",
-        "--port",
-        str(port),
-        "--data",
-        str(tmp / "data"),
-        "--bot-delay",
-        "0",
-        "--workers",
-        "0",
-        "--log-level",
-        "debug",
-        "--allow-origin",
-        "https://cuarenta.example.org",
-    ]
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
-    with log_path.open("wb") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, f"the server stopped: {log_path.read_text()}"
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /api/health"
-            time.sleep(0.1)
-        yield Served(base, port, proc, log_path)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+    options = ["--data", str(tmp / "data"), "--bot-delay", "0", "--workers", "0", "--log-level", "debug"]
+    with serve_process(
+        tmp / "server.log", *options, "--allow-origin", "https://cuarenta.example.org"
+    ) as running:
+        yield running
 
 
 def rss_mib(pid: int) -> float:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,45 +12,17 @@ import pytest
 from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import free_port, program
 from cuarenta.cli import app
 from cuarenta.cli.serve import DEFAULT_BOT_DELAY, address, default_data_dir
+from served import Served, serve_process
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str], Path]]:
+def server(tmp_path: Path) -> Iterator[tuple[Served, Path]]:
     """``cuarenta serve`` on a free port with a fresh data directory, until /api/health answers."""
-    port = free_port()
     data = tmp_path / "data"
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [program(), "serve", "--port", str(port), "--data", str(data), "--bot-delay", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"the server stopped: {proc.stderr.read() if proc.stderr else ''}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /api/health"
-            time.sleep(0.1)
-        yield base, proc, data
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+    with serve_process(tmp_path / "serve.log", "--data", str(data), "--bot-delay", "0") as served:
+        yield served, data
 
 
 def receive(ws: ClientConnection) -> dict[str, Any]:
@@ -61,8 +30,9 @@ def receive(ws: ClientConnection) -> dict[str, Any]:
     return message
 
 
-def test_the_real_server_plays_over_a_real_websocket(server: tuple[str, subprocess.Popen[str], Path]) -> None:
-    base, proc, data = server
+def test_the_real_server_plays_over_a_real_websocket(server: tuple[Served, Path]) -> None:
+    served, data = server
+    base = served.base
     health = httpx.get(f"{base}/api/health").json()
     assert health["ok"] is True and health["protocol"] == 1
     assert httpx.get(f"{base}/").status_code == 200
@@ -91,9 +61,7 @@ def test_the_real_server_plays_over_a_real_websocket(server: tuple[str, subproce
         f"{base}/api/rooms/{made['room']}", headers={"Authorization": f"Bearer {made['token']}"}
     ).json()
     assert info["status"] == "playing"
-    proc.terminate()
-    out, _ = proc.communicate(timeout=20)
-    assert f"{base}/" in out
+    assert f"{base}/" in served.stop()
 
 
 # -- the command's options, in-process (uvicorn.run replaced) -----------------------------------------------

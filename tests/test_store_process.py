@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +12,10 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import free_port, program
 from cuarenta import Game, Rules
 from cuarenta.server.rooms import mesa_seed
 from cuarenta.server.store import DB_NAME, Store
+from served import serve_process
 
 #: what a resumed room must show exactly as before
 SAME = ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status")
@@ -27,44 +24,9 @@ SAME = ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status")
 @contextlib.contextmanager
 def serve(data: Path) -> Iterator[str]:
     """``cuarenta serve`` on a free port until the block ends (then stopped as a service stop would)."""
-    port = free_port()
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
-    command = [
-        program(),
-        "serve",
-        "--port",
-        str(port),
-        "--data",
-        str(data),
-        "--bot-delay",
-        "0",
-        "--workers",
-        "0",
-    ]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"the server stopped: {proc.stderr.read() if proc.stderr else ''}")
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, "the server did not answer /api/health"
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
-        if proc.stderr is not None:
-            proc.stderr.close()
+    options = ["--data", str(data), "--bot-delay", "0", "--workers", "0"]
+    with serve_process(data.parent / "serve.log", *options) as served:
+        yield served.base
 
 
 class Seat:

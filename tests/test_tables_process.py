@@ -6,10 +6,8 @@ and both people take their seats again with their tokens and play on (docs/table
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -18,40 +16,16 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import free_port, program
+from ports import free_port
+from served import serve_process
 
 
 @contextmanager
-def serve(data: Path, port: int) -> Iterator[subprocess.Popen[str]]:
+def serve(data: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``cuarenta serve`` on ``port`` with ``data``, until /api/health answers; stopped at the end."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [program(), "serve", "--port", str(port), "--data", str(data), "--bot-delay", "0", "--workers", "0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, f"the server stopped: {proc.stderr.read() if proc.stderr else ''}"
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /api/health"
-            time.sleep(0.1)
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:  # pragma: no cover
-                proc.kill()
-                proc.wait()
+    options = ["--data", str(data), "--bot-delay", "0", "--workers", "0"]
+    with serve_process(data.parent / "serve.log", *options, port=port) as served:
+        yield served.proc
 
 
 class Person:

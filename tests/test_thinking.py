@@ -27,6 +27,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from conftest import program
 from cuarenta import Game, Rules
 from cuarenta.server.gcpolicy import GcPolicy
 from cuarenta.server.protocol import JoinMessage
@@ -42,7 +43,7 @@ from cuarenta.server.thinking import (
     default_workers,
     make_thinking,
 )
-from test_server_process import free_port, program
+from ports import free_port
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][hdcs])(?![A-Za-z0-9])")
 

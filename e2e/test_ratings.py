@@ -159,15 +159,19 @@ def test_a_late_answer_for_the_last_profile_does_not_paint_over_the_new_one(
     page.goto(own_server.url + f"profile.html#id={beto['id']}")
     expect(page.get_by_test_id("profile-name")).to_have_text("Beto")
     held: list[Any] = []
-    page.route(f"**/api/profiles/{beto['id']}", lambda route: held.append(route))
+    beto_url = f"**/api/profiles/{beto['id']}"
+    page.route(beto_url, lambda route: held.append(route))
     page.get_by_test_id("lang-switch").click()
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
-    page.wait_for_timeout(200)
+    for _ in range(200):  # the switch loads the English texts, then asks for Beto's profile again
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1, "the language switch asks for the profile again"
     page.evaluate(f"() => {{ location.hash = 'id={ana['id']}'; }}")
     expect(page.locator(f"body[data-profile='{ana['id']}']")).to_be_attached()
     expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
-    held[0].continue_()  # Beto's answer arrives only now
-    page.wait_for_timeout(300)
+    with page.expect_request_finished(lambda r: r.url.endswith(f"/api/profiles/{beto['id']}")):
+        held[0].continue_()  # Beto's answer arrives only now
+    page.wait_for_timeout(200)  # the page reads it (the old page painted Beto over Ana here)
     expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
     assert page.locator("body").get_attribute("data-profile") == ana["id"]

@@ -34,6 +34,9 @@ from cuarenta.server.rooms import available_levels, default_level
 PLAYER_COUNTS: Final = (2, 4)
 #: The longest name a person may give (``POST /api/rooms``); the page's name field takes its limit from here.
 NAME_MAX_CHARS: Final = 40
+#: The schema's pattern of a name a person gives (a seat's, a profile's): at least one character that is
+#: not a space, and no control characters (the server refuses those before it trims the spaces).
+NAME_PATTERN: Final = "^[^\\x00-\\x1f\\x7f]*[^\\s\\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*$"
 #: The preset offered to a newcomer as the quick game: one chica, basic rules (it allows 1 v 1 only).
 QUICK_PRESET: Final = "basico"
 #: Label keys of the values of a ``points`` or ``cards`` option that the form does not list.
@@ -153,6 +156,7 @@ def get_texts(lang: str, request: Request) -> Response:
 
 __all__ = [
     "NAME_MAX_CHARS",
+    "NAME_PATTERN",
     "QUICK_PRESET",
     "labels",
     "option_entry",

@@ -163,17 +163,23 @@ def displayed(mu: float, sigma: float) -> int:
 
 def clean_name(name: str) -> str:
     """A profile name: stripped, 1 to 40 characters, no control characters (``ValueError`` otherwise).
+    Control characters are refused wherever they stand, before the spaces are stripped (Python counts a
+    few of them, such as ``\\x1e``, as spaces).
 
     >>> clean_name("  Ana  ")
     'Ana'
+    >>> clean_name("Ana\\x1e")
+    Traceback (most recent call last):
+    ...
+    ValueError: the name may not hold control characters
     """
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        raise ValueError("the name may not hold control characters")
     cleaned = name.strip()
     if not cleaned:
         raise ValueError("the name is empty")
     if len(cleaned) > PROFILE_NAME_MAX_CHARS:
         raise ValueError(f"the name is longer than {PROFILE_NAME_MAX_CHARS} characters")
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in cleaned):
-        raise ValueError("the name may not hold control characters")
     return cleaned
 
 

@@ -25,6 +25,7 @@ from fastapi import Path as PathParameter
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
+from cuarenta.server.options import NAME_PATTERN
 from cuarenta.server.profiles import (
     MAX_GAMES,
     MODES,
@@ -45,8 +46,6 @@ from cuarenta.server.store import Store
 MAX_KEY_CHARS: Final = 200
 #: At most this many profiles on the leaderboard.
 MAX_LEADERBOARD: Final = 100
-#: A name: at least one character that is not a space, and no control characters.
-NAME_PATTERN: Final = "^[^\\x00-\\x1f\\x7f]*[^\\s\\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*$"
 
 log = logging.getLogger("cuarenta.server")
 router = APIRouter()

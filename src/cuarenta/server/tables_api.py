@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
-from cuarenta.server.options import NAME_MAX_CHARS
+from cuarenta.server.options import NAME_MAX_CHARS, NAME_PATTERN
 from cuarenta.server.profiles import ProfileProblem, check_profile
 from cuarenta.server.rooms import available_levels
 from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableProblem, TableRooms
@@ -30,7 +30,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
 _Name = Annotated[
     StrictStr,
-    Field(min_length=1, max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": "^[^\\x00-\\x1f\\x7f]*$"}),
+    Field(min_length=1, max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": NAME_PATTERN}),
 ]
 
 

@@ -15,7 +15,16 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi import Path as PathParameter
 from fastapi.responses import Response
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
@@ -64,7 +73,7 @@ class NewTable(BaseModel):
         list[Annotated[StrictStr, Field(json_schema_extra={"enum": [FRIEND, *available_levels()]})]] | None
     ) = Field(None, max_length=3, description='the other seats in order: "friend" (open) or a computer level')
     level: Annotated[StrictStr | None, Field(json_schema_extra={"enum": [*available_levels(), None]})] = None
-    grace: Annotated[StrictInt | float, Field(ge=0, le=GRACE_MAX)] = DEFAULT_GRACE
+    grace: Annotated[StrictInt | StrictFloat, Field(ge=0, le=GRACE_MAX)] = DEFAULT_GRACE
     clock: Annotated[StrictInt | None, Field(json_schema_extra={"enum": list(CLOCKS)})] = None
     lobby: StrictBool = False
     rated: StrictBool = Field(False, description="people with profiles only, a preset's rules: rated")

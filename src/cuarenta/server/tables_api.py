@@ -43,6 +43,14 @@ _Name = Annotated[
 ]
 
 
+def _known_level(value: str | None) -> str | None:
+    """A computer level the server has (or ``None``: the default), as the schema's enum says."""
+    levels = available_levels()
+    if value is not None and value not in levels:
+        raise ValueError(f"unknown level {value!r}: choose one of {', '.join(levels)}")
+    return value
+
+
 def _plain_name(value: str) -> str:
     if _CONTROL.search(value):
         raise ValueError("the name may not hold control characters")
@@ -80,6 +88,7 @@ class NewTable(BaseModel):
     profile: ProfileProof | None = None
 
     _name = field_validator("name")(_plain_name)
+    _level = field_validator("level")(_known_level)
 
     @field_validator("players")
     @classmethod
@@ -109,6 +118,8 @@ class SeatLevel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     level: Annotated[StrictStr, Field(json_schema_extra={"enum": available_levels()})]
+
+    _level = field_validator("level")(_known_level)
 
 
 class QrText(BaseModel):

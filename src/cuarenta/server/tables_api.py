@@ -90,6 +90,13 @@ class NewTable(BaseModel):
     _name = field_validator("name")(_plain_name)
     _level = field_validator("level")(_known_level)
 
+    @field_validator("grace", mode="before")
+    @classmethod
+    def _grace(cls, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"grace is a number of seconds from 0 to {GRACE_MAX}, not {value!r}")
+        return value
+
     @field_validator("players")
     @classmethod
     def _players(cls, value: int) -> int:

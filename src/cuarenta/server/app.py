@@ -45,7 +45,7 @@ from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server.health import Readiness
 from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from cuarenta.server.options import NAME_MAX_CHARS
+from cuarenta.server.options import NAME_MAX_CHARS, known_level
 from cuarenta.server.options import router as options_router
 from cuarenta.server.profiles_api import router as profiles_router
 from cuarenta.server.protocol import (
@@ -150,13 +150,7 @@ class NewRoom(BaseModel):
             raise ValueError(f"{value} players: Cuarenta is played by 2 or 4")
         return value
 
-    @field_validator("level")
-    @classmethod
-    def _level(cls, value: str | None) -> str | None:
-        levels = available_levels()
-        if value is not None and value not in levels:
-            raise ValueError(f"unknown level {value!r}: choose one of {', '.join(levels)}")
-        return value
+    _level = field_validator("level")(known_level)
 
     @field_validator("name")
     @classmethod

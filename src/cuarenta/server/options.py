@@ -37,6 +37,21 @@ NAME_MAX_CHARS: Final = 40
 #: The schema's pattern of a name a person gives (a seat's, a profile's): at least one character that is
 #: not a space, and no control characters (the server refuses those before it trims the spaces).
 NAME_PATTERN: Final = "^[^\\x00-\\x1f\\x7f]*[^\\s\\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*$"
+
+
+def known_level(value: str | None) -> str | None:
+    """A request's computer level, refused (``ValueError``) unless the server has it; ``None`` (the
+    default) passes. A validator of the API's bodies, whose schemas list the levels.
+
+    >>> known_level("facil")
+    'facil'
+    """
+    levels = available_levels()
+    if value is not None and value not in levels:
+        raise ValueError(f"unknown level {value!r}: choose one of {', '.join(levels)}")
+    return value
+
+
 #: The preset offered to a newcomer as the quick game: one chica, basic rules (it allows 1 v 1 only).
 QUICK_PRESET: Final = "basico"
 #: Label keys of the values of a ``points`` or ``cards`` option that the form does not list.
@@ -158,6 +173,7 @@ __all__ = [
     "NAME_MAX_CHARS",
     "NAME_PATTERN",
     "QUICK_PRESET",
+    "known_level",
     "labels",
     "option_entry",
     "options_payload",

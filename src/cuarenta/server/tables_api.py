@@ -6,7 +6,6 @@ the rate limit of new rooms and the seat-token dependency it uses for ``POST /ap
 """
 
 import io
-import re
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Final, Literal
 
@@ -28,36 +27,18 @@ from pydantic import (
 
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
-from cuarenta.server.options import NAME_MAX_CHARS, NAME_PATTERN
-from cuarenta.server.profiles import ProfileProblem, check_profile
+from cuarenta.server.options import NAME_MAX_CHARS, NAME_PATTERN, known_level
+from cuarenta.server.profiles import ProfileProblem, check_profile, clean_name
 from cuarenta.server.rooms import available_levels
 from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableProblem, TableRooms
 
 #: The longest text ``POST /api/qr`` draws (an invite link is well under it).
 QR_MAX_CHARS: Final = 1000
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
 _Name = Annotated[
     StrictStr,
     Field(min_length=1, max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": NAME_PATTERN}),
 ]
-
-
-def _known_level(value: str | None) -> str | None:
-    """A computer level the server has (or ``None``: the default), as the schema's enum says."""
-    levels = available_levels()
-    if value is not None and value not in levels:
-        raise ValueError(f"unknown level {value!r}: choose one of {', '.join(levels)}")
-    return value
-
-
-def _plain_name(value: str) -> str:
-    if _CONTROL.search(value):
-        raise ValueError("the name may not hold control characters")
-    value = value.strip()
-    if not value:
-        raise ValueError("the name is empty")
-    return value
 
 
 class ProfileProof(BaseModel):
@@ -87,8 +68,8 @@ class NewTable(BaseModel):
     rated: StrictBool = Field(False, description="people with profiles only, a preset's rules: rated")
     profile: ProfileProof | None = None
 
-    _name = field_validator("name")(_plain_name)
-    _level = field_validator("level")(_known_level)
+    _name = field_validator("name")(clean_name)
+    _level = field_validator("level")(known_level)
 
     @field_validator("grace", mode="before")
     @classmethod
@@ -116,7 +97,7 @@ class JoinTable(BaseModel):
     team: Annotated[StrictInt, Field(ge=0, le=1)] | None = None
     profile: ProfileProof | None = None
 
-    _name = field_validator("name")(_plain_name)
+    _name = field_validator("name")(clean_name)
 
 
 class SeatLevel(BaseModel):
@@ -126,7 +107,7 @@ class SeatLevel(BaseModel):
 
     level: Annotated[StrictStr, Field(json_schema_extra={"enum": available_levels()})]
 
-    _level = field_validator("level")(_known_level)
+    _level = field_validator("level")(known_level)
 
 
 class QrText(BaseModel):

@@ -80,8 +80,8 @@ def install_spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
 
     def send(self: Connection, message: dict[str, Any]) -> None:
         room: Room | None = self.room
-        if room is not None:  # a spectator (no seat) may see no hand at all
-            hidden = hidden_from(room.game, self.seat)
+        if room is not None:  # a spectator (no seat) may see no hand at all, nor a seat of a waiting table
+            hidden = hidden_from(room.game, self.seat if room.started else None)
             seeds = frozenset({str(room.seed), str(room.game.seed)})
             finished = room.game.is_over
         else:

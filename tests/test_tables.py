@@ -485,3 +485,59 @@ def test_a_table_everyone_left_waits_instead_of_playing_itself_out(tmp_path: Pat
             moved = back.until(lambda m: m["type"] == "state" and m["state"] > before + int(mine))
             assert moved["events"] and moved["events"][0]["seat"] == 1
         check_all(spy)
+
+
+# -- no card before it is yours ------------------------------------------------------------------------------
+def hands_of(game: Any) -> list[list[str]]:
+    return [sorted(str(c) for c in game.hand(s)) for s in range(game.players)]
+
+
+@pytest.mark.parametrize(("players", "rated"), [(4, False), (4, True), (2, False), (2, True)])
+def test_a_seat_hop_before_the_start_learns_no_card_of_the_deal(
+    tmp_path: Path, spy: Spy, players: int, rated: bool
+) -> None:
+    """The attack of issue 15: take a seat of a waiting table, read its hand, leave, take another seat (an
+    opponent's), read that one too — then the table starts and those hands are played. Now no seat of a
+    waiting table is sent a card, and the table is dealt when it starts, from a seed chosen then: the
+    hands a waiting table would have dealt are not the hands played."""
+    from cuarenta.game import Game
+    from cuarenta.server.rooms import mesa_seed
+
+    with running(tmp_path) as client:
+        people = [profile(client, name) for name in ("Ana", "Eva", "Beto", "Cleo")] if rated else []
+        extra: dict[str, Any] = {"rated": True, "profile": people[0]} if rated else {}
+        preset = "campeonato" if rated and players == 4 else "basico" if players == 2 else "a_todo_rigor"
+        made = new_table(client, players=players, rules={"preset": preset}, **extra)
+        room = room_of(client, made["room"])
+        stored = rooms_of(client).store.load_room(made["room"])
+        assert stored is not None
+        waiting_deal = hands_of(Game.new(room.rules, mesa_seed(json.loads(stored.seed), 1)))
+        seen: list[str] = []
+        with Seat(client, spy) as ana, Seat(client, spy) as eva:
+            state = ana.join(made["room"], made["token"])
+            assert state["status"] == "waiting" and state["view"]["hand"] == []
+            # Eva hops: every open seat in turn, reading what each socket is sent, then leaving it
+            hops = [1, 3] if players == 4 else []
+            for seat in hops:
+                took = take_seat(client, made, "Eva", seat=seat, **({"profile": people[1]} if rated else {}))
+                state = eva.join(made["room"], took["token"])
+                assert state["status"] == "waiting" and state["view"]["hand"] == [], state["view"]
+                seen += state["view"]["hand"]
+                left = client.post(f"/api/tables/{made['room']}/leave", headers=bearer(took["token"]))
+                assert left.status_code == 200, left.text
+                refused = eva.join(made["room"], took["token"])  # the left seat's token opens nothing
+                assert refused["type"] == "error"
+            assert seen == []
+            # the seats are taken for good and the table starts (a full table starts by itself)
+            tokens = [made["token"]]
+            for i, seat in enumerate(range(1, players), start=1):
+                proof = {"profile": people[i]} if rated else {}
+                tokens.append(take_seat(client, made, f"P{seat}", seat=seat, **proof)["token"])
+            ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+        assert room.started and room.game.actions == []
+        dealt = hands_of(room.game)
+        assert all(len(hand) == 5 for hand in dealt)
+        assert dealt != waiting_deal  # dealt anew at the start (the same five cards again: about 1 in 10^5)
+        again = rooms_of(client).store.load_room(made["room"])
+        assert again is not None and json.loads(again.seed) == room.seed != json.loads(stored.seed)
+        check_all(spy)

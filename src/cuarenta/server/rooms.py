@@ -359,6 +359,8 @@ class Room:
         wire["history"] = [dict(event) for event in wired[len(mesa_events) - history :]]
         if seat is None:  # a spectator: everything of a view is public but the seat's own hand
             wire.update(seat=None, team=None, hand=[])
+        elif not self.started:  # a table that waits has dealt nothing yet: it deals when it starts
+            wire.update(hand=[])
         mine = seat is not None and self.started and not game.is_over and game.turn == seat
         actions = game.legal_moves() if mine else []
         legal = [str(a) for a in actions]
@@ -934,7 +936,7 @@ class Rooms:
                 fresh.logged,
                 fresh.recorded,
             )
-            room.table = fresh.table
+            room.table, room.seed = fresh.table, fresh.seed  # a table's start deals from a new seed
         room.state, room.mesa_state, room.started, room.version = (
             row.state,
             row.mesa_state,

@@ -576,28 +576,29 @@ class Store:
         mesa_state: int,
         seats: Sequence[SeatRow],
         version: int | None = None,
+        seed: str | None = None,
     ) -> None:
         """A table's seats changed (someone joined or left, a seat became a computer player) or it
         started: write every seat, ``started`` and the room's counters, in one transaction, or nothing
         (:class:`StoreError`). With ``version`` (the room's version the writer read) the write is a
         compare-and-set: :class:`StoreConflict` if the room has changed since (the version goes up by one
-        on every write)."""
+        on every write). ``seed`` (JSON, as :class:`RoomRow`'s) replaces the room's seed: a table is dealt
+        when it starts."""
 
         def write(conn: sa.Connection) -> None:
             r = rooms_table.c
             where = [r.id == room_id] if version is None else [r.id == room_id, r.version == version]
-            changed = conn.execute(
-                rooms_table.update()
-                .where(*where)
-                .values(
-                    version=r.version + 1,
-                    updated=updated,
-                    started=started,
-                    status=status,
-                    state=state,
-                    mesa_state=mesa_state,
-                )
-            )
+            values: dict[str, Any] = {
+                "version": r.version + 1,
+                "updated": updated,
+                "started": started,
+                "status": status,
+                "state": state,
+                "mesa_state": mesa_state,
+            }
+            if seed is not None:
+                values["seed"] = seed
+            changed = conn.execute(rooms_table.update().where(*where).values(**values))
             if changed.rowcount != 1:
                 self._no_room(conn, room_id, version)
             c = seats_table.c

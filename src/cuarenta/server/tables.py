@@ -50,7 +50,7 @@ from cuarenta.server.rooms import (
     mesa_seed,
     now_text,
 )
-from cuarenta.server.store import FinishedRow, StoreConflict, StoreError, hash_token
+from cuarenta.server.store import FinishedRow, StoreConflict, StoreError, dumps, hash_token
 
 log = logging.getLogger("cuarenta.server")
 
@@ -502,17 +502,22 @@ class TableRooms(Rooms):
     def _start(self, room: Room) -> None:
         """Start a waiting table (open seats become computer players), stored before anyone is told."""
         assert room.table is not None
-        before = ([dataclasses.replace(s) for s in room.seats], room.state, room.mesa_state)
+        before = ([dataclasses.replace(s) for s in room.seats], room.state, room.mesa_state, room.seed, room.game)
         for i, s in enumerate(room.seats):
             if s.kind == "open":
                 room.seats[i] = Seat(i, "computer", "", room.table.level)
+        # The cards are dealt now, from a seed nobody has had a glimpse of: whatever a waiting seat could
+        # have learnt (nothing is sent to it, and a seat may be taken, left and taken again) says nothing
+        # of the hands that are played.
+        room.seed = secrets.randbelow(2**63)
+        room.game = Game.new(room.rules, mesa_seed(room.seed, room.mesa))
         room.started = True
         room.state += 1
         room.mesa_state = room.state
         try:
-            self._store_seats(room)
+            self._store_seats(room, seed=True)
         except StoreError as exc:
-            room.seats, room.state, room.mesa_state = before
+            room.seats, room.state, room.mesa_state, room.seed, room.game = before
             room.started = False
             if isinstance(exc, StoreConflict):
                 raise self._seats_refused(room, exc, "") from None
@@ -523,9 +528,10 @@ class TableRooms(Rooms):
                 s.away_until = now + room.table.grace
         self._changed(room)
 
-    def _store_seats(self, room: Room) -> None:
-        """Write the table's seats and counters: a compare-and-set on its version (:class:`StoreConflict`
-        if another server process changed it first)."""
+    def _store_seats(self, room: Room, *, seed: bool = False) -> None:
+        """Write the table's seats and counters (and, with ``seed``, the room's seed: the start deals
+        anew): a compare-and-set on its version (:class:`StoreConflict` if another server process changed
+        it first)."""
         self.store.save_seats(
             room.id,
             updated=now_text(),
@@ -535,6 +541,7 @@ class TableRooms(Rooms):
             mesa_state=room.mesa_state,
             seats=[s.to_row() for s in room.seats],
             version=room.version,
+            seed=dumps(room.seed) if seed else None,
         )
         room.version += 1
 

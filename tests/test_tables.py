@@ -294,6 +294,16 @@ def test_a_person_who_leaves_for_good_is_replaced_by_the_computer(tmp_path: Path
                 assert beto.join(made["room"], joined["token"])["code"] == "seat_left"
             again = client.post(f"/api/tables/{made['room']}/leave", headers=bearer(joined["token"]))
             assert again.status_code == 409
+            # the token opens nothing any more: not the table, its invite, the room, nor a record
+            for url in (f"/api/tables/{made['room']}", f"/api/rooms/{made['room']}"):
+                answer = client.get(url, headers=bearer(joined["token"]))
+                assert answer.status_code == 410 and "you left this table" in answer.json()["detail"]
+                assert made["invite"] not in answer.text
+            record = client.get(f"/api/games/{made['room']}/record", headers=bearer(joined["token"]))
+            assert record.status_code == 410
+            history = client.post("/api/history", json={"tokens": [joined["token"]]}).json()
+            assert history["playing"] == []  # not a game to go on with
+            assert client.post("/api/history", json={"tokens": [made["token"]]}).json()["playing"]
             # the computer plays seat 1: Ana's turn comes back
             for _ in range(2):
                 ana.play_turn()

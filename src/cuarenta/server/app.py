@@ -293,7 +293,7 @@ def rules_of(body: NewRoom) -> Rules:
 
 
 def _problem_http(problem: RoomProblem) -> HTTPException:
-    status = {"unknown_room": 404, "bad_token": 403}.get(problem.code, 500)
+    status = {"unknown_room": 404, "bad_token": 403, "seat_left": 410}.get(problem.code, 500)
     return HTTPException(status, problem.message)
 
 
@@ -480,7 +480,7 @@ def create_app(
         )
         return {"room": room.id, "seat": 0, "token": token}
 
-    @app.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=_errors(400, 401, 403, 404, 422, 500))
+    @app.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=_errors(400, 401, 403, 404, 410, 422, 500))
     async def get_room(room_id: _RoomId, token: Annotated[str, Depends(seat_token)]) -> dict[str, Any]:
         """The state of a token's room (used to resume)."""
         try:
@@ -500,9 +500,11 @@ def create_app(
     def history(body: HistoryRequest) -> dict[str, Any]:
         """The finished mesas of the rooms the tokens hold a seat in, newest first, and those rooms whose
         current mesa is still in play (``playing``, most recently changed first)."""
-        seats = store.rooms_of_tokens(hash_token(t) for t in body.tokens)
+        hashes = [hash_token(t) for t in body.tokens]
+        seats = store.rooms_of_tokens(hashes)
+        # a table the person left for good is not one to go on with (its finished mesas stay listed)
         playing = []
-        for room in store.playing_of_rooms([room for room, _ in seats]):
+        for room in store.playing_of_rooms([room for room, _ in store.rooms_of_tokens(hashes, left=False)]):
             try:
                 rules = json.loads(room.rules)
             except ValueError:
@@ -563,7 +565,7 @@ def create_app(
         response_class=PlainTextResponse,
         responses={
             200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "the record"},
-            **_json_errors(400, 401, 403, 404, 409, 422),
+            **_json_errors(400, 401, 403, 404, 409, 410, 422),
         },
     )
     async def record(

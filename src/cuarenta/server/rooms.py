@@ -111,6 +111,10 @@ def default_level() -> str:
     return "normal" if "normal" in levels else levels[0]
 
 
+#: What the token of a person who left a table for good is told (``seat_left``), wherever it is used.
+SEAT_LEFT: Final = "you left this table: the computer plays your seat now, and your token opens nothing"
+
+
 def mesa_seed(room_seed: int | str, mesa: int) -> int:
     """The seed of mesa ``mesa`` (1, 2 …) of a room: a hash, so one mesa's seed says nothing of another.
 
@@ -133,7 +137,7 @@ class RoomProblem(Exception):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code = code  #: "unknown_room", "bad_token" or "corrupt_room"
+        self.code = code  #: "unknown_room", "bad_token", "seat_left" or "corrupt_room"
         self.message = message
 
 
@@ -697,20 +701,27 @@ class Rooms:
         self._remember(room)
         return room
 
-    def seat_of(self, room_id: str, token: str) -> int:
-        """The seat of a token in a room, without loading its game (``unknown_room``, ``bad_token``)."""
+    def seat_of(self, room_id: str, token: str, *, left_ok: bool = False) -> int:
+        """The seat of a token in a room, without loading its game (``unknown_room``, ``bad_token``; and
+        ``seat_left`` for the token of a person who left the table for good, which opens nothing any more —
+        unless ``left_ok``, for the requests that only tell it so)."""
         room = self._rooms.get(room_id)
         digest = hash_token(token)
+        found: tuple[int, bool] | None = None
         if room is not None:
             for s in room.seats:
                 if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                    return s.seat
-            raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
-        if not self.store.room_exists(room_id):
+                    found = (s.seat, s.left)
+                    break
+        elif not self.store.room_exists(room_id):
             raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-        seat = self.store.seat_of_token(room_id, digest)
-        if seat is None:
+        else:
+            found = self.store.token_seat(room_id, digest)
+        if found is None:
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
+        seat, left = found
+        if left and not left_ok:
+            raise RoomProblem("seat_left", SEAT_LEFT)
         return seat
 
     # -- rooms in memory -----------------------------------------------------------------------------------

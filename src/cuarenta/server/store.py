@@ -811,23 +811,31 @@ class Store:
 
     def seat_of_token(self, room_id: str, token_hash: str) -> int | None:
         """The seat whose token has this hash in the room, or ``None``."""
+        found = self.token_seat(room_id, token_hash)
+        return None if found is None else found[0]
+
+    def token_seat(self, room_id: str, token_hash: str) -> tuple[int, bool] | None:
+        """The seat whose token has this hash in the room and whether its person left the table for good
+        (the token then only says so), or ``None``."""
         s = seats_table.c
         with self.engine.connect() as conn:
-            seat = conn.execute(
-                sa.select(s.seat).where(s.room == room_id, s.token_hash == token_hash)
-            ).scalar_one_or_none()
-        return None if seat is None else int(seat)
+            row = conn.execute(
+                sa.select(s.seat, s.left).where(s.room == room_id, s.token_hash == token_hash)
+            ).first()
+        return None if row is None else (int(row.seat), bool(row.left))
 
-    def rooms_of_tokens(self, token_hashes: Iterable[str]) -> list[tuple[str, int]]:
-        """(room, seat) of every seat whose token hash is given."""
+    def rooms_of_tokens(self, token_hashes: Iterable[str], *, left: bool = True) -> list[tuple[str, int]]:
+        """(room, seat) of every seat whose token hash is given (``left=False``: not the seats whose person
+        left the table for good)."""
         hashes = sorted(set(token_hashes))
         if not hashes:
             return []
         s = seats_table.c
+        query = sa.select(s.room, s.seat).where(s.token_hash.in_(hashes))
+        if not left:
+            query = query.where(s.left == sa.false())
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(s.room, s.seat).where(s.token_hash.in_(hashes)).order_by(s.room, s.seat)
-            ).all()
+            rows = conn.execute(query.order_by(s.room, s.seat)).all()
         return [(str(r), int(seat)) for r, seat in rows]
 
     # -- finished mesas ----------------------------------------------------------------------------------

@@ -329,7 +329,7 @@ class TableRooms(Rooms):
     def leave_table(self, room_id: str, token: str) -> Room:
         """A person leaves for good: the seat becomes a computer player of the table's level, and the
         token only says so from now on (``seat_left``)."""
-        room, seat = self._seat_of_token(room_id, token)
+        room, seat = self._seat_of_token(room_id, token, left_ok=True)
         assert room.table is not None
         s = room.seats[seat]
         if s.kind != "person":
@@ -367,8 +367,6 @@ class TableRooms(Rooms):
             room, seat = self.authorize(message.room, message.token)
         except RoomProblem as exc:
             raise ProtocolError(exc.code, exc.message) from None
-        if room.seats[seat].left:
-            raise ProtocolError("seat_left", "you left this table: the computer plays your seat now")
         super().join(conn, message)
         if room.table is not None:
             s = room.seats[seat]
@@ -604,12 +602,12 @@ class TableRooms(Rooms):
             status = 404 if exc.code in ("unknown_room", "not_a_table") else 500
             raise TableProblem(status, exc.message) from None
 
-    def _seat_of_token(self, room_id: str, token: str) -> tuple[Room, int]:
+    def _seat_of_token(self, room_id: str, token: str, *, left_ok: bool = False) -> tuple[Room, int]:
         room = self._table_or_problem(room_id)
         try:
-            seat = self.seat_of(room_id, token)
+            seat = self.seat_of(room_id, token, left_ok=left_ok)
         except RoomProblem as exc:
-            raise TableProblem(403, exc.message) from None
+            raise TableProblem(410 if exc.code == "seat_left" else 403, exc.message) from None
         return room, seat
 
     def _creator_only(self, room_id: str, token: str) -> Room:

@@ -251,7 +251,7 @@ def tables_router(
     @router.get(
         "/api/tables/{room_id}",
         response_model=TableInfo,
-        responses=errors(400, 403, 404, 422, 500),
+        responses=errors(400, 403, 404, 410, 422, 500),
         openapi_extra={"security": [{}, {bearer.scheme_name: []}]},  # the token is optional here
     )
     async def get_table(
@@ -291,7 +291,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/seats/{seat}",
         response_model=TableInfo,
-        responses=errors(400, 401, 403, 404, 409, 413, 422, 503),
+        responses=errors(400, 401, 403, 404, 409, 410, 413, 422, 503),
     )
     async def seat_to_computer(
         room_id: _RoomId, seat: Annotated[int, PathParameter(ge=0, le=3)], body: SeatLevel, token: Token
@@ -306,7 +306,7 @@ def tables_router(
     @router.post(
         "/api/tables/{room_id}/start",
         response_model=TableInfo,
-        responses=errors(400, 401, 403, 404, 409, 422, 503),
+        responses=errors(400, 401, 403, 404, 409, 410, 422, 503),
     )
     async def start_table(room_id: _RoomId, token: Token) -> dict[str, Any]:
         """The creator starts the table (open seats become computer players)."""

@@ -208,13 +208,14 @@ export function sendMove(move) {
 }
 
 export async function resume(session) {
-  // ask first whether the saved room still exists (404 unknown, 403 wrong token)
+  // ask first whether the saved room still exists (404 unknown, 403 wrong token, 410 the seat was left)
   try {
     const res = await fetch(`api/rooms/${encodeURIComponent(session.room)}`, authorized(session.token));
-    if (res.status === 404 || res.status === 403) {
+    if (res.status === 404 || res.status === 403 || res.status === 410) {
       forgetSession();
       showScreen("new");
-      showError(t(res.status === 404 ? "page.err.unknown_room" : "page.err.bad_token"));
+      const key = { 404: "page.err.unknown_room", 403: "page.err.bad_token", 410: "at_table.err.seat_left" };
+      showError(t(key[res.status]));
       return;
     }
     if (res.ok) {

@@ -480,7 +480,9 @@ def create_app(
         )
         return {"room": room.id, "seat": 0, "token": token}
 
-    @app.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=_errors(400, 401, 403, 404, 410, 422, 500))
+    @app.get(
+        "/api/rooms/{room_id}", response_model=RoomInfo, responses=_errors(400, 401, 403, 404, 410, 422, 500)
+    )
     async def get_room(room_id: _RoomId, token: Annotated[str, Depends(seat_token)]) -> dict[str, Any]:
         """The state of a token's room (used to resume)."""
         try:

@@ -500,7 +500,8 @@ class TableRooms(Rooms):
     def _start(self, room: Room) -> None:
         """Start a waiting table (open seats become computer players), stored before anyone is told."""
         assert room.table is not None
-        before = ([dataclasses.replace(s) for s in room.seats], room.state, room.mesa_state, room.seed, room.game)
+        seats = [dataclasses.replace(s) for s in room.seats]
+        before = (seats, room.state, room.mesa_state, room.seed, room.game)
         for i, s in enumerate(room.seats):
             if s.kind == "open":
                 room.seats[i] = Seat(i, "computer", "", room.table.level)

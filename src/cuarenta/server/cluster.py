@@ -258,8 +258,8 @@ class ClusterRooms(TableRooms):
         super()._save(room)
         self._from[room.id] = before
 
-    def _store_seats(self, room: Room) -> None:
-        super()._store_seats(room)
+    def _store_seats(self, room: Room, *, seed: bool = False) -> None:
+        super()._store_seats(room, seed=seed)
         self._notify(room, {"kind": "change", "version": room.version})
 
     def _changed(self, room: Room) -> None:

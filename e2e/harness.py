@@ -86,8 +86,11 @@ def _serve_command() -> list[str]:
 class Server:
     """``cuarenta serve --port P --data DIR --bot-delay D`` as a subprocess."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.05, port: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, bot_delay: float = 0.05, port: int | None = None, options: tuple[str, ...] = ()
+    ) -> None:
         self.data_dir = data_dir
+        self.options = options  #: more options of ``cuarenta serve``
         self.bot_delay = bot_delay
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -111,6 +114,7 @@ class Server:
             str(self.data_dir),
             "--bot-delay",
             str(self.bot_delay),
+            *self.options,
         ]
         log = self.log_path.open("ab")
         log.write(f"\n== start {self.starts}: {' '.join(cmd)}\n".encode())

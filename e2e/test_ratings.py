@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from harness import PHONE, PageLog, Server
 from playwright.sync_api import Page, expect
 
@@ -22,6 +25,18 @@ RECORD_VIOLATIONS = """
 window.__csp = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.effectiveDirective));
 """
+
+
+@pytest.fixture
+def club_server(tmp_path: Path) -> Iterator[Server]:
+    """A club's own server, whose leaderboard lists a profile from its first rated mesa on (the default
+    waits for 5 against 3 opponents: test_a_new_profile_is_provisional_and_an_unrated_mesa_says_why)."""
+    srv = Server(tmp_path / "data", options=("--leaderboard-games", "1", "--leaderboard-opponents", "1"))
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -36,7 +51,8 @@ def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return found
 
 
-def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, page: Page) -> None:
+def test_the_leaderboard_and_the_profiles_in_both_languages(club_server: Server, page: Page) -> None:
+    own_server = club_server
     ana, beto, carla = (
         post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "<i>Beto</i>", "Carla")
     )
@@ -126,8 +142,9 @@ def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, 
     assert page.evaluate("() => window.__csp") == []
 
 
-def test_the_rating_pages_fit_a_phone(own_server: Server, phone: tuple[Page, PageLog]) -> None:
+def test_the_rating_pages_fit_a_phone(club_server: Server, phone: tuple[Page, PageLog]) -> None:
     page, _ = phone
+    own_server = club_server
     ana = post(own_server, "/api/profiles", {"name": "Ana"})
     beto = post(own_server, "/api/profiles", {"name": "Bartolomé con un nombre larguísimo, sí"})
     store = Store.in_dir(own_server.data_dir)
@@ -175,3 +192,26 @@ def test_a_late_answer_for_the_last_profile_does_not_paint_over_the_new_one(
     page.wait_for_timeout(200)  # the page reads it (the old page painted Beto over Ana here)
     expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
     assert page.locator("body").get_attribute("data-profile") == ana["id"]
+
+
+def test_a_new_profile_is_provisional_and_an_unrated_mesa_says_why(own_server: Server, page: Page) -> None:
+    """On a server with the default rule, one rated mesa leaves both ratings provisional (nobody on the
+    leaderboard, which says what it waits for), and a mesa played unrated says why on the profile page."""
+    ana, beto = (post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "Beto"))
+    store = Store.in_dir(own_server.data_dir)
+    try:
+        rate_mesa(store, room="r1", mesa=1, finished="2026-12-01T10:00:00Z",
+                  teams=[[ana["id"]], [beto["id"]]], winner=0)  # fmt: skip
+        rate_mesa(store, room="r2", mesa=1, finished="2026-12-01T11:00:00Z",
+                  teams=[[ana["id"]], [beto["id"]]], winner=0, unrated="shared_address")  # fmt: skip
+    finally:
+        store.close()
+    page.goto(own_server.url + "leaderboard.html")
+    expect(page.get_by_test_id("leaderboard-empty")).to_be_visible()
+    expect(page.get_by_test_id("leaderboard-rule")).to_contain_text("5 mesas puntuadas contra 3 rivales")
+    page.goto(own_server.url + f"profile.html#id={ana['id']}")
+    expect(page.get_by_test_id("provisional-1v1")).to_contain_text("Provisional")
+    games = page.get_by_test_id("profile-game")
+    expect(games).to_have_count(2)
+    expect(games.first.get_by_test_id("unrated")).to_have_text("Sin puntuar (misma red)")
+    expect(page.get_by_test_id("rating-1v1")).to_contain_text("1 mesas")

@@ -152,19 +152,23 @@ def test_the_leaderboard_lists_rated_players_best_first(store: Store) -> None:
     rate_mesa(store, room="r1", mesa=1, finished=at(1), teams=[[ana], [beto]], winner=0)
     rate_mesa(store, room="r2", mesa=1, finished=at(2), teams=[[ana], [carla]], winner=0)
     rate_mesa(store, room="r3", mesa=1, finished=at(3), teams=[[carla], [beto]], winner=0)
-    board = leaderboard(store, "1v1")
+    assert leaderboard(store, "1v1") == []  # two games each: provisional, not yet on the leaderboard
+    board = leaderboard(store, "1v1", min_games=1, min_opponents=1)
     assert [row.name for row in board] == ["Ana", "Carla", "Beto"]  # "Sin partidas" has no rated game
     assert [row.rank for row in board] == [1, 2, 3]
     assert [row.rating for row in board] == sorted((row.rating for row in board), reverse=True)
     assert (board[0].games, board[0].wins) == (2, 2)
-    assert [row.name for row in leaderboard(store, "1v1", limit=2)] == ["Ana", "Carla"]
-    assert leaderboard(store, "2v2") == []
+    assert [row.name for row in leaderboard(store, "1v1", limit=2, min_games=1, min_opponents=1)] == [
+        "Ana",
+        "Carla",
+    ]
+    assert leaderboard(store, "2v2", min_games=1, min_opponents=1) == []
 
 
 def test_equal_ratings_share_a_rank(store: Store) -> None:
     ana, beto, carla, dario = people(store, "Ana", "Beto", "Carla", "Darío")
     rate_mesa(store, room="r1", mesa=1, finished=at(1), teams=[[ana, carla], [beto, dario]], winner=0)
-    board = leaderboard(store, "2v2")
+    board = leaderboard(store, "2v2", min_games=1, min_opponents=1)
     assert [row.rank for row in board] == [1, 1, 3, 3]
     assert {row.name for row in board[:2]} == {"Ana", "Carla"}
 
@@ -194,7 +198,8 @@ def test_the_http_api_creates_renames_and_shows_a_profile(client: TestClient) ->
     assert page.status_code == 200
     shown = page.json()
     assert shown["name"] == "<b>Ana</b> & co" and shown["games"] == []
-    assert shown["ratings"] == {m: {"rating": 1000, "games": 0, "wins": 0} for m in ("1v1", "2v2")}
+    start = {"rating": 1000, "games": 0, "wins": 0, "provisional": True}
+    assert shown["ratings"] == {m: start for m in ("1v1", "2v2")}
     assert body["key"] not in page.text and "key" not in shown
     renamed = client.patch(
         f"/api/profiles/{body['id']}",
@@ -249,20 +254,27 @@ def test_the_http_api_refuses_bad_input(client: TestClient) -> None:
 
 
 def test_the_http_leaderboard_and_profile_page_show_rated_games(client: TestClient) -> None:
-    ids = [client.post("/api/profiles", json={"name": name}).json()["id"] for name in ("Ana", "Beto")]
+    names = ("Ana", "Beto", "Carla", "Darío")
+    ids = [client.post("/api/profiles", json={"name": name}).json()["id"] for name in names]
     store: Store = client.app.state.store  # type: ignore[attr-defined]
     changes = rate_mesa(store, room="r1", mesa=1, finished=WHEN, teams=[[ids[1]], [ids[0]]], winner=0)
     assert changes is not None
     board = client.get("/api/leaderboard", params={"mode": "1v1"}).json()
-    assert board["mode"] == "1v1"
-    assert [(p["rank"], p["name"], p["games"], p["wins"]) for p in board["players"]] == [
-        (1, "Beto", 1, 1),
-        (2, "Ana", 1, 0),
-    ]
-    assert board["players"][0]["rating"] == 1000 + changes[ids[1]]
-    assert client.get("/api/leaderboard", params={"mode": "2v2"}).json() == {"mode": "2v2", "players": []}
+    assert board == {"mode": "1v1", "players": [], "min_games": 5, "min_opponents": 3}  # all provisional
+    # Beto plays four more, against three different opponents in all: his rating is established
+    for room, other in (("r2", 2), ("r3", 3), ("r4", 2), ("r5", 3)):
+        rate_mesa(store, room=room, mesa=1, finished=WHEN, teams=[[ids[1]], [ids[other]]], winner=0)
+    board = client.get("/api/leaderboard", params={"mode": "1v1"}).json()
+    assert [(p["rank"], p["name"], p["games"], p["wins"]) for p in board["players"]] == [(1, "Beto", 5, 5)]
+    assert client.get(f"/api/profiles/{ids[1]}").json()["ratings"]["1v1"]["provisional"] is False
+    assert client.get("/api/leaderboard", params={"mode": "2v2"}).json()["players"] == []
     page = client.get(f"/api/profiles/{ids[0]}").json()
-    assert page["ratings"]["1v1"] == {"rating": 1000 + changes[ids[0]], "games": 1, "wins": 0}
+    assert page["ratings"]["1v1"] == {
+        "rating": 1000 + changes[ids[0]],
+        "games": 1,
+        "wins": 0,
+        "provisional": True,
+    }
     assert page["games"] == [
         {
             "room": "r1",
@@ -273,6 +285,7 @@ def test_the_http_leaderboard_and_profile_page_show_rated_games(client: TestClie
             "team": ["Ana"],
             "opponents": ["Beto"],
             "change": changes[ids[0]],
+            "unrated": None,
         }
     ]
 
@@ -306,7 +319,7 @@ def test_a_0003_database_is_upgraded_with_its_rooms_kept(tmp_path: Path) -> None
     engine.dispose()
     store = Store.in_dir(path.parent)
     try:
-        assert store.schema_revision() == SCHEMA_REVISION == "0005"  # 0004 and the versions of 0005
+        assert store.schema_revision() == SCHEMA_REVISION == "0006"  # 0004 … 0006 applied
         room = store.load_room("r1")
         assert room is not None and room.seats[0].name == "Ana" and room.seats[0].profile == "p1"
         ana, beto = people(store, "Ana", "Beto")

@@ -137,7 +137,7 @@ def test_the_migrations_make_exactly_the_schema_the_code_uses(store: Store) -> N
         tables = set(sa.inspect(conn).get_table_names())
     assert tables == {
         "alembic_version", "rooms", "seats", "finished", "actions", "legacy_games",
-        "profiles", "ratings", "rated_mesas",
+        "profiles", "ratings", "rated_mesas", "profile_addresses", "settings",
     }  # fmt: skip
     assert store.schema_revision() == SCHEMA_REVISION
     if store.sqlite:

@@ -204,6 +204,25 @@ def serve_command(
             help="What the server logs; info adds a line per request (tokens never appear in it).",
         ),
     ] = LogLevel.warning,
+    leaderboard_games: Annotated[
+        int,
+        typer.Option(
+            "--leaderboard-games",
+            metavar="N",
+            min=1,
+            help="Rated mesas a profile plays (in a mode) before the leaderboard lists it (default 5).",
+        ),
+    ] = 5,
+    leaderboard_opponents: Annotated[
+        int,
+        typer.Option(
+            "--leaderboard-opponents",
+            metavar="N",
+            min=1,
+            help="Different opponents a profile meets (in a mode) before the leaderboard lists it "
+            "(default 3).",
+        ),
+    ] = 3,
     log_format: Annotated[
         LogFormat,
         typer.Option(
@@ -218,6 +237,7 @@ def serve_command(
 
     from cuarenta.server import create_app
     from cuarenta.server.gcpolicy import GcPolicy
+    from cuarenta.server.profiles import Established
     from cuarenta.server.security import Limits
     from cuarenta.server.store import StoreError
 
@@ -234,6 +254,7 @@ def serve_command(
             max_rooms=max_rooms,
             redis=redis,
             node=node_label,
+            established=Established(games=leaderboard_games, opponents=leaderboard_opponents),
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)

@@ -47,6 +47,7 @@ from cuarenta.server.health import Readiness
 from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from cuarenta.server.options import NAME_MAX_CHARS, known_level
 from cuarenta.server.options import router as options_router
+from cuarenta.server.profiles import Established
 from cuarenta.server.profiles_api import router as profiles_router
 from cuarenta.server.protocol import (
     PROTOCOL_VERSION,
@@ -332,6 +333,7 @@ def create_app(
     max_rooms: int | None = None,
     redis: str | None = None,
     node: str | None = None,
+    established: Established | None = None,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -344,7 +346,8 @@ def create_app(
     rooms kept in memory at most (default :data:`~cuarenta.server.rooms.DEFAULT_MAX_ROOMS`, docs/storage.md).
     With ``redis`` (a URL) the app is one node of a cluster named ``node`` (:mod:`cuarenta.server.cluster`,
     docs/scaling.md): ``database`` must then be a PostgreSQL URL, and computer moves are played by
-    ``cuarenta worker`` processes.
+    ``cuarenta worker`` processes. ``established`` says when a rating is on the leaderboard (default
+    :class:`~cuarenta.server.profiles.Established`: 5 rated mesas against 3 different opponents).
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     limits = Limits() if limits is None else limits
@@ -407,6 +410,7 @@ def create_app(
     app.state.redis = redis_client
     app.state.limits = limits
     app.state.origins = origins
+    app.state.established = established or Established()
     # outermost last: headers on every answer, then gzip, then the request checks
     app.add_middleware(RequestGuard)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
@@ -627,6 +631,7 @@ def create_app(
             return
         await ws.accept()
         conn = Connection()
+        conn.address = ws.client.host if ws.client else None
         bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         sender = asyncio.create_task(_send_loop(ws, conn))
         rooms.metrics.sockets.inc()

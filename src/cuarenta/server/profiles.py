@@ -21,11 +21,13 @@ sigma 25/3, ordinal 0) starts at 1000.
 ...               teams=[[ana.id], [beto.id]], winner=0) == {ana.id: 138, beto.id: -73}
 ...     rate_mesa(store, room="r1", mesa=1, finished="2026-12-01T10:00:00Z",
 ...               teams=[[ana.id], [beto.id]], winner=0) is None
-...     [(p.name, p.rating) for p in leaderboard(store, "1v1")]
+...     ratings_of(store, ana.id)["1v1"].provisional, leaderboard(store, "1v1")  # one game: provisional
+...     [(p.name, p.rating) for p in leaderboard(store, "1v1", min_games=1, min_opponents=1)]
 ...     store.close()
 'Ana'
 True
 True
+(True, [])
 [('Ana', 1138), ('Beto', 927)]
 """
 
@@ -53,6 +55,11 @@ SCALE: Final = 40
 PROFILE_NAME_MAX_CHARS: Final = 40
 #: The most games a profile page lists.
 MAX_GAMES: Final = 50
+#: A rating is *provisional* until the profile has played this many rated mesas of the mode against at
+#: least this many different opponents; the leaderboard lists established ratings only (issue 15: a rating
+#: farmed between two profiles of one person does not reach it).
+LEADERBOARD_MIN_GAMES: Final = 5
+LEADERBOARD_MIN_OPPONENTS: Final = 3
 
 #: The rating model: openskill's Weng-Lin with Plackett-Luce (its default), mu 25, sigma 25/3.
 MODEL: Final = PlackettLuce()
@@ -77,6 +84,8 @@ ratings_table: Final = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("wins", sa.Integer, nullable=False),
     sa.Column("updated", sa.Text, nullable=False),
+    #: different opponents in rated mesas of the mode (migration 0006)
+    sa.Column("opponents", sa.Integer, nullable=False, server_default=sa.text("0")),
 )
 
 rated_mesas_table: Final = sa.Table(
@@ -89,6 +98,8 @@ rated_mesas_table: Final = sa.Table(
     sa.Column("teams", sa.Text, nullable=False),  #: JSON [[ids of team 0], [ids of team 1]]
     sa.Column("winner", sa.Integer, nullable=False),
     sa.Column("changes", sa.Text, nullable=False),  #: JSON {profile id: change of displayed rating}
+    #: why the mesa did not change the ratings (cuarenta.server.fairplay), NULL when it did (migration 0006)
+    sa.Column("unrated", sa.Text),
 )
 
 
@@ -118,10 +129,47 @@ class RatingRow:
     sigma: float
     games: int
     wins: int
+    opponents: int = 0  #: different opponents met in rated mesas of the mode
 
     @property
     def rating(self) -> int:
         return displayed(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        """Too few rated mesas, or too few different opponents, for the leaderboard (:class:`Established`'s
+        defaults)."""
+        return not Established().holds(self)
+
+
+@dataclass(frozen=True)
+class Established:
+    """When a rating is established: at least ``games`` rated mesas of the mode against at least
+    ``opponents`` different opponents. Until then it is *provisional* and the leaderboard leaves it out
+    (``cuarenta serve --leaderboard-games N --leaderboard-opponents N``; a club's own server may ask less).
+
+    >>> rule = Established(games=5, opponents=3)
+    >>> rule.holds(RatingRow("1v1", 30.0, 4.0, games=5, wins=4, opponents=2))
+    False
+    >>> Established(games=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: an established rating needs at least 1 game and 1 opponent, not 0 and 3
+    """
+
+    games: int = LEADERBOARD_MIN_GAMES
+    opponents: int = LEADERBOARD_MIN_OPPONENTS
+
+    def __post_init__(self) -> None:
+        if not (self.games >= 1 and self.opponents >= 1):
+            raise ValueError(
+                f"an established rating needs at least 1 game and 1 opponent, not {self.games} and "
+                f"{self.opponents}"
+            )
+
+    def holds(self, rating: RatingRow) -> bool:
+        """Whether ``rating`` is established."""
+        return rating.games >= self.games and rating.opponents >= self.opponents
 
 
 @dataclass(frozen=True)
@@ -146,6 +194,7 @@ class RatedGame:
     team: list[str]  #: the names of the player's team (the player first)
     opponents: list[str]
     change: int
+    unrated: str | None = None  #: why the mesa did not change the ratings (cuarenta.server.fairplay)
 
 
 def now_text() -> str:
@@ -260,9 +309,20 @@ def mode_of(teams: list[list[str]]) -> Mode:
 
 
 def rate_mesa(
-    store: Store, *, room: str, mesa: int, finished: str, teams: list[list[str]], winner: int
+    store: Store,
+    *,
+    room: str,
+    mesa: int,
+    finished: str,
+    teams: list[list[str]],
+    winner: int,
+    unrated: str | None = None,
 ) -> dict[str, int] | None:
     """Rate a finished mesa: each profile's change of displayed rating, or ``None`` if it was rated before.
+
+    With ``unrated`` (a reason of :data:`cuarenta.server.fairplay.UNRATED_REASONS`, which the tables code
+    asks :func:`cuarenta.server.fairplay.unrated_reason` for) the mesa is recorded as played but nobody's
+    rating moves: every change is 0.
 
     ``teams`` are the profile ids of team 0 and team 1 (one each: ``1v1``; two each: ``2v2``), ``winner``
     the team that won the mesa. One transaction: the ratings of every player and the ``rated_mesas`` row
@@ -293,6 +353,9 @@ def rate_mesa(
                 sa.select(r.profile, r.mu, r.sigma, r.games, r.wins).where(r.profile.in_(ids), r.mode == mode)
             )
         }
+        if unrated is not None:
+            _record(conn, room, mesa, mode, finished, teams, winner, dict.fromkeys(ids, 0), unrated)
+            return dict.fromkeys(ids, 0)
         before = {
             pid: MODEL.rating(mu=stored[pid].mu, sigma=stored[pid].sigma) if pid in stored else MODEL.rating()
             for pid in ids
@@ -330,18 +393,13 @@ def rate_mesa(
                             "updated": when,
                         },
                     )
-        conn.execute(
-            rated_mesas_table.insert(),
-            {
-                "room": room,
-                "mesa": mesa,
-                "mode": mode,
-                "finished": finished,
-                "teams": dumps(teams),
-                "winner": winner,
-                "changes": dumps(changes),
-            },
-        )
+        _record(conn, room, mesa, mode, finished, teams, winner, changes, None)
+        for pid in ids:  # each one's count of different opponents, this mesa included
+            conn.execute(
+                ratings_table.update()
+                .where(r.profile == pid, r.mode == mode)
+                .values(opponents=len(_opponents(conn, pid, mode)))
+            )
         return changes
 
     try:
@@ -352,6 +410,48 @@ def rate_mesa(
             return None
         raise
     return result
+
+
+def _record(
+    conn: sa.Connection,
+    room: str,
+    mesa: int,
+    mode: str,
+    finished: str,
+    teams: list[list[str]],
+    winner: int,
+    changes: dict[str, int],
+    unrated: str | None,
+) -> None:
+    conn.execute(
+        rated_mesas_table.insert(),
+        {
+            "room": room,
+            "mesa": mesa,
+            "mode": mode,
+            "finished": finished,
+            "teams": dumps(teams),
+            "winner": winner,
+            "changes": dumps(changes),
+            "unrated": unrated,
+        },
+    )
+
+
+def _opponents(conn: sa.Connection, profile_id: str, mode: str) -> set[str]:
+    """The profiles ``profile_id`` met as opponents in rated mesas of ``mode`` (unrated ones left out)."""
+    m = rated_mesas_table.c
+    found: set[str] = set()
+    for text in conn.execute(
+        sa.select(m.teams).where(
+            m.mode == mode, m.unrated.is_(None), m.teams.contains(json.dumps(profile_id), autoescape=True)
+        )
+    ).scalars():
+        teams = json.loads(text)
+        for t, team in enumerate(teams):
+            if profile_id in team:
+                found.update(teams[1 - t])
+    return found
 
 
 def is_rated(store: Store, room: str, mesa: int) -> bool:
@@ -365,15 +465,26 @@ def ratings_of(store: Store, profile_id: str) -> dict[str, RatingRow]:
     r = ratings_table.c
     with store.engine.connect() as conn:
         rows = conn.execute(
-            sa.select(r.mode, r.mu, r.sigma, r.games, r.wins).where(r.profile == profile_id)
+            sa.select(r.mode, r.mu, r.sigma, r.games, r.wins, r.opponents).where(r.profile == profile_id)
         ).all()
-    found = {str(row.mode): RatingRow(str(row.mode), row.mu, row.sigma, row.games, row.wins) for row in rows}
+    found = {
+        str(row.mode): RatingRow(str(row.mode), row.mu, row.sigma, row.games, row.wins, row.opponents)
+        for row in rows
+    }
     start = MODEL.rating()
     return {mode: found.get(mode, RatingRow(mode, start.mu, start.sigma, 0, 0)) for mode in MODES}
 
 
-def leaderboard(store: Store, mode: str, limit: int = 50) -> list[LeaderboardRow]:
-    """The profiles with at least one rated game in ``mode``, best displayed rating first.
+def leaderboard(
+    store: Store,
+    mode: str,
+    limit: int = 50,
+    *,
+    min_games: int = LEADERBOARD_MIN_GAMES,
+    min_opponents: int = LEADERBOARD_MIN_OPPONENTS,
+) -> list[LeaderboardRow]:
+    """The profiles with an established rating in ``mode`` (at least ``min_games`` rated mesas against
+    at least ``min_opponents`` different opponents, and one game in any case), best displayed rating first.
 
     Equal ratings share a rank (1, 2, 2, 4); among them, more games first, then the id.
     """
@@ -382,7 +493,12 @@ def leaderboard(store: Store, mode: str, limit: int = 50) -> list[LeaderboardRow
         rows = conn.execute(
             sa.select(p.id, p.name, r.mu, r.sigma, r.games, r.wins)
             .select_from(ratings_table.join(profiles_table, p.id == r.profile))
-            .where(r.mode == mode, r.games > 0)
+            .where(
+                r.mode == mode,
+                r.games > 0,
+                r.games >= min_games,
+                r.opponents >= min_opponents,
+            )
             .order_by((r.mu - 3 * r.sigma).desc(), r.games.desc(), p.id)
             .limit(limit)
         ).all()
@@ -399,7 +515,7 @@ def games_of(store: Store, profile_id: str, limit: int = MAX_GAMES) -> list[Rate
     m, p = rated_mesas_table.c, profiles_table.c
     with store.engine.connect() as conn:
         rows = conn.execute(
-            sa.select(m.room, m.mesa, m.mode, m.finished, m.teams, m.winner, m.changes)
+            sa.select(m.room, m.mesa, m.mode, m.finished, m.teams, m.winner, m.changes, m.unrated)
             .where(m.teams.contains(json.dumps(profile_id), autoescape=True))
             .order_by(m.finished.desc(), m.room.desc(), m.mesa.desc())
             .limit(limit)
@@ -423,6 +539,7 @@ def games_of(store: Store, profile_id: str, limit: int = MAX_GAMES) -> list[Rate
                 team=[str(names.get(pid, "?")) for pid in own],
                 opponents=[str(names.get(pid, "?")) for pid in teams[1 - mine]],
                 change=int(changes.get(profile_id, 0)),
+                unrated=None if row.unrated is None else str(row.unrated),
             )
         )
     return games
@@ -430,11 +547,14 @@ def games_of(store: Store, profile_id: str, limit: int = MAX_GAMES) -> list[Rate
 
 __all__ = [
     "BASE",
+    "LEADERBOARD_MIN_GAMES",
+    "LEADERBOARD_MIN_OPPONENTS",
     "MAX_GAMES",
     "MODEL",
     "MODES",
     "PROFILE_NAME_MAX_CHARS",
     "SCALE",
+    "Established",
     "LeaderboardRow",
     "ProfileProblem",
     "ProfileRow",

@@ -12,7 +12,7 @@
 ...     made = client.post("/api/profiles", json={"name": " Ana "}).json()
 ...     page = client.get(f"/api/profiles/{made['id']}").json()
 ...     made["name"], page["ratings"]["1v1"], "key" in page
-('Ana', {'rating': 1000, 'games': 0, 'wins': 0}, False)
+('Ana', {'rating': 1000, 'games': 0, 'wins': 0, 'provisional': True}, False)
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ from fastapi import Path as PathParameter
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
+from cuarenta.server.fairplay import note_address
 from cuarenta.server.options import NAME_PATTERN
 from cuarenta.server.profiles import (
     MAX_GAMES,
     MODES,
     PROFILE_NAME_MAX_CHARS,
+    Established,
     ProfileProblem,
     clean_name,
     create_profile,
@@ -40,7 +42,7 @@ from cuarenta.server.profiles import (
     rename_profile,
 )
 from cuarenta.server.security import AddressLimiter, Limits, ThrottledLog
-from cuarenta.server.store import Store
+from cuarenta.server.store import Store, StoreError
 
 #: The longest key the API reads (the server's keys have 32 characters).
 MAX_KEY_CHARS: Final = 200
@@ -82,6 +84,8 @@ class Rating(BaseModel):
     rating: int
     games: int
     wins: int
+    #: too few rated mesas or different opponents for the leaderboard (docs/tables.md "What is rated")
+    provisional: bool = True
 
 
 class ProfileGame(BaseModel):
@@ -95,6 +99,8 @@ class ProfileGame(BaseModel):
     team: list[str]
     opponents: list[str]
     change: int
+    #: why the mesa did not change the ratings ("shared_address", "pair_limit"), null when it did
+    unrated: str | None = None
 
 
 class ProfilePage(BaseModel):
@@ -117,6 +123,9 @@ class LeaderboardPlayer(BaseModel):
 class Leaderboard(BaseModel):
     mode: str
     players: list[LeaderboardPlayer]
+    #: a profile is listed once it has this many rated mesas against this many different opponents
+    min_games: int
+    min_opponents: int
 
 
 class _Error(BaseModel):
@@ -154,6 +163,13 @@ def _store(request: Request) -> Store:
     return store
 
 
+def _established(request: Request) -> Established:
+    """The app's rule for an established rating (``create_app(established=…)``, default
+    :class:`Established`)."""
+    rule = getattr(request.app.state, "established", None)
+    return rule if isinstance(rule, Established) else Established()
+
+
 async def limit_profile_creation(request: Request) -> None:
     """New profiles per client address: the limits of new rooms (``rooms_per_minute``, ``rooms_burst``)."""
     state = request.app.state
@@ -177,8 +193,10 @@ def _problem_http(problem: ProfileProblem) -> HTTPException:
     return HTTPException({"unknown_profile": 404, "bad_key": 403}.get(problem.code, 400), problem.message)
 
 
-def profile_page(store: Store, profile_id: str) -> dict[str, Any]:
-    """``GET /api/profiles/{id}``'s answer (no key)."""
+def profile_page(store: Store, profile_id: str, established: Established | None = None) -> dict[str, Any]:
+    """``GET /api/profiles/{id}``'s answer (no key); a rating is ``provisional`` until ``established``
+    holds for it."""
+    rule = established or Established()
     try:
         profile = get_profile(store, profile_id)
     except ProfileProblem as exc:
@@ -189,7 +207,8 @@ def profile_page(store: Store, profile_id: str) -> dict[str, Any]:
         "name": profile.name,
         "created": profile.created,
         "ratings": {
-            mode: {"rating": r.rating, "games": r.games, "wins": r.wins} for mode, r in ratings.items()
+            mode: {"rating": r.rating, "games": r.games, "wins": r.wins, "provisional": not rule.holds(r)}
+            for mode, r in ratings.items()
         },
         "games": [game.__dict__ for game in games_of(store, profile_id, MAX_GAMES)],
     }
@@ -204,7 +223,16 @@ def profile_page(store: Store, profile_id: str) -> dict[str, Any]:
 def new_profile(body: ProfileName, request: Request) -> dict[str, Any]:
     """A new anonymous profile. Keep the key: it is never shown again, and renames need it."""
     profile, key = create_profile(_store(request), body.name)
+    _note(request, profile.id)
     return {"id": profile.id, "key": key, "name": profile.name}
+
+
+def _note(request: Request, profile_id: str) -> None:
+    """Note the client's network for the profile (rated play, :mod:`cuarenta.server.fairplay`)."""
+    try:
+        note_address(_store(request), profile_id, request.client.host if request.client else None)
+    except StoreError:
+        log.exception("the network of profile %s could not be noted", profile_id)
 
 
 @router.patch(
@@ -224,13 +252,14 @@ def rename(
         rename_profile(store, profile_id, key, body.name)
     except ProfileProblem as exc:
         raise _problem_http(exc) from None
-    return profile_page(store, profile_id)
+    _note(request, profile_id)
+    return profile_page(store, profile_id, _established(request))
 
 
 @router.get("/api/profiles/{profile_id}", response_model=ProfilePage, responses=_errors(400, 404, 422))
 def get_profile_page(profile_id: _ProfileId, request: Request) -> dict[str, Any]:
     """A profile's name, ratings per mode and rated games (newest first, at most 50)."""
-    return profile_page(_store(request), profile_id)
+    return profile_page(_store(request), profile_id, _established(request))
 
 
 @router.get("/api/leaderboard", response_model=Leaderboard, responses=_errors(400, 422))
@@ -239,9 +268,17 @@ def get_leaderboard(
     mode: Annotated[Literal["1v1", "2v2"], Query()] = "1v1",
     limit: Annotated[int, Query(ge=1, le=MAX_LEADERBOARD)] = 50,
 ) -> dict[str, Any]:
-    """The profiles with at least one rated game in ``mode``, best first (equal ratings share a rank)."""
+    """The profiles with an established rating in ``mode`` (``min_games`` rated mesas against
+    ``min_opponents`` different opponents), best first (equal ratings share a rank)."""
     assert mode in MODES
-    return {"mode": mode, "players": [row.__dict__ for row in leaderboard(_store(request), mode, limit)]}
+    rule = _established(request)
+    board = leaderboard(_store(request), mode, limit, min_games=rule.games, min_opponents=rule.opponents)
+    return {
+        "mode": mode,
+        "players": [row.__dict__ for row in board],
+        "min_games": rule.games,
+        "min_opponents": rule.opponents,
+    }
 
 
 __all__ = ["MAX_KEY_CHARS", "NAME_PATTERN", "ProfileName", "limit_profile_creation", "profile_page", "router"]

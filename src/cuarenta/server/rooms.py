@@ -223,6 +223,7 @@ class Connection:
         self.seat: int | None = None
         self.mesa = 0  #: the mesa ``sent`` counts events of
         self.sent = 0  #: events of that mesa already sent on this socket
+        self.address: str | None = None  #: the client's address (rated tables note a profile's network)
 
     def send(self, message: dict[str, Any]) -> None:
         self.queue.put_nowait(message)

@@ -62,7 +62,7 @@ from alembic.util.exc import CommandError
 #: The file name inside the data directory (the SQLite default).
 DB_NAME: Final = "cuarenta.sqlite3"
 #: The Alembic revision this code writes (the newest migration).
-SCHEMA_REVISION: Final = "0005"
+SCHEMA_REVISION: Final = "0006"
 #: The revision that stands for the hand-written store's schema (``PRAGMA user_version = 1``).
 BASELINE_REVISION: Final = "0001"
 #: SQLite only: the ``user_version`` of the hand-written store, and the one written since the action

@@ -26,6 +26,7 @@ from typing import Any, Final
 from cuarenta.game import Game
 from cuarenta.i18n import SAYING_KEYS
 from cuarenta.rules import Rules
+from cuarenta.server.fairplay import note_address, unrated_reason
 from cuarenta.server.profiles import ProfileProblem, rate_mesa
 from cuarenta.server.protocol import (
     JoinMessage,
@@ -370,6 +371,11 @@ class TableRooms(Rooms):
         super().join(conn, message)
         if room.table is not None:
             s = room.seats[seat]
+            if room.table.rated and s.profile is not None:
+                try:  # the network a rated seat plays from (cuarenta.server.fairplay)
+                    note_address(self.store, s.profile, conn.address)
+                except StoreError:
+                    log.exception("the network of profile %s could not be noted", s.profile)
             s.away_until, s.stand_in = None, False
             self._tell_table(room)
             self._arm(room)
@@ -584,6 +590,9 @@ class TableRooms(Rooms):
                 return
             teams[s.seat % 2].append(s.profile)
         try:
+            reason = unrated_reason(self.store, teams, row.finished)
+            if reason is not None:
+                log.info("room %s mesa %d is played unrated: %s", room.id, room.mesa, reason)
             rate_mesa(
                 self.store,
                 room=room.id,
@@ -591,6 +600,7 @@ class TableRooms(Rooms):
                 finished=row.finished,
                 teams=teams,
                 winner=row.winner,
+                unrated=reason,
             )
         except (ValueError, ProfileProblem, StoreError):
             log.exception("rating room %s mesa %d failed", room.id, room.mesa)

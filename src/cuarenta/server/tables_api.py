@@ -6,6 +6,7 @@ the rate limit of new rooms and the seat-token dependency it uses for ``POST /ap
 """
 
 import io
+import logging
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Final, Literal
 
@@ -27,10 +28,14 @@ from pydantic import (
 
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.fairplay import note_address
 from cuarenta.server.options import NAME_MAX_CHARS, NAME_PATTERN, known_level
 from cuarenta.server.profiles import ProfileProblem, check_profile, clean_name
 from cuarenta.server.rooms import available_levels
+from cuarenta.server.store import StoreError
 from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableProblem, TableRooms
+
+log = logging.getLogger("cuarenta.server")
 
 #: The longest text ``POST /api/qr`` draws (an invite link is well under it).
 QR_MAX_CHARS: Final = 1000
@@ -186,14 +191,20 @@ def rules_for(players: int, asked: dict[str, Any]) -> Rules:
         raise HTTPException(422, f"rules: {exc}") from None
 
 
-def _profile_id(rooms: TableRooms, proof: ProfileProof | None) -> str | None:
-    """The id of a profile whose key is right (403 otherwise), or ``None`` without one."""
+def _profile_id(rooms: TableRooms, proof: ProfileProof | None, request: Request) -> str | None:
+    """The id of a profile whose key is right (403 otherwise), or ``None`` without one; the client's
+    network is noted for the profile (:func:`cuarenta.server.fairplay.note_address`)."""
     if proof is None:
         return None
     try:
-        return check_profile(rooms.store, proof.id, proof.key).id
+        found = check_profile(rooms.store, proof.id, proof.key).id
     except ProfileProblem as exc:
         raise HTTPException(403 if exc.code == "bad_key" else 404, str(exc)) from None
+    try:
+        note_address(rooms.store, found, request.client.host if request.client else None)
+    except StoreError:
+        log.exception("the network of profile %s could not be noted", found)
+    return found
 
 
 def _http(problem: TableProblem) -> HTTPException:
@@ -224,12 +235,12 @@ def tables_router(
         responses=errors(400, 403, 404, 413, 422, 429),
         dependencies=[Depends(limit_creation)],
     )
-    async def new_table(body: NewTable) -> dict[str, Any]:
+    async def new_table(body: NewTable, request: Request) -> dict[str, Any]:
         """A new table; the answer's token is the creator's (seat 0), ``invite`` the table's invite code."""
         rules = rules_for(body.players, body.rules)
         if body.rated and set(body.rules) - {"preset", "players"}:
             raise HTTPException(422, "a rated table plays a preset's rules: send only the preset's name")
-        profile = _profile_id(rooms, body.profile)
+        profile = _profile_id(rooms, body.profile, request)
         try:
             _, seat, invite = rooms.create_table(
                 rules=rules,
@@ -273,7 +284,7 @@ def tables_router(
         responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
         dependencies=[Depends(limit_creation)],
     )
-    async def join_table(room_id: _RoomId, body: JoinTable) -> dict[str, Any]:
+    async def join_table(room_id: _RoomId, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take an open seat of a table with its invite code."""
         try:
             seat = rooms.join_table(
@@ -282,7 +293,7 @@ def tables_router(
                 name=body.name,
                 seat=body.seat,
                 team=body.team,
-                profile=_profile_id(rooms, body.profile),
+                profile=_profile_id(rooms, body.profile, request),
             )
         except TableProblem as exc:
             raise _http(exc) from None

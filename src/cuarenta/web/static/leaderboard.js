@@ -41,6 +41,10 @@ async function render() {
   body.replaceChildren(...board.players.map((p) => row(p, p.id === mine)));
   document.getElementById("board-table").hidden = board.players.length === 0;
   empty.hidden = board.players.length > 0;
+  document.getElementById("board-rule").textContent = I.t("rating.rule", {
+    games: board.min_games,
+    opponents: board.min_opponents,
+  });
   status.textContent = "";
   document.body.dataset.board = mode;
 }

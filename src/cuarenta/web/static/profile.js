@@ -17,13 +17,19 @@ function ratingCard(mode, rating) {
     el("p", rating.rating, { class: "rating-value" }),
     el("p", I.t("rating.record", { games: rating.games, wins: rating.wins }), { class: "rating-record" }),
   );
+  if (rating.provisional) {
+    card.append(el("p", I.t("rating.provisional"), { class: "rating-record", "data-testid": `provisional-${mode}` }));
+  }
   return card;
 }
 
 function gameRow(game) {
   const tr = el("tr", null, { "data-testid": "profile-game" });
   tr.classList.add(game.won ? "won" : "lost");
-  const change = el("td", signed(game.change), { class: "num" });
+  // a mesa played unrated (docs/tables.md "What is rated") says why instead of a change of 0
+  const change = game.unrated
+    ? el("td", I.t(`rating.unrated.${game.unrated}`), { class: "num", "data-testid": "unrated" })
+    : el("td", signed(game.change), { class: "num" });
   tr.append(
     el("td", dateText(game.finished)),
     el("td", I.t(`rating.mode.${game.mode}`)),

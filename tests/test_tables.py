@@ -553,3 +553,54 @@ def test_a_seat_hop_before_the_start_learns_no_card_of_the_deal(
         again = rooms_of(client).store.load_room(made["room"])
         assert again is not None and json.loads(again.seed) == room.seed != json.loads(stored.seed)
         check_all(spy)
+
+
+def test_spectators_coming_and_going_are_told_as_a_count_not_one_message_each(
+    tmp_path: Path, spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: 300 spectators made every player receive 300 ``table`` messages. Spectators who come
+    and go are told to the table as a count, at most once a second; a move's ``state`` is made once for
+    all spectators who have seen the same events."""
+    from cuarenta.server.tables import WATCHERS_SECONDS
+
+    crowd = 30
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, rules={"preset": "basico"}, seats=["friend"])
+        joined = take_seat(client, made)
+        with Seat(client, spy) as ana, Seat(client, spy) as beto:
+            start = ana.join(made["room"], made["token"])
+            beto.join(made["room"], joined["token"])
+            watchers = [Seat(client, spy) for _ in range(crowd)]
+            for w in watchers:
+                w.send({"v": 1, "type": "watch", "room": made["room"]})
+                w.until(lambda m: m["type"] == "state")
+            told = ana.until(lambda m: m["type"] == "table" and m["table"]["watchers"] == crowd)
+            assert told["table"]["watchers"] == crowd
+            time.sleep(WATCHERS_SECONDS + 0.5)  # anything still due has been sent by now
+            ana.send({"v": 1, "type": "ping"})
+            ana.until(lambda m: m["type"] == "pong")
+            tables = [m for m in ana.received if m["type"] == "table"]
+            assert len(tables) <= 1 + round(crowd / 10), [m["table"]["watchers"] for m in tables]
+            # a move: one state for every socket; the spectators' messages are one object, made once
+            mover = ana if start["legal"] else beto
+            before = len(spy.sent)
+            made_for: list[int | None] = []
+            message_for = Room.message_for
+
+            def counted(room: Room, conn: Any) -> dict[str, Any]:
+                made_for.append(conn.seat)
+                return message_for(room, conn)
+
+            monkeypatch.setattr(Room, "message_for", counted)
+            mover.play_turn()
+            for w in watchers:
+                w.until(lambda m: m["type"] == "state" and m["state"] > start["state"])
+            sent = [s for s in spy.sent[before:] if s.message["type"] == "state" and s.seat is None]
+            assert len(sent) == crowd and len({json.dumps(s.message) for s in sent}) == 1
+            assert sorted(made_for, key=str)[:3] == [0, 1, None] and made_for.count(None) == 1
+            monkeypatch.setattr(Room, "message_for", message_for)
+            for w in watchers:
+                w.close()
+            gone = ana.until(lambda m: m["type"] == "table" and m["table"]["watchers"] == 0)
+            assert gone["table"]["watchers"] == 0
+        check_all(spy)

@@ -68,6 +68,7 @@ from cuarenta.server.rooms import (
     DEFAULT_MAX_ROOMS,
     Connection,
     RoomProblem,
+    SharedMessage,
     available_levels,
     default_level,
     room_status,
@@ -731,7 +732,10 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
         try:
-            await ws.send_text(json.dumps(message, ensure_ascii=False))
+            if isinstance(message, SharedMessage):  # made once for many sockets: encoded once
+                await ws.send_text(message.text)
+            else:
+                await ws.send_text(json.dumps(message, ensure_ascii=False))
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
         finally:

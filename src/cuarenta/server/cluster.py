@@ -424,7 +424,10 @@ class ClusterRooms(TableRooms):
 
     def _apply_presence(self, room: Room, fields: dict[str, str]) -> None:
         remote, away = remote_counts(fields, self.node, self._nodes)
-        changed = remote != room.remote
+        watchers = remote.get(None, 0) != room.remote.get(None, 0)
+        changed = {k: v for k, v in remote.items() if k is not None} != {
+            k: v for k, v in room.remote.items() if k is not None
+        }
         room.remote = remote
         if room.table is not None:
             now = self.wall()
@@ -448,6 +451,8 @@ class ClusterRooms(TableRooms):
             if room.table is not None:
                 self._arm(room)
             self._kick(room)
+        elif watchers and room.table is not None:  # only spectators came or went: told once a second
+            self._tell_watchers(room)
 
     # -- tasks ---------------------------------------------------------------------------------------------
     async def _listen(self) -> None:

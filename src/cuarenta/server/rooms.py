@@ -213,6 +213,22 @@ class TableOptions:
         }
 
 
+class SharedMessage(dict[str, Any]):
+    """A message queued for several sockets at once (the spectators of a table): encoded once, the first
+    time a socket sends it (:attr:`text`)."""
+
+    __slots__ = ("_text",)
+
+    @property
+    def text(self) -> str:
+        """The message as the socket sends it (JSON), made once."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = json.dumps(self, ensure_ascii=False)
+            return self._text
+
+
 class Connection:
     """One browser socket: the seat it joined (``None`` for a spectator of a table, whose ``room`` is set)
     and the messages waiting to be sent to it."""
@@ -263,6 +279,8 @@ class Room:
     deadline: tuple[int, float] | None = None
     clock_ran_out: int | None = None  #: the state whose turn the computer plays because the clock ran out
     timer_task: asyncio.Task[None] | None = None  #: wakes up at the next grace end or turn deadline
+    #: a ``table`` message due for a change of the spectators' count (tables.WATCHERS_SECONDS)
+    watchers_due: asyncio.TimerHandle | None = None
     version: int = 0  #: the stored room's write counter this copy is at (a write is a compare-and-set on it)
     #: sockets other server processes hold for this room, by seat (``None``: spectators); empty in one process
     remote: dict[int | None, int] = field(default_factory=dict)
@@ -405,9 +423,20 @@ class Room:
         return self._wired
 
     def broadcast(self) -> None:
-        """Queue the new state for every socket in the room."""
+        """Queue the new state for every socket in the room. Spectators who have been sent the same
+        events share one message, made once (a table with hundreds of them makes a few, not hundreds)."""
+        shared: dict[tuple[int, int], dict[str, Any]] = {}
         for conn in list(self.connections):
-            conn.send(self.message_for(conn))
+            if conn.seat is not None:
+                conn.send(self.message_for(conn))
+                continue
+            key = (conn.mesa, conn.sent)
+            message = shared.get(key)
+            if message is None:
+                message = shared[key] = SharedMessage(self.message_for(conn))
+            else:  # what message_for does to the socket's count of events sent
+                conn.mesa, conn.sent = self.mesa, len(self.game.events)
+            conn.send(message)
 
     def names(self) -> list[str]:
         """Seat names for a record: the person's name (or ``person``), ``bot:LEVEL`` for the computer."""

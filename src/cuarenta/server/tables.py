@@ -68,6 +68,10 @@ REACTION_SECONDS: Final = 2.0
 INVITE_CHARS: Final = 16
 #: The most tables ``lobby`` lists.
 LOBBY_MAX: Final = 50
+#: Spectators coming and going are told to the table at most once in this many seconds: a ``table``
+#: message with the count, not one message per spectator to every socket (issue 15: 300 spectators made
+#: every player receive 300 messages).
+WATCHERS_SECONDS: Final = 1.0
 
 
 class TableProblem(Exception):
@@ -392,7 +396,7 @@ class TableRooms(Rooms):
         conn.sent = 0 if not room.game.actions else len(room.game.events)
         room.connections.add(conn)
         conn.send(room.message_for(conn))
-        self._tell_table(room)
+        self._tell_watchers(room)
 
     def leave(self, conn: Connection, keep: Room | None = None) -> None:
         """A socket closes (or follows another seat): at a table, a person with no socket left is away."""
@@ -400,7 +404,10 @@ class TableRooms(Rooms):
         super().leave(conn, keep=keep)
         if room is None or room.table is None:
             return
-        if seat is not None and room.seats[seat].kind == "person" and not room.connected(seat):
+        if seat is None:  # a spectator left: only the count changed
+            self._tell_watchers(room)
+            return
+        if room.seats[seat].kind == "person" and not room.connected(seat):
             room.seats[seat].away_until = self.wall() + room.table.grace
             self._arm(room)
         self._tell_table(room)
@@ -558,8 +565,19 @@ class TableRooms(Rooms):
             return TableProblem(409, "the table changed meanwhile (someone else was quicker): look again")
         return TableProblem(503, f"{what} (try again): {exc}")
 
+    def _tell_watchers(self, room: Room) -> None:
+        """The number of spectators changed: tell the table within :data:`WATCHERS_SECONDS`, in one
+        ``table`` message for however many came and went meanwhile (any other message of the table that
+        goes out first carries the count and ends the wait)."""
+        if room.watchers_due is not None:
+            return
+        room.watchers_due = asyncio.get_running_loop().call_later(WATCHERS_SECONDS, self._tell_table, room)
+
     def _tell_table(self, room: Room) -> None:
         """Send every socket of the table its seats and clock (no move happened)."""
+        if room.watchers_due is not None:
+            room.watchers_due.cancel()
+            room.watchers_due = None
         info = room.table_info()
         if info is None:
             return

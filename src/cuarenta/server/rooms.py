@@ -75,6 +75,7 @@ from cuarenta.server.store import (
     SeatRow,
     Store,
     StoreConflict,
+    StoreCorrupt,
     StoreError,
     dumps,
     hash_token,
@@ -133,7 +134,8 @@ class RoomProblem(Exception):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code = code  #: "unknown_room", "bad_token" or "corrupt_room"
+        #: "unknown_room", "bad_token", "corrupt_room" or "store_unavailable" (a room that cannot be read)
+        self.code = code
         self.message = message
 
 
@@ -454,6 +456,23 @@ def _unstored(room: Room, exc: StoreError) -> ProtocolError:
     )
 
 
+def store_problem(room_id: str, exc: StoreError) -> RoomProblem:
+    """A store that could not read a room: ``corrupt_room`` when its rows are damaged, else
+    ``store_unavailable`` (docs/protocol.md, docs/storage.md "Storage faults").
+
+    >>> store_problem("r1", StoreCorrupt("reading room r1 failed: the database is damaged: …")).code
+    'corrupt_room'
+    >>> store_problem("r1", StoreError("reading room r1 failed: disk I/O error")).code
+    'store_unavailable'
+    """
+    if isinstance(exc, StoreCorrupt):
+        return RoomProblem("corrupt_room", f"room {room_id} cannot be resumed: its save is damaged: {exc}")
+    return RoomProblem(
+        "store_unavailable", f"the games' database cannot be read just now, so room {room_id} cannot be "
+        f"opened (try again later): {exc}",
+    )  # fmt: skip
+
+
 def _reason(exc: CuarentaError) -> dict[str, Any]:
     """An engine error for the wire: ``{"code", "params"}`` (the page words it with ``error.<code>``)."""
     return {"code": exc.code, "params": exc.params}
@@ -688,10 +707,14 @@ class Rooms:
         if room is not None:
             self._touch(room)
             return room
-        row = self.store.load_room(room_id)
-        if row is None:
-            raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-        room = _room_from_row(row, self.store.load_actions(room_id, row.mesa))
+        try:
+            row = self.store.load_room(room_id)
+            if row is None:
+                raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+            actions = self.store.load_actions(room_id, row.mesa)
+        except StoreError as exc:
+            raise store_problem(room_id, exc) from None
+        room = _room_from_row(row, actions)
         self._remember(room)
         return room
 
@@ -704,9 +727,12 @@ class Rooms:
                 if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                     return s.seat
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
-        if not self.store.room_exists(room_id):
-            raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-        seat = self.store.seat_of_token(room_id, digest)
+        try:
+            if not self.store.room_exists(room_id):
+                raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+            seat = self.store.seat_of_token(room_id, digest)
+        except StoreError as exc:
+            raise store_problem(room_id, exc) from None
         if seat is None:
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
         return seat

@@ -97,11 +97,14 @@ def _checked(conn: sqlite3.Connection, what: Path) -> tuple[str, int]:
     try:
         rows = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
         if rows != ["ok"]:
-            raise BackupError(f"{what} is damaged (PRAGMA quick_check: {'; '.join(rows[:3])})")
+            found = "; ".join(rows[:3]).replace("\n", " ")
+            raise BackupError(
+                f"{what} is not a usable cuarenta database: it is damaged (PRAGMA quick_check: {found})"
+            )
         revision = _revision(conn, what)
         return revision, _rooms(conn)
     except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{what} is not a usable cuarenta database: {exc}") from None
+        raise BackupError(f"{what} is not a usable cuarenta database: it is damaged ({exc})") from None
 
 
 def _copy(source: Path, target: Path) -> tuple[str, int]:
@@ -117,7 +120,9 @@ def _copy(source: Path, target: Path) -> tuple[str, int]:
             try:
                 src.backup(dst)
             except sqlite3.DatabaseError as exc:
-                raise BackupError(f"{source} is not a usable cuarenta database: {exc}") from None
+                raise BackupError(
+                    f"{source} is not a usable cuarenta database: it is damaged ({exc})"
+                ) from None
             dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
             found = _checked(dst, source)
         finally:

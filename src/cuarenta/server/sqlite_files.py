@@ -7,7 +7,7 @@ it did not keep (docs/storage.md "Storage faults").
   the marker says one was made is a lost database, not a first run.
 - **The WAL**: SQLite never removes ``cuarenta.sqlite3-wal`` after a crash, and the changes a crashed
   server acknowledged may be only there; a marker that says ``open`` beside a database without its WAL
-  means the WAL was lost.
+  (or with an empty one: a read-only connection makes the file again) means the WAL was lost.
 - **The file's identity** (``st_dev``, ``st_ino``) when the store opened it: a file deleted or replaced
   while the server runs is seen before a write is acknowledged.
 - ``PRAGMA quick_check`` on a connection of its own, read-only (it never checkpoints or removes the WAL).
@@ -304,7 +304,10 @@ def start_problem(db: Path, *, accept_lost_wal: bool = False) -> StartProblem | 
         size = db.stat().st_size
     except FileNotFoundError:
         size = None
-    wal = wal_path(db).exists()
+    try:  # a WAL that a read-only connection made again after the real one was lost is empty
+        wal = wal_path(db).stat().st_size > 0
+    except FileNotFoundError:
+        wal = False
     made = f"the marker {marker_path(db).name} says one was made there on {marker.created}" if marker else ""
     if size is None:
         if marker is None:
@@ -315,11 +318,11 @@ def start_problem(db: Path, *, accept_lost_wal: bool = False) -> StartProblem | 
     if marker is not None and marker.state != "closed" and not wal and not accept_lost_wal:
         return StartProblem(
             "wal_lost",
-            f"the database's write-ahead log {wal_path(db).name} is missing, although the last server that "
-            f"used {db} did not stop cleanly ({marker_path(db).name} says {marker.state!r}): moves it "
-            "acknowledged may be lost, since they were only there; restore a backup (cuarenta restore "
-            f"BACKUP --data {db.parent}, docs/storage.md), or start with --accept-lost-wal to go on with "
-            "the database as it is",
+            f"the database's write-ahead log {wal_path(db).name} is missing or empty, although the last "
+            f"server that used {db} did not stop cleanly ({marker_path(db).name} says {marker.state!r}): "
+            "moves it acknowledged may be lost, since they were only there; restore a backup (cuarenta "
+            f"restore BACKUP --data {db.parent}, docs/storage.md), or start with --accept-lost-wal to go on "
+            "with the database as it is",
         )
     if size == 0:
         what = f"the database {db} is empty (0 bytes)"

@@ -10,6 +10,7 @@ the way back is a backup (``cuarenta backup`` / ``restore``), ``--init`` or ``--
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -28,9 +29,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from conftest import program
 from cuarenta.server.sqlite_files import marker_path, read_marker, wal_path
-from cuarenta.server.store import DB_NAME, Store
+from cuarenta.server.store import DB_NAME, Store, StoreGone
 from ports import free_port
 from served import Served, serve_process
+from test_server import bearer, running
 
 FAST = ("--bot-delay", "0", "--workers", "0")
 PAGE = 4096
@@ -155,9 +157,15 @@ def made_and_stopped(data: Path, moves: int = 2) -> tuple[dict[str, Any], int]:
     with server(data) as served:
         made = new_room(served.base)
         state = played(served, made, moves)
-    assert read_marker(data / DB_NAME) is not None and read_marker(data / DB_NAME).state == "closed"  # type: ignore[union-attr]
+    assert marker_state(data) == "closed"
     assert not wal_path(data / DB_NAME).exists()  # the clean stop checkpointed and removed the WAL
     return made, state
+
+
+def marker_state(data: Path) -> str:
+    marker = read_marker(data / DB_NAME)
+    assert marker is not None, f"no marker beside {data / DB_NAME}"
+    return marker.state
 
 
 def aside(data: Path, label: str) -> list[Path]:
@@ -177,8 +185,9 @@ def test_a_first_run_makes_the_database_and_its_marker_and_a_restart_finds_them(
     assert marker is not None and marker.note == "made"
     with server(data) as served:  # no flag: the database is found sound and resumed
         assert room_status(served.base, made).json()["status"] == "playing"
-        assert read_marker(data / DB_NAME).state == "open"  # type: ignore[union-attr]
-    assert read_marker(data / DB_NAME).created == marker.created  # type: ignore[union-attr]
+        assert marker_state(data) == "open"
+    again = read_marker(data / DB_NAME)
+    assert again is not None and again.created == marker.created and again.state == "closed"
     assert stored_state(data, made["room"]) == state
 
 
@@ -197,7 +206,8 @@ def test_a_garbled_page_is_refused_at_start_and_init_moves_the_file_aside(tmp_pa
         new_room(served.base)
     kept = aside(data, "damaged")
     assert len(kept) == 1 and kept[0].read_bytes() == damaged  # moved aside, never deleted
-    assert read_marker(data / DB_NAME).note == "made by --init"  # type: ignore[union-attr]
+    marker = read_marker(data / DB_NAME)
+    assert marker is not None and marker.note == "made by --init"
 
 
 def test_a_truncated_file_is_refused_at_start(tmp_path: Path) -> None:
@@ -245,7 +255,7 @@ def test_a_wal_deleted_after_a_crash_is_refused_at_start(tmp_path: Path) -> None
         assert after > before and wal_path(data / DB_NAME).exists()
         served.proc.send_signal(signal.SIGKILL)
         served.proc.wait(timeout=30)
-    assert read_marker(data / DB_NAME).state == "open"  # type: ignore[union-attr]
+    assert marker_state(data) == "open"
     wal_path(data / DB_NAME).unlink()
     (data / f"{DB_NAME}-shm").unlink(missing_ok=True)
     error = refused_start(data)
@@ -362,8 +372,10 @@ def test_a_file_deleted_under_a_running_server_refuses_every_write_and_a_backup_
             assert done.returncode == 0, done.stderr
             assert f"Copia / backup: {backup} (1 rooms, schema" in done.stdout
             assert seat.move()["type"] == "state"  # acknowledged after the backup
+            state = seat.my_turn()
             (data / DB_NAME).unlink()  # the file is deleted under the running server
-            refused = seat.move()
+            seat.send({"type": "move", "move": state["legal"][0], "state": state["state"]})
+            refused = seat.recv()
             assert refused["type"] == "error" and refused["code"] == "store_unavailable", refused
             assert "is gone (it was deleted while the server ran)" in refused["message"]
             seat.send({"type": "ping"})
@@ -387,6 +399,130 @@ def test_a_file_deleted_under_a_running_server_refuses_every_write_and_a_backup_
         assert seat.move()["type"] == "state"
         now = int(seat.my_turn()["state"])
     assert stored_state(data, made["room"]) == now > backed_up
+
+
+def test_a_deleted_file_refuses_moves_rooms_tables_and_profiles_under_a_running_server(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    with server(data) as served:
+        made = new_room(served.base)
+        with connect(served.ws) as ws:
+            seat = Seat(ws)
+            seat.join(made)
+            assert seat.move()["type"] == "state"
+            state = seat.my_turn()
+            (data / DB_NAME).unlink()
+            for _ in range(2):  # refused, and the room did not move on: the same move is refused again
+                seat.send({"type": "move", "move": state["legal"][0], "state": state["state"]})
+                refused = seat.recv()
+                assert refused["type"] == "error" and refused["code"] == "store_unavailable", refused
+                assert "is gone (it was deleted while the server ran)" in refused["message"]
+        for path, body in (
+            ("/api/rooms", {"players": 2}),
+            ("/api/tables", {"players": 2, "name": "Ana"}),
+            ("/api/profiles", {"name": "Ana"}),
+        ):
+            answer = httpx.post(served.base + path, json=body, timeout=30)
+            assert answer.status_code == 503, (path, answer.status_code, answer.text)
+            assert answer.json()["detail"].startswith("the games' database cannot be used just now"), path
+    assert not (data / DB_NAME).exists()
+    assert "is missing, but the marker" in refused_start(data)
+
+
+def test_a_file_replaced_under_the_app_refuses_writes_and_readyz(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data, workers=0) as client:
+        made = client.post("/api/rooms", json={"players": 2}).json()
+        other = tmp_path / "other"
+        Store.in_dir(other).close()
+        os.replace(other / DB_NAME, data / DB_NAME)  # another database takes the path: a new inode
+        answer = client.post("/api/rooms", json={"players": 2})
+        assert answer.status_code == 503 and "was replaced by another file" in answer.json()["detail"]
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and "was replaced by another file" in ready.json()["checks"]["store"]
+        assert client.get(f"/api/rooms/{made['room']}", headers=bearer(made["token"])).status_code == 200
+
+
+def test_readyz_runs_quick_check_on_its_interval_and_never_waits_for_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data, workers=0, integrity_seconds=0.2) as client:
+        client.post("/api/rooms", json={"players": 2})
+        assert client.get("/readyz").json() == {"ready": True, "checks": {"store": "ok"}}
+        checkpoint(data / DB_NAME)
+        db = data / DB_NAME
+        with db.open("r+b") as f:
+            f.seek(PAGE)
+            f.write(b"\x07" * PAGE * 3)
+        deadline = time.monotonic() + 30  # no read met the damage: the interval finds it
+        while (ready := client.get("/readyz")).status_code != 503:
+            assert time.monotonic() < deadline, ready.text
+            time.sleep(0.1)
+        assert "is damaged (PRAGMA quick_check:" in ready.json()["checks"]["store"]
+
+
+def test_a_row_that_does_not_decode_is_corrupt_room(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data, workers=0, max_rooms=1) as client:
+        made = client.post("/api/rooms", json={"players": 2}).json()
+        client.post("/api/rooms", json={"players": 2})  # the first room leaves memory
+        with sqlite3.connect(data / DB_NAME) as conn:  # text that is not UTF-8
+            conn.execute("UPDATE rooms SET rules = CAST(x'ff00fe' AS TEXT) WHERE id = ?", (made["room"],))
+        answer = client.get(f"/api/rooms/{made['room']}", headers=bearer(made["token"]))
+        assert answer.status_code == 500, answer.text
+        assert "cannot be resumed: its save is damaged" in answer.json()["detail"]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"v": 1, "type": "join", "room": made["room"], "token": made["token"]})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == "corrupt_room", error
+            ws.send_json({"v": 1, "type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
+
+
+def test_the_marker_says_closed_only_when_the_last_store_closed_the_file(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = Store.in_dir(data)
+    second = Store.in_dir(data)  # a script beside a server: both have the file open
+    assert marker_state(data) == "open"
+    first.close()
+    assert marker_state(data) == "open" and wal_path(data / DB_NAME).exists()  # the second still writes
+    second.close()
+    assert marker_state(data) == "closed" and not wal_path(data / DB_NAME).exists()
+    third = Store.in_dir(data)  # a store reused after close() marks the file open at its first write
+    third.close()
+    assert marker_state(data) == "closed"
+    third.insert_room(a_room("r1"))
+    assert marker_state(data) == "open"
+    third.close()
+    assert marker_state(data) == "closed"
+    forgotten = Store.in_dir(data)  # a store never closed: marked closed when it is collected
+    forgotten.insert_room(a_room("r2"))
+    del forgotten
+    gc.collect()
+    assert marker_state(data) == "closed"
+    Store.in_dir(data).close()  # and the next start opens it with no flag
+
+
+def test_a_write_to_a_deleted_file_raises_store_gone_after_its_commit(tmp_path: Path) -> None:
+    store = Store.in_dir(tmp_path)
+    store.insert_room(a_room("r1"))
+    (tmp_path / DB_NAME).unlink()
+    with pytest.raises(StoreGone, match=r"is gone .*nothing more can be stored"):
+        store.insert_room(a_room("r2"))
+    with pytest.raises(StoreGone):
+        store.ping()
+    store.close()
+    assert marker_state(tmp_path) == "open"  # the file is gone: the marker does not say it closed well
+
+
+def a_room(room_id: str) -> Any:
+    from cuarenta.server.store import RoomRow, SeatRow
+
+    return RoomRow(
+        id=room_id, created="2026-12-01T00:00:00Z", updated="2026-12-01T00:00:00Z", players=2, level="facil",
+        rules='{"preset":"a_todo_rigor"}', seed="7", mesa=1, state=0, status="playing",
+        seats=(SeatRow(0, "person", "Ana", None, "h0"), SeatRow(1, "computer", "", "facil", None)),
+    )  # fmt: skip
 
 
 # -- backup and restore --------------------------------------------------------------------------------------
@@ -415,7 +551,8 @@ def test_a_backup_taken_while_playing_restores_into_a_fresh_data_dir_and_plays_o
     )
     assert done.returncode == 0, done.stderr
     assert f"Restaurada / restored: {fresh / DB_NAME} (1 rooms, schema" in done.stdout
-    assert read_marker(fresh / DB_NAME).note.startswith("restored from copy.sqlite3")  # type: ignore[union-attr]
+    marker = read_marker(fresh / DB_NAME)
+    assert marker is not None and marker.note.startswith("restored from copy.sqlite3")
     with server(fresh) as served, connect(served.ws) as ws:
         seat = Seat(ws)
         assert seat.join(made)["state"] == state  # the room resumes as the backup had it

@@ -83,6 +83,8 @@ MIN_SQLITE: Final = (3, 35, 0)
 MIGRATION_LOCK: Final = 0x63756172  # "cuar"
 #: Where the migrations are (shipped inside the package).
 MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"
+#: What a store whose SQLite file was deleted or replaced says after why (it refuses from then on).
+GONE_ADVICE: Final = "nothing more can be stored or read until it is restored and the server restarts"
 #: The longest :meth:`Store.ping` lets its query run on PostgreSQL, in seconds.
 PING_SECONDS: Final = 2.0
 
@@ -473,6 +475,8 @@ class _FileGuard:
         self.marker: sqlite_files.MarkerFile | None = None
         self.created = ""
         self.marked_open = False
+        #: why the file is no longer the one opened, once seen (then the store refuses everything)
+        self.gone: str | None = None
         found = sqlite_files.read_marker(path)
         self.created = sqlite_files.utc_now() if found is None or note == "made by --init" else found.created
         self.note = note if found is None or note == "made by --init" else found.note
@@ -605,9 +609,22 @@ class Store:
 
     def file_problem(self) -> str | None:
         """SQLite file only: why the file at the store's path is no longer the one it opened (deleted,
-        replaced by another file), or ``None``."""
+        replaced by another file), or ``None``. Once seen, the store keeps refusing (:meth:`_gone`)."""
         guard = self._guard
-        return None if guard is None else sqlite_files.gone_or_replaced(guard.path, guard.opened)
+        if guard is None:
+            return None
+        if guard.gone is None:
+            found = sqlite_files.gone_or_replaced(guard.path, guard.opened)
+            if found is not None:
+                guard.gone = f"{found}: {GONE_ADVICE}"
+        return guard.gone
+
+    def _gone(self) -> None:
+        """Refuse once the file was seen deleted or replaced: a write that went to the unlinked file must
+        never come back through a read of it (a refused move would reappear)."""
+        guard = self._guard
+        if guard is not None and guard.gone is not None:
+            raise StoreGone(guard.gone)
 
     def quick_check(self) -> str | None:
         """SQLite file only: ``PRAGMA quick_check`` on a read-only connection of its own (``GET /readyz``,
@@ -647,23 +664,22 @@ class Store:
         went to a file nobody will read again: :class:`StoreGone`, so that nothing is acknowledged.
         """
         guard = self._guard
-        if guard is not None and not guard.marked_open:
-            guard.mark_open()  # the first write after close(): a crash from now on leaves the WAL
+        if guard is not None:
+            self._gone()
+            if not guard.marked_open:
+                guard.mark_open()  # the first write after close(): a crash from now on leaves the WAL
         with self.engine.connect() as conn:
             conn.execution_options(cuarenta_write=True)
             with conn.begin():
                 yield conn
-        if guard is not None:
-            problem = sqlite_files.gone_or_replaced(guard.path, guard.opened)
-            if problem is not None:
-                raise StoreGone(
-                    f"{problem}: nothing more can be stored until it is restored and the server restarted"
-                )
+        if guard is not None and self.file_problem() is not None:
+            self._gone()
 
     @contextmanager
     def _read(self, what: str) -> Iterator[sa.Connection]:
         """A connection for reading; a failure is :class:`StoreCorrupt` (damaged file or row) or
         :class:`StoreError` (:func:`store_failure`), never the driver's own error."""
+        self._gone()
         try:
             with self.engine.connect() as conn:
                 yield conn
@@ -732,12 +748,12 @@ class Store:
     def ping(self, timeout: float = PING_SECONDS) -> None:
         """Check that the database answers a trivial query (``SELECT 1``), or raise :class:`StoreError`
         saying why not (``GET /readyz``). On PostgreSQL the query may run ``timeout`` seconds at most; a
-        SQLite file must still exist (a pooled connection to a deleted file would go on answering, and
-        every write to it would be lost).
+        SQLite file must still be the one the store opened (:class:`StoreGone`: a pooled connection to a
+        deleted or replaced file would go on answering, and every write to it would be lost).
         """
-        if self.sqlite and self.path is not None and not self.path.exists():
-            raise StoreError(f"the database file {self._where} is gone")
         problem = self.file_problem()
+        if problem is None and self.sqlite and self.path is not None and not self.path.exists():
+            problem = f"the database file {self._where} is gone"
         if problem is not None:
             raise StoreGone(problem)
         try:

@@ -231,6 +231,23 @@ def serve_command(
             "room), for a log collector.",
         ),
     ] = LogFormat.text,
+    init: Annotated[
+        bool,
+        typer.Option(
+            "--init",
+            help="Start afresh where the SQLite file of --data is missing, empty or damaged (otherwise the "
+            "server refuses to start): a new, empty database; a damaged file is moved aside to "
+            "cuarenta.sqlite3.damaged-TIME, never deleted. A sound database is kept as it is.",
+        ),
+    ] = False,
+    accept_lost_wal: Annotated[
+        bool,
+        typer.Option(
+            "--accept-lost-wal",
+            help="Start on the SQLite file as it is although its write-ahead log was lost after a crash "
+            "(moves acknowledged since the last checkpoint are gone; docs/storage.md).",
+        ),
+    ] = False,
 ) -> None:
     """Start the web app: play Cuarenta in the browser (prints the address to open)."""
     import uvicorn
@@ -255,11 +272,16 @@ def serve_command(
             redis=redis,
             node=node_label,
             established=Established(games=leaderboard_games, opponents=leaderboard_opponents),
+            init=init,
+            accept_lost_wal=accept_lost_wal,
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
     where = app.state.store.where
+    moved = app.state.store.moved_aside
+    if moved is not None:
+        typer.echo(f"--init: a new database; the old file is kept as {moved}", err=True)
     if log_format is LogFormat.json:  # every line a JSON object, these too (printed whatever the level)
         from cuarenta.server.logs import json_line
 

@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
+import sqlalchemy as sa
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
@@ -43,7 +44,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
-from cuarenta.server.health import Readiness
+from cuarenta.server.health import INTEGRITY_SECONDS, Readiness
 from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from cuarenta.server.options import NAME_MAX_CHARS, known_level
 from cuarenta.server.options import router as options_router
@@ -84,8 +85,8 @@ from cuarenta.server.security import (
     TokenBucket,
 )
 from cuarenta.server.stats import stats_of
-from cuarenta.server.store import Store, hash_token
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.store import Store, StoreError, hash_token, store_text, unavailable_text
+from cuarenta.server.tables import PROBLEM_STATUS, TableRooms
 from cuarenta.server.tables_api import rules_for, tables_router
 from cuarenta.server.thinking import make_thinking
 
@@ -295,8 +296,7 @@ def rules_of(body: NewRoom) -> Rules:
 
 
 def _problem_http(problem: RoomProblem) -> HTTPException:
-    status = {"unknown_room": 404, "bad_token": 403, "seat_left": 410}.get(problem.code, 500)
-    return HTTPException(status, problem.message)
+    return HTTPException(PROBLEM_STATUS.get(problem.code, 500), problem.message)
 
 
 _bearer = HTTPBearer(
@@ -335,6 +335,9 @@ def create_app(
     redis: str | None = None,
     node: str | None = None,
     established: Established | None = None,
+    init: bool = False,
+    accept_lost_wal: bool = False,
+    integrity_seconds: float = INTEGRITY_SECONDS,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -349,6 +352,11 @@ def create_app(
     docs/scaling.md): ``database`` must then be a PostgreSQL URL, and computer moves are played by
     ``cuarenta worker`` processes. ``established`` says when a rating is on the leaderboard (default
     :class:`~cuarenta.server.profiles.Established`: 5 rated mesas against 3 different opponents).
+    ``cuarenta worker`` processes.
+    ``init`` and ``accept_lost_wal`` are for a SQLite file that is missing, empty, damaged or lost its
+    WAL (``cuarenta serve --init``, ``--accept-lost-wal``; docs/storage.md "Storage faults"), which is
+    otherwise refused with :class:`~cuarenta.server.store.StoreError`; ``integrity_seconds`` the
+    shortest time between two ``PRAGMA quick_check`` of ``/readyz`` (docs/operations.md).
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     limits = Limits() if limits is None else limits
@@ -356,7 +364,10 @@ def create_app(
         raise ValueError(
             "a cluster (--redis) keeps its games in PostgreSQL: give --database postgresql+psycopg://…"
         )
-    store = Store.in_dir(Path(data_dir)) if database is None else Store(database)
+    if database is None:
+        store = Store.in_dir(Path(data_dir), init=init, accept_lost_wal=accept_lost_wal)
+    else:
+        store = Store(database, init=init, accept_lost_wal=accept_lost_wal)
     rooms: TableRooms
     cluster: ClusterRooms | None
     if redis is None:
@@ -421,6 +432,13 @@ def create_app(
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _validation_text(exc)}, status_code=422)
 
+    # a store that fails: the documented body and 503 on every route, never a bare 500 (docs/protocol.md)
+    @app.exception_handler(StoreError)
+    @app.exception_handler(sa.exc.SQLAlchemyError)
+    async def _store_failed(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s: the store failed: %s", request.method, request.url.path, store_text(exc))
+        return JSONResponse({"detail": unavailable_text(exc)}, status_code=503)
+
     refused_rooms = ThrottledLog(log)
     refused_origins = ThrottledLog(log)
 
@@ -441,7 +459,8 @@ def create_app(
         return {"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION}
 
     # -- the operator's endpoints (docs/operations.md); coroutines: they answer from the event loop --------
-    readiness = Readiness(store, lambda: getattr(app.state, "redis", None))  # a cluster sets app.state.redis
+    # a cluster sets app.state.redis
+    readiness = Readiness(store, lambda: getattr(app.state, "redis", None), integrity_seconds)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -657,6 +676,10 @@ def create_app(
                 except ProtocolError as exc:
                     rooms.metrics.refused.labels(code=exc.code).inc()
                     conn.send(error_message(exc.code, exc.message, exc.reason))
+                except (StoreError, sa.exc.SQLAlchemyError) as exc:  # an error message, never a silent close
+                    log.error("a socket's request failed in the store: %s", store_text(exc))
+                    rooms.metrics.refused.labels(code="store_unavailable").inc()
+                    conn.send(error_message("store_unavailable", unavailable_text(exc)))
         finally:
             rooms.metrics.sockets.dec()
             rooms.leave(conn)

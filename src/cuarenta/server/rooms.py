@@ -75,6 +75,7 @@ from cuarenta.server.store import (
     SeatRow,
     Store,
     StoreConflict,
+    StoreCorrupt,
     StoreError,
     dumps,
     hash_token,
@@ -137,7 +138,9 @@ class RoomProblem(Exception):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code = code  #: "unknown_room", "bad_token", "seat_left" or "corrupt_room"
+        #: "unknown_room", "bad_token", "seat_left", "corrupt_room" or "store_unavailable" (a room that
+        #: cannot be read)
+        self.code = code
         self.message = message
 
 
@@ -490,6 +493,23 @@ def _unstored(room: Room, exc: StoreError) -> ProtocolError:
     )
 
 
+def store_problem(room_id: str, exc: StoreError) -> RoomProblem:
+    """A store that could not read a room: ``corrupt_room`` when its rows are damaged, else
+    ``store_unavailable`` (docs/protocol.md, docs/storage.md "Storage faults").
+
+    >>> store_problem("r1", StoreCorrupt("reading room r1 failed: the database is damaged: …")).code
+    'corrupt_room'
+    >>> store_problem("r1", StoreError("reading room r1 failed: disk I/O error")).code
+    'store_unavailable'
+    """
+    if isinstance(exc, StoreCorrupt):
+        return RoomProblem("corrupt_room", f"room {room_id} cannot be resumed: its save is damaged: {exc}")
+    return RoomProblem(
+        "store_unavailable", f"the games' database cannot be read just now, so room {room_id} cannot be "
+        f"opened (try again later): {exc}",
+    )  # fmt: skip
+
+
 def _reason(exc: CuarentaError) -> dict[str, Any]:
     """An engine error for the wire: ``{"code", "params"}`` (the page words it with ``error.<code>``)."""
     return {"code": exc.code, "params": exc.params}
@@ -724,10 +744,14 @@ class Rooms:
         if room is not None:
             self._touch(room)
             return room
-        row = self.store.load_room(room_id)
-        if row is None:
-            raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-        room = _room_from_row(row, self.store.load_actions(room_id, row.mesa))
+        try:
+            row = self.store.load_room(room_id)
+            if row is None:
+                raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+            actions = self.store.load_actions(room_id, row.mesa)
+        except StoreError as exc:
+            raise store_problem(room_id, exc) from None
+        room = _room_from_row(row, actions)
         self._remember(room)
         return room
 
@@ -743,10 +767,13 @@ class Rooms:
                 if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                     found = (s.seat, s.left)
                     break
-        elif not self.store.room_exists(room_id):
-            raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
         else:
-            found = self.store.token_seat(room_id, digest)
+            try:
+                if not self.store.room_exists(room_id):
+                    raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+                found = self.store.token_seat(room_id, digest)
+            except StoreError as exc:
+                raise store_problem(room_id, exc) from None
         if found is None:
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
         seat, left = found

@@ -45,7 +45,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -58,6 +60,11 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
+
+from cuarenta.server import sqlite_files
+from cuarenta.server.sqlite_files import is_corrupt
+
+log = logging.getLogger("cuarenta.server")
 
 #: The file name inside the data directory (the SQLite default).
 DB_NAME: Final = "cuarenta.sqlite3"
@@ -76,6 +83,8 @@ MIN_SQLITE: Final = (3, 35, 0)
 MIGRATION_LOCK: Final = 0x63756172  # "cuar"
 #: Where the migrations are (shipped inside the package).
 MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"
+#: What a store whose SQLite file was deleted or replaced says after why (it refuses from then on).
+GONE_ADVICE: Final = "nothing more can be stored or read until it is restored and the server restarts"
 #: The longest :meth:`Store.ping` lets its query run on PostgreSQL, in seconds.
 PING_SECONDS: Final = 2.0
 
@@ -87,6 +96,76 @@ class StoreError(Exception):
 class StoreConflict(StoreError):
     """A write of a room lost a compare-and-set: another process changed the room first (its ``version``
     is not the one the writer read). Nothing was written; reload the room and decide again."""
+
+
+class StoreCorrupt(StoreError):
+    """What the database holds is damaged: SQLite's "database disk image is malformed" or "file is not a
+    database", or a row that cannot be decoded (docs/storage.md "Storage faults")."""
+
+
+class StoreGone(StoreError):
+    """The SQLite file was deleted or replaced while the store had it open: a write went to a file nobody
+    will read again, so it is refused (not acknowledged)."""
+
+
+class DatabaseMissing(StoreError):
+    """At start: the SQLite file is missing, but its marker says a database was made there."""
+
+
+class DatabaseEmpty(StoreError):
+    """At start: the SQLite file is empty (0 bytes)."""
+
+
+class DatabaseDamaged(StoreCorrupt):
+    """At start: the SQLite file is not SQLite, or ``PRAGMA quick_check`` found damage."""
+
+
+class WalLost(StoreError):
+    """At start: the last store did not close the database cleanly and its write-ahead log is missing
+    (moves it acknowledged may be lost)."""
+
+
+#: The error each problem of :func:`cuarenta.server.sqlite_files.start_problem` raises.
+_START_ERRORS: Final[dict[str, type[StoreError]]] = {
+    "missing": DatabaseMissing,
+    "empty": DatabaseEmpty,
+    "damaged": DatabaseDamaged,
+    "wal_lost": WalLost,
+}
+
+
+def store_failure(exc: sa.exc.SQLAlchemyError, what: str) -> StoreError:
+    """The store's error for a failed database call: :class:`StoreCorrupt` when the driver says the file
+    or a row is damaged, else :class:`StoreError` (busy, locked, unreachable …). The message names
+    ``what`` was being done and the driver's own words (never the SQL or its parameters).
+
+    >>> damaged = sqlite3.DatabaseError("database disk image is malformed")
+    >>> store_failure(sa.exc.DatabaseError("SELECT …", {}, damaged), "reading room r1")
+    StoreCorrupt('reading room r1 failed: the database is damaged: database disk image is malformed')
+    """
+    orig = getattr(exc, "orig", None) or exc
+    if is_corrupt(orig):
+        return StoreCorrupt(f"{what} failed: the database is damaged: {orig}")
+    return StoreError(f"{what} failed: {orig}")
+
+
+def store_text(exc: BaseException) -> str:
+    """A store's failure in words: a :class:`StoreError`'s message, or the driver's own (never the SQL or
+    its parameters)."""
+    if isinstance(exc, StoreError):
+        return str(exc)
+    return str(getattr(exc, "orig", None) or type(exc).__name__)
+
+
+def unavailable_text(exc: BaseException) -> str:
+    """The sentence of an HTTP 503 or a socket's ``store_unavailable`` error when the store fails
+    (docs/protocol.md).
+
+    >>> unavailable_text(StoreError("disk I/O error"))
+    "the games' database cannot be used just now, so nothing was done (try again later): disk I/O error"
+    """
+    why = store_text(exc)
+    return f"the games' database cannot be used just now, so nothing was done (try again later): {why}"
 
 
 def hash_token(token: str) -> str:
@@ -376,6 +455,61 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
     return config
 
 
+def _sqlite_file(url: sa.URL) -> Path | None:
+    """SQLite only: the file a URL names (``sqlite:///data/x.sqlite3``), or ``None`` (in memory, other
+    databases)."""
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    if url.database.startswith("file:"):
+        return None
+    return Path(url.database)
+
+
+class _FileGuard:
+    """SQLite file only: the identity of the file a store opened, and its marker (open while the store
+    writes; closed once a close leaves no WAL behind)."""
+
+    def __init__(self, path: Path, opened: tuple[int, int], note: str) -> None:
+        self.path = path
+        self.opened = opened
+        self.marker: sqlite_files.MarkerFile | None = None
+        self.created = ""
+        self.marked_open = False
+        #: why the file is no longer the one opened, once seen (then the store refuses everything)
+        self.gone: str | None = None
+        found = sqlite_files.read_marker(path)
+        self.created = sqlite_files.utc_now() if found is None or note == "made by --init" else found.created
+        self.note = note if found is None or note == "made by --init" else found.note
+        self.mark_open()
+
+    def mark_open(self) -> None:
+        if self.marker is None:
+            self.marker = sqlite_files.MarkerFile(self.path)
+        self.marker.write(self.created, "open", self.note)
+        self.marked_open = True
+
+    def release(self, engine: sa.Engine) -> None:
+        """Close the engine's connections; the marker says ``closed`` when SQLite then removed the WAL
+        (nobody else has the file open, and everything is in the database file) and the file is still
+        the one opened."""
+        engine.dispose()
+        marker, self.marker = self.marker, None
+        if marker is None:
+            return
+        try:
+            if (
+                self.marked_open
+                and not sqlite_files.wal_path(self.path).exists()
+                and sqlite_files.gone_or_replaced(self.path, self.opened) is None
+            ):
+                marker.write(self.created, "closed", self.note)
+        except OSError as exc:  # pragma: no cover - a disk that refuses the marker
+            log.warning("the marker of %s could not be written at close: %s", self.path, exc)
+        finally:
+            marker.close()
+            self.marked_open = False
+
+
 class Store:
     """The database of one server: a SQLite file (the default) or a PostgreSQL database by URL.
 
@@ -384,12 +518,24 @@ class Store:
     when the store opens (:meth:`migrate`).
     """
 
-    def __init__(self, target: str | Path) -> None:
+    def __init__(self, target: str | Path, *, init: bool = False, accept_lost_wal: bool = False) -> None:
         self.url = database_url(target)
-        self.path: Path | None = Path(target) if isinstance(target, Path) else None
         self.sqlite = self.url.get_backend_name() == "sqlite"
+        if (init or accept_lost_wal) and not self.sqlite:
+            raise StoreError(
+                "--init and --accept-lost-wal are for the SQLite file of --data; a PostgreSQL database is "
+                "made with createdb and restored with pg_restore (docs/storage.md)"
+            )
+        self.path: Path | None = Path(target) if isinstance(target, Path) else _sqlite_file(self.url)
         where = str(target) if isinstance(target, Path) else self.url.render_as_string(hide_password=True)
         self._where = where
+        #: SQLite file only: its marker and identity (docs/storage.md "Storage faults")
+        self._guard: _FileGuard | None = None
+        #: where ``init`` moved a damaged, empty or stale database aside, if it did
+        self.moved_aside: Path | None = None
+        #: a read or write found the file damaged since the last :meth:`quick_check` (``/readyz`` then
+        #: checks at once instead of waiting for its interval)
+        self.damage_seen = False
         try:
             if self.sqlite:
                 if sqlite3.sqlite_version_info < MIN_SQLITE:
@@ -397,6 +543,7 @@ class Store:
                         f"this Python's SQLite library is {sqlite3.sqlite_version}; cuarenta needs "
                         f"{'.'.join(map(str, MIN_SQLITE))} or newer"
                     )
+                fresh = self._check_file(init=init, accept_lost_wal=accept_lost_wal)
                 self.engine = _sqlite_engine(self.url)
             else:
                 self.engine = sa.create_engine(self.url, pool_pre_ping=True)
@@ -419,6 +566,79 @@ class Store:
         except BaseException:
             self.engine.dispose()
             raise
+        if self.sqlite and self.path is not None:
+            self._open_guard(fresh)
+
+    # -- SQLite only: the file, its marker and its identity (docs/storage.md "Storage faults") -------------
+    def _check_file(self, *, init: bool, accept_lost_wal: bool) -> str:
+        """Refuse a database file that is missing, empty, damaged or lost its WAL (one of the
+        :class:`StoreError` kinds, with the sentence saying how to go on); with ``init``, move such a file
+        aside and start a new database instead. Returns the marker's note for this opening."""
+        path = self.path
+        if path is None:
+            return "made"
+        problem = sqlite_files.start_problem(path, accept_lost_wal=accept_lost_wal)
+        if problem is None:
+            return "found" if sqlite_files.read_marker(path) is None and path.exists() else "made"
+        if not init:
+            raise _START_ERRORS[problem.kind](problem.message)
+        try:
+            self.moved_aside = sqlite_files.move_aside(path, "damaged")
+        except OSError as exc:
+            raise StoreError(f"cannot move {path} aside for --init: {exc}") from None
+        log.warning(
+            "--init: %s; it was moved aside to %s and a new database is made", problem.message,
+            self.moved_aside,
+        )  # fmt: skip
+        return "made by --init"
+
+    def _open_guard(self, note: str) -> None:
+        """After the schema is in place: remember the file's identity and mark the database ``open``."""
+        assert self.path is not None
+        opened = sqlite_files.identity(self.path)
+        if opened is None:  # pragma: no cover - deleted between the migration and now
+            self.engine.dispose()
+            raise StoreGone(f"the database file {self.path} is gone (deleted while it was opened)")
+        try:
+            guard = _FileGuard(self.path, opened, note)
+        except OSError as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot write the marker beside {self.path}: {exc}") from None
+        self._guard = guard
+        weakref.finalize(self, guard.release, self.engine)  # a store never closed still marks its close
+
+    def file_problem(self) -> str | None:
+        """SQLite file only: why the file at the store's path is no longer the one it opened (deleted,
+        replaced by another file), or ``None``. Once seen, the store keeps refusing (:meth:`_gone`)."""
+        guard = self._guard
+        if guard is None:
+            return None
+        if guard.gone is None:
+            found = sqlite_files.gone_or_replaced(guard.path, guard.opened)
+            if found is not None:
+                guard.gone = f"{found}: {GONE_ADVICE}"
+        return guard.gone
+
+    def _gone(self) -> None:
+        """Refuse once the file was seen deleted or replaced: a write that went to the unlinked file must
+        never come back through a read of it (a refused move would reappear)."""
+        guard = self._guard
+        if guard is not None and guard.gone is not None:
+            raise StoreGone(guard.gone)
+
+    def quick_check(self) -> str | None:
+        """SQLite file only: ``PRAGMA quick_check`` on a read-only connection of its own (``GET /readyz``,
+        at most every few seconds: it reads the whole file): ``None`` when it finds nothing, else what it
+        found. Other databases: ``None``."""
+        if not self.sqlite or self.path is None:
+            return None
+        self.damage_seen = False
+        found = sqlite_files.quick_check(self.path)
+        return (
+            None
+            if found is None
+            else f"the database file {self._where} is damaged (PRAGMA quick_check: {found})"
+        )
 
     @property
     def where(self) -> str:
@@ -426,22 +646,49 @@ class Store:
         return self._where
 
     @classmethod
-    def in_dir(cls, data_dir: Path) -> Store:
-        """The SQLite store of a data directory, created with the directory if needed."""
+    def in_dir(cls, data_dir: Path, *, init: bool = False, accept_lost_wal: bool = False) -> Store:
+        """The SQLite store of a data directory, created with the directory if needed (``init`` and
+        ``accept_lost_wal``: as for the store itself, docs/storage.md "Storage faults")."""
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the data directory {data_dir}: {exc}") from None
-        return cls(data_dir / DB_NAME)
+        return cls(data_dir / DB_NAME, init=init, accept_lost_wal=accept_lost_wal)
 
     # -- the schema ---------------------------------------------------------------------------------------
     @contextmanager
     def _write(self) -> Iterator[sa.Connection]:
-        """A write transaction (committed at the end of the block, rolled back on any error)."""
+        """A write transaction (committed at the end of the block, rolled back on any error).
+
+        SQLite file: once committed, the path must still name the file the store opened, or the write
+        went to a file nobody will read again: :class:`StoreGone`, so that nothing is acknowledged.
+        """
+        guard = self._guard
+        if guard is not None:
+            self._gone()
+            if not guard.marked_open:
+                guard.mark_open()  # the first write after close(): a crash from now on leaves the WAL
         with self.engine.connect() as conn:
             conn.execution_options(cuarenta_write=True)
             with conn.begin():
                 yield conn
+        if guard is not None and self.file_problem() is not None:
+            self._gone()
+
+    @contextmanager
+    def _read(self, what: str) -> Iterator[sa.Connection]:
+        """A connection for reading; a failure is :class:`StoreCorrupt` (damaged file or row) or
+        :class:`StoreError` (:func:`store_failure`), never the driver's own error."""
+        self._gone()
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except sa.exc.SQLAlchemyError as exc:
+            failure = store_failure(exc, what)
+            self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
+            raise failure from None
+        except ValueError as exc:  # a stored value that does not read as its column's type
+            raise StoreCorrupt(f"{what} failed: the database is damaged: {exc}") from None
 
     def migrate(self) -> None:
         """Make or upgrade the schema to :data:`SCHEMA_REVISION`, in one transaction.
@@ -501,11 +748,14 @@ class Store:
     def ping(self, timeout: float = PING_SECONDS) -> None:
         """Check that the database answers a trivial query (``SELECT 1``), or raise :class:`StoreError`
         saying why not (``GET /readyz``). On PostgreSQL the query may run ``timeout`` seconds at most; a
-        SQLite file must still exist (a pooled connection to a deleted file would go on answering, and
-        every write to it would be lost).
+        SQLite file must still be the one the store opened (:class:`StoreGone`: a pooled connection to a
+        deleted or replaced file would go on answering, and every write to it would be lost).
         """
-        if self.sqlite and self.path is not None and not self.path.exists():
-            raise StoreError(f"the database file {self._where} is gone")
+        problem = self.file_problem()
+        if problem is None and self.sqlite and self.path is not None and not self.path.exists():
+            problem = f"the database file {self._where} is gone"
+        if problem is not None:
+            raise StoreGone(problem)
         try:
             with self.engine.connect() as conn:
                 if self.url.get_backend_name() == "postgresql":
@@ -518,8 +768,21 @@ class Store:
             ) from None
 
     def close(self) -> None:
-        """Close the pooled connections (the next use opens new ones: a server restarted in-process)."""
-        self.engine.dispose()
+        """Close the pooled connections (the next use opens new ones: a server restarted in-process).
+
+        SQLite file: the WAL is checkpointed into the database first (``PRAGMA wal_checkpoint(TRUNCATE)``),
+        and once SQLite has removed it (this was the last connection) the marker says ``closed``.
+        """
+        guard = self._guard
+        if guard is None:
+            self.engine.dispose()
+            return
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sa.exc.SQLAlchemyError as exc:
+            log.warning("the checkpoint of %s at close failed: %s", self._where, getattr(exc, "orig", exc))
+        guard.release(self.engine)
 
     # -- rooms ---------------------------------------------------------------------------------------------
     def insert_room(self, room: RoomRow) -> None:
@@ -694,12 +957,14 @@ class Store:
         except sa.exc.IntegrityError as exc:
             raise StoreError(f"the database refused {what}: {exc.orig}") from None
         except sa.exc.SQLAlchemyError as exc:
-            raise StoreError(f"{what} failed: {exc}") from None
+            failure = store_failure(exc, what)
+            self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
+            raise failure from None
 
     def room_exists(self, room_id: str) -> bool:
-        with self.engine.connect() as conn:
+        with self._read(f"reading room {room_id}") as conn:
             found = conn.execute(sa.select(rooms_table.c.id).where(rooms_table.c.id == room_id)).first()
-        return found is not None
+            return found is not None
 
     def load_room(self, room_id: str) -> RoomRow | None:
         """A stored room with its seats (not its log), or ``None`` if there is none with that id."""
@@ -746,7 +1011,7 @@ class Store:
             query = query.order_by(order)
         if limit is not None:
             query = query.limit(limit)
-        with self.engine.connect() as conn:
+        with self._read("reading rooms") as conn:
             rows = conn.execute(query).all()
             if not rows:
                 return []
@@ -757,39 +1022,39 @@ class Store:
                 .order_by(s.room, s.seat)
             ).all():
                 seats[seat.room].append(SeatRow(*seat[1:7], bool(seat.left)))
-        return [
-            RoomRow(
-                id=row.id,
-                created=row.created,
-                updated=row.updated,
-                players=row.players,
-                level=row.level,
-                rules=row.rules,
-                seed=row.seed,
-                mesa=row.mesa,
-                state=row.state,
-                status=row.status,
-                practice=bool(row.practice),
-                mesa_state=row.mesa_state,
-                problem=row.problem,
-                table_options=row.table_options,
-                started=bool(row.started),
-                version=int(row.version),
-                seats=tuple(seats[row.id]),
-            )
-            for row in rows
-        ]
+            return [
+                RoomRow(
+                    id=row.id,
+                    created=row.created,
+                    updated=row.updated,
+                    players=row.players,
+                    level=row.level,
+                    rules=row.rules,
+                    seed=row.seed,
+                    mesa=row.mesa,
+                    state=row.state,
+                    status=row.status,
+                    practice=bool(row.practice),
+                    mesa_state=row.mesa_state,
+                    problem=row.problem,
+                    table_options=row.table_options,
+                    started=bool(row.started),
+                    version=int(row.version),
+                    seats=tuple(seats[row.id]),
+                )
+                for row in rows
+            ]
 
     def load_actions(self, room_id: str, mesa: int, after: int = 0) -> list[tuple[int, str]]:
         """The log of one mesa of a room: ``(seq, action)`` in order (those after ``seq`` ``after``)."""
         a = actions_table.c
-        with self.engine.connect() as conn:
+        with self._read(f"reading the log of room {room_id}") as conn:
             rows = conn.execute(
                 sa.select(a.seq, a.action)
                 .where(a.room == room_id, a.mesa == mesa, a.seq > after)
                 .order_by(a.seq)
             ).all()
-        return [(int(seq), str(action)) for seq, action in rows]
+            return [(int(seq), str(action)) for seq, action in rows]
 
     def room_versions(self, room_ids: Sequence[str]) -> dict[str, int]:
         """The stored version of each room of ``room_ids`` that exists (one query)."""
@@ -797,17 +1062,17 @@ class Store:
         if not ids:
             return {}
         r = rooms_table.c
-        with self.engine.connect() as conn:
+        with self._read("reading room versions") as conn:
             rows = conn.execute(sa.select(r.id, r.version).where(r.id.in_(ids))).all()
-        return {str(room_id): int(version) for room_id, version in rows}
+            return {str(room_id): int(version) for room_id, version in rows}
 
     def legacy_game(self, room_id: str) -> str | None:
         """The saved game of a room that a migration could not turn into a log (kept, never dropped)."""
-        with self.engine.connect() as conn:
+        with self._read(f"reading the saved game of room {room_id}") as conn:
             found = conn.execute(
                 sa.select(legacy_table.c.game).where(legacy_table.c.room == room_id)
             ).scalar_one_or_none()
-        return None if found is None else str(found)
+            return None if found is None else str(found)
 
     def seat_of_token(self, room_id: str, token_hash: str) -> int | None:
         """The seat whose token has this hash in the room, or ``None``."""
@@ -818,11 +1083,11 @@ class Store:
         """The seat whose token has this hash in the room and whether its person left the table for good
         (the token then only says so), or ``None``."""
         s = seats_table.c
-        with self.engine.connect() as conn:
+        with self._read(f"reading the seats of room {room_id}") as conn:
             row = conn.execute(
                 sa.select(s.seat, s.left).where(s.room == room_id, s.token_hash == token_hash)
             ).first()
-        return None if row is None else (int(row.seat), bool(row.left))
+            return None if row is None else (int(row.seat), bool(row.left))
 
     def rooms_of_tokens(self, token_hashes: Iterable[str], *, left: bool = True) -> list[tuple[str, int]]:
         """(room, seat) of every seat whose token hash is given (``left=False``: not the seats whose person
@@ -834,9 +1099,9 @@ class Store:
         query = sa.select(s.room, s.seat).where(s.token_hash.in_(hashes))
         if not left:
             query = query.where(s.left == sa.false())
-        with self.engine.connect() as conn:
+        with self._read("reading the seats of tokens") as conn:
             rows = conn.execute(query.order_by(s.room, s.seat)).all()
-        return [(str(r), int(seat)) for r, seat in rows]
+            return [(str(r), int(seat)) for r, seat in rows]
 
     # -- finished mesas ----------------------------------------------------------------------------------
     def finished_of_rooms(self, room_ids: Sequence[str]) -> list[FinishedRow]:
@@ -845,13 +1110,13 @@ class Store:
         if not ids:
             return []
         f = finished_table.c
-        with self.engine.connect() as conn:
+        with self._read("reading finished mesas") as conn:
             rows = conn.execute(
                 sa.select(finished_table)
                 .where(f.room.in_(ids))
                 .order_by(f.finished.desc(), f.room, f.mesa.desc())
             ).all()
-        return [_finished_row(r) for r in rows]
+            return [_finished_row(r) for r in rows]
 
     def playing_of_rooms(self, room_ids: Sequence[str]) -> list[PlayingRow]:
         """The rooms among ``room_ids`` whose current mesa is in play, most recently changed first."""
@@ -859,7 +1124,7 @@ class Store:
         if not ids:
             return []
         r = rooms_table.c
-        with self.engine.connect() as conn:
+        with self._read("reading rooms in play") as conn:
             rows = conn.execute(
                 sa.select(
                     r.id, r.created, r.updated, r.players, r.level, r.rules, r.mesa, r.state, r.mesa_state
@@ -868,26 +1133,26 @@ class Store:
                 .where(r.id.in_(ids), r.status == "playing")
                 .order_by(r.updated.desc(), r.id)
             ).all()
-        return [
-            PlayingRow(
-                room=str(row.id),
-                created=str(row.created),
-                updated=str(row.updated),
-                players=int(row.players),
-                level=str(row.level),
-                rules=str(row.rules),
-                mesa=int(row.mesa),
-                moves=max(0, int(row.state) - int(row.mesa_state)),
-                practice=bool(row.practice),
-            )
-            for row in rows
-        ]
+            return [
+                PlayingRow(
+                    room=str(row.id),
+                    created=str(row.created),
+                    updated=str(row.updated),
+                    players=int(row.players),
+                    level=str(row.level),
+                    rules=str(row.rules),
+                    mesa=int(row.mesa),
+                    moves=max(0, int(row.state) - int(row.mesa_state)),
+                    practice=bool(row.practice),
+                )
+                for row in rows
+            ]
 
     def finished_mesa(self, room_id: str, mesa: int) -> FinishedRow | None:
         f = finished_table.c
-        with self.engine.connect() as conn:
+        with self._read(f"reading mesa {mesa} of room {room_id}") as conn:
             row = conn.execute(sa.select(finished_table).where(f.room == room_id, f.mesa == mesa)).first()
-        return None if row is None else _finished_row(row)
+            return None if row is None else _finished_row(row)
 
     def stats(self) -> dict[str, dict[str, int]]:
         """Per level: finished mesas played, won by the person's team, and that team's caídas and limpias.
@@ -896,17 +1161,17 @@ class Store:
         """
         f = finished_table.c
         won = sa.func.sum(sa.case((f.winner == f.person_team, 1), else_=0))
-        with self.engine.connect() as conn:
+        with self._read("reading the statistics") as conn:
             rows = conn.execute(
                 sa.select(f.level, sa.func.count(), won, sa.func.sum(f.caidas), sa.func.sum(f.limpias))
                 .where(f.practice == sa.false())
                 .group_by(f.level)
                 .order_by(f.level)
             ).all()
-        return {
-            str(level): {"played": int(n), "won": int(w), "caidas": int(c), "limpias": int(li)}
-            for level, n, w, c, li in rows
-        }
+            return {
+                str(level): {"played": int(n), "won": int(w), "caidas": int(c), "limpias": int(li)}
+                for level, n, w, c, li in rows
+            }
 
 
 def _finished_values(f: FinishedRow) -> dict[str, Any]:
@@ -923,15 +1188,24 @@ __all__ = [
     "DB_NAME",
     "SCHEMA_REVISION",
     "ActionRow",
+    "DatabaseDamaged",
+    "DatabaseEmpty",
+    "DatabaseMissing",
     "FinishedRow",
     "PlayingRow",
     "RoomRow",
     "SeatRow",
     "Store",
     "StoreConflict",
+    "StoreCorrupt",
     "StoreError",
+    "StoreGone",
+    "WalLost",
     "alembic_config",
     "database_url",
     "dumps",
     "hash_token",
+    "store_failure",
+    "store_text",
+    "unavailable_text",
 ]

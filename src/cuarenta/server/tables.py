@@ -74,6 +74,18 @@ LOBBY_MAX: Final = 50
 WATCHERS_SECONDS: Final = 1.0
 
 
+#: The HTTP status of a room that cannot be had (``RoomProblem.code``; docs/protocol.md, docs/tables.md):
+#: a damaged save is the server's fault (500), a database that cannot be read just now is 503.
+PROBLEM_STATUS: Final = {
+    "unknown_room": 404,
+    "not_a_table": 404,
+    "bad_token": 403,
+    "seat_left": 410,
+    "corrupt_room": 500,
+    "store_unavailable": 503,
+}
+
+
 class TableProblem(Exception):
     """A table request that is refused: ``status`` is its HTTP status, ``message`` says why."""
 
@@ -628,15 +640,14 @@ class TableRooms(Rooms):
         try:
             return self.table(room_id)
         except RoomProblem as exc:
-            status = 404 if exc.code in ("unknown_room", "not_a_table") else 500
-            raise TableProblem(status, exc.message) from None
+            raise TableProblem(PROBLEM_STATUS.get(exc.code, 500), exc.message) from None
 
     def _seat_of_token(self, room_id: str, token: str, *, left_ok: bool = False) -> tuple[Room, int]:
         room = self._table_or_problem(room_id)
         try:
             seat = self.seat_of(room_id, token, left_ok=left_ok)
         except RoomProblem as exc:
-            raise TableProblem(410 if exc.code == "seat_left" else 403, exc.message) from None
+            raise TableProblem(PROBLEM_STATUS.get(exc.code, 403), exc.message) from None
         return room, seat
 
     def _creator_only(self, room_id: str, token: str) -> Room:

@@ -92,7 +92,7 @@ def address_digest(store: Store, host: str | None) -> str | None:
         return None
     salt = _salts.get(store)
     if salt is None:
-        with store.engine.connect() as conn:
+        with store._read("reading profiles and ratings") as conn:
             value = conn.execute(
                 sa.select(settings_table.c.value).where(settings_table.c.name == "address_salt")
             ).scalar_one_or_none()
@@ -141,7 +141,7 @@ def unrated_reason(store: Store, teams: list[list[str]], finished: str) -> Unrat
     ids = sorted({pid for team in teams for pid in team})
     a = profile_addresses_table.c
     since = _text(end - datetime.timedelta(days=SHARED_ADDRESS_DAYS))
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         networks: dict[str, set[str]] = {pid: set() for pid in ids}
         for profile, address in conn.execute(
             sa.select(a.profile, a.address).where(a.profile.in_(ids), a.last_seen >= since)

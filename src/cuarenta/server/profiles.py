@@ -258,7 +258,7 @@ def create_profile(store: Store, name: str) -> tuple[ProfileRow, str]:
 def get_profile(store: Store, profile_id: str) -> ProfileRow:
     """A stored profile; :class:`ProfileProblem` ``unknown_profile`` if there is none with that id."""
     p = profiles_table.c
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         row = conn.execute(sa.select(p.id, p.name, p.created).where(p.id == profile_id)).first()
     if row is None:
         raise ProfileProblem("unknown_profile", f"there is no profile {profile_id!r}")
@@ -268,7 +268,7 @@ def get_profile(store: Store, profile_id: str) -> ProfileRow:
 def check_profile(store: Store, profile_id: str, key: str) -> ProfileRow:
     """The profile if ``key`` is its key; :class:`ProfileProblem` ``unknown_profile`` or ``bad_key``."""
     p = profiles_table.c
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         row = conn.execute(sa.select(p.id, p.name, p.created, p.key_hash).where(p.id == profile_id)).first()
     if row is None:
         raise ProfileProblem("unknown_profile", f"there is no profile {profile_id!r}")
@@ -456,14 +456,14 @@ def _opponents(conn: sa.Connection, profile_id: str, mode: str) -> set[str]:
 
 def is_rated(store: Store, room: str, mesa: int) -> bool:
     m = rated_mesas_table.c
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         return conn.execute(sa.select(m.room).where(m.room == room, m.mesa == mesa)).first() is not None
 
 
 def ratings_of(store: Store, profile_id: str) -> dict[str, RatingRow]:
     """A profile's rating in every mode (a mode without games: the starting rating, 0 games)."""
     r = ratings_table.c
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         rows = conn.execute(
             sa.select(r.mode, r.mu, r.sigma, r.games, r.wins, r.opponents).where(r.profile == profile_id)
         ).all()
@@ -489,7 +489,7 @@ def leaderboard(
     Equal ratings share a rank (1, 2, 2, 4); among them, more games first, then the id.
     """
     r, p = ratings_table.c, profiles_table.c
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         rows = conn.execute(
             sa.select(p.id, p.name, r.mu, r.sigma, r.games, r.wins)
             .select_from(ratings_table.join(profiles_table, p.id == r.profile))
@@ -513,7 +513,7 @@ def leaderboard(
 def games_of(store: Store, profile_id: str, limit: int = MAX_GAMES) -> list[RatedGame]:
     """The rated mesas of a profile, newest first, at most ``limit``, with the players' current names."""
     m, p = rated_mesas_table.c, profiles_table.c
-    with store.engine.connect() as conn:
+    with store._read("reading profiles and ratings") as conn:
         rows = conn.execute(
             sa.select(m.room, m.mesa, m.mode, m.finished, m.teams, m.winner, m.changes, m.unrated)
             .where(m.teams.contains(json.dumps(profile_id), autoescape=True))

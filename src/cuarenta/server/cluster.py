@@ -52,6 +52,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
+from cuarenta.server.metrics import PEER_KINDS
 from cuarenta.server.protocol import (
     JoinMessage,
     ProtocolError,
@@ -162,7 +163,26 @@ class ClusterRooms(TableRooms):
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self.redis_ok = False  #: whether the last exchange with Redis worked (readiness)
+        self._bus: bool | None = None  #: whether the last exchange with Redis worked (None: none yet)
+        self._lost_once = False  #: Redis has been lost at least once (a later success is a reconnect)
+
+    @property
+    def redis_ok(self) -> bool:
+        """Whether the last exchange with Redis worked (readiness, and the ``cuarenta_bus_up`` gauge)."""
+        return bool(self._bus)
+
+    @redis_ok.setter
+    def redis_ok(self, ok: bool) -> None:
+        was, self._bus = self._bus, ok
+        if was is ok:
+            return
+        self.metrics.bus_up.set(1 if ok else 0)
+        if was is True:  # lost: counted once per outage, however many exchanges fail during it
+            self.metrics.bus_outages.inc()
+        elif was is False and ok and self._lost_once:
+            self.metrics.bus_reconnects.inc()
+        if not ok:
+            self._lost_once = True
 
     # -- lifecycle ---------------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -556,15 +576,31 @@ class ClusterRooms(TableRooms):
                 now = self.wall()
                 await self.redis.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
                 await self.redis.zremrangebyscore(NODES_KEY, "-inf", now - 60)
-                live = {_text(n) for n in await self.redis.zrangebyscore(NODES_KEY, now, "+inf")}
+                found: Any = await self.redis.zrangebyscore(NODES_KEY, now - 60, "+inf", withscores=True)
+                entries = [(_text(n), float(until)) for n, until in found]
+                live = {n for n, until in entries if until >= now} | {self.node}
+                expired = {n for n, until in entries if until < now}
+                self._count_peers(live, lost=(self._nodes & expired) - live)
                 if live != self._nodes:
-                    self._nodes = live | {self.node}
+                    self._nodes = live
                     await self._read_presence(list(self._rooms))
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError):
                 pass
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    def _count_peers(self, live: set[str], lost: set[str]) -> None:
+        """The peers gauge (the other live processes), and the peers lost: those this node knew alive whose
+        entry expired (killed, or cut off from Redis). A process that stops cleanly removes its entry and
+        is not counted; after Redis restarted the set is empty, and nobody is counted either."""
+        for kind in PEER_KINDS:
+            self.metrics.peers.labels(kind=kind).set(
+                sum(_peer_kind(n) == kind for n in live if n != self.node)
+            )
+        for name in sorted(lost):
+            log.warning("node %s: %s stopped announcing itself", self.node, name)
+            self.metrics.peers_lost.labels(kind=_peer_kind(name)).inc()
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_SECONDS`: catch up with the database the rooms whose notices were missed,
@@ -593,6 +629,15 @@ class ClusterRooms(TableRooms):
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _peer_kind(name: str) -> str:
+    """A cluster process's kind by its name among the live nodes (workers announce ``worker/NAME``).
+
+    >>> _peer_kind("worker/w1"), _peer_kind("server1")
+    ('worker', 'node')
+    """
+    return "worker" if name.startswith("worker/") else "node"
 
 
 __all__ = [

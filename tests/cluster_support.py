@@ -161,6 +161,26 @@ class Postgres:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def processes(self) -> list[int]:
+        """The postmaster and every process under it (backends, writers …)."""
+        import psutil
+
+        master = psutil.Process(self.pid)
+        return [master.pid, *(p.pid for p in master.children(recursive=True))]
+
+    def pause(self) -> None:
+        """Hang it: SIGSTOP to every process of it. Its connections stay open and its kernel goes on
+        acknowledging what is sent; nothing answers (a frozen machine, a storage that blocks)."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT to every process of it (after :meth:`pause`)."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
     def stop(self) -> None:
         subprocess.run(
             _as_postgres(

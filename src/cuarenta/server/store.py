@@ -59,6 +59,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 
+from cuarenta.server.pgwatch import bounded_engine
+
 #: The file name inside the data directory (the SQLite default).
 DB_NAME: Final = "cuarenta.sqlite3"
 #: The Alembic revision this code writes (the newest migration).
@@ -398,8 +400,8 @@ class Store:
                         f"{'.'.join(map(str, MIN_SQLITE))} or newer"
                     )
                 self.engine = _sqlite_engine(self.url)
-            else:
-                self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+            else:  # every wait for the server bounded: a database that hangs is refused (pgwatch.py)
+                self.engine = bounded_engine(self.url, pool_pre_ping=True)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
             raise StoreError(f"cannot open the database {where}: {exc}") from None
         try:

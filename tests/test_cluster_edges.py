@@ -1,0 +1,172 @@
+"""The cluster's edges (issue 15, docs/scaling.md): real PostgreSQL, Redis, nginx and processes.
+
+- the proxy never sends a request on a connection a node is closing: tables created through it in bursts
+  get no 502, and an idle connection is dropped by nginx before the node's keep-alive ends;
+- a PostgreSQL that hangs (SIGSTOP) is refused with ``store_unavailable`` within its bound, the node
+  answers meanwhile, and play resumes once it runs again, nothing lost or doubled;
+- the metrics of the bus and of the peers move when Redis stops and comes back and when a node dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+import sqlalchemy as sa
+
+import cluster_support as cs
+from cuarenta.server.pgwatch import CALL_SECONDS
+
+cs.require()
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+pytestmark = pytest.mark.timeout(180)
+
+#: Slack on a bound, for CI's loaded 2-core machine.
+SLACK = 3.0
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[cs.Postgres, cs.RedisServer]]:
+    root = tmp_path_factory.mktemp("cluster-edges")
+    pg = cs.Postgres(root)
+    redis = cs.RedisServer(root)
+    yield pg, redis
+    redis.stop()
+    pg.remove()
+
+
+@pytest.fixture
+def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[cs.Cluster]:
+    pg, redis = services
+    engine = sa.create_engine(pg.url)
+    with engine.begin() as conn:  # a fresh database for each test
+        conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+        conn.exec_driver_sql("CREATE SCHEMA public")
+    engine.dispose()
+    if redis.proc is None:
+        redis.start()
+    made = cs.Cluster(tmp_path, pg, redis)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+# -- the proxy's connections to the nodes ------------------------------------------------------------------
+def _connections_from(pid: int, port: int) -> int:
+    """Established TCP connections to ``port`` held by process ``pid`` (the node's side of nginx's)."""
+    return sum(
+        1
+        for c in psutil.Process(pid).net_connections(kind="tcp")
+        if c.laddr and c.laddr.port == port and c.status == psutil.CONN_ESTABLISHED
+    )
+
+
+def test_tables_made_through_the_proxy_in_bursts_get_no_502(cluster: cs.Cluster) -> None:
+    """Bursts of table creations (each with its join) through nginx, a node's keep-alive (5 s) apart: with
+    nginx keeping idle connections 60 s, some requests went out on connections the node was closing and
+    came back as 502 (bench/proxy_tables.py: 28 of 1,988). Now nginx drops an idle connection after 4 s,
+    before the node does; the burst that follows finds none that is being closed."""
+    sys.path.insert(0, str(BENCH))
+    from proxy_tables import make_tables
+
+    n1, one = cluster.node("n1")
+    n2, two = cluster.node("n2")
+    proxy = cluster.proxy([one, two])
+    statuses = asyncio.run(make_tables(proxy, 96, burst=32, pause=(4.6, 5.2), seed=3))
+    assert statuses == {200: 192}, statuses
+    # the proxy's idle connections are gone before the nodes would close them (5 s after their last
+    # answer): none is left for a request to meet while it is being closed
+    time.sleep(cs.UPSTREAM_KEEPALIVE_SECONDS + 0.6)
+    held = {
+        name: _connections_from(node.proc.pid, int(base.rsplit(":", 1)[1]))
+        for name, node, base in (("n1", n1, one), ("n2", n2, two))
+    }
+    assert held == {"n1": 0, "n2": 0}, held
+
+
+# -- a database that hangs ---------------------------------------------------------------------------------
+def test_a_hung_postgresql_is_refused_within_the_bound_and_play_resumes(cluster: cs.Cluster) -> None:
+    """PostgreSQL SIGSTOPped mid-hand: its connections stay open and nothing answers. A move is refused with
+    ``store_unavailable`` within the watchdog's bound (it used to wait for as long as the database
+    slept, the node's event loop with it); the next is refused at once; the node answers its health check
+    meanwhile. SIGCONT: play resumes, every acknowledged move is there once."""
+    one, two = cluster.node("n1")[1], cluster.node("n2")[1]
+
+    async def run() -> None:
+        room, ana, beto = await cs.two_people(one, two)
+        before = cluster.stored_state(room)
+        mover = ana if ana.my_turn() else beto
+        cluster.pg.pause()
+        try:
+            started = time.monotonic()
+            refused = await mover.move()
+            took = time.monotonic() - started
+            assert refused["type"] == "error" and refused["code"] == "store_unavailable", refused
+            assert took < CALL_SECONDS + SLACK, f"refused after {took:.1f} s"
+            started = time.monotonic()
+            again = await mover.move()  # the database counts as hung: refused without waiting
+            assert again["type"] == "error" and again["code"] == "store_unavailable", again
+            assert time.monotonic() - started < SLACK
+            async with httpx.AsyncClient(timeout=SLACK) as client:  # the node's loop answers
+                assert (await client.get(f"{one}/healthz")).status_code == 200
+                ready = await client.get(f"{one}/readyz")
+                assert ready.status_code == 503, ready.text
+        finally:
+            cluster.pg.resume()
+        deadline = time.monotonic() + 15
+        while True:  # the probe finds the database again within a second or so
+            answer = await mover.move()
+            if answer["type"] == "state" or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.3)
+        assert answer["type"] == "state", answer
+        assert answer["state"] == before + 1 == cluster.stored_state(room)  # refused moves were not made
+        for p in (ana, beto):
+            await p.state_at_least(answer["state"])
+        await cs.play_turns([ana, beto], 4)
+        log = cluster.logged(room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))  # none twice, none skipped
+        assert len(log) == cluster.stored_state(room) - 1
+        await ana.close()
+        await beto.close()
+
+    asyncio.run(run())
+
+
+# -- the metrics of the bus and of the peers ----------------------------------------------------------------
+def _until_metric(base: str, name: str, want: float, seconds: float, **labels: str) -> None:
+    cs.wait_until(lambda: cs.metric(base, name, **labels) == want, seconds, f"{name}{labels} == {want}")
+
+
+def test_the_metrics_show_a_peer_lost_and_a_redis_outage(cluster: cs.Cluster) -> None:
+    _, one = cluster.node("n1")
+    n2, _ = cluster.node("n2")
+    cluster.worker("w1")
+    _until_metric(one, "cuarenta_bus_up", 1, 10)
+    _until_metric(one, "cuarenta_peers", 1, 10, kind="node")
+    _until_metric(one, "cuarenta_peers", 1, 30, kind="worker")  # a worker is slow to start on a busy CI
+    assert cs.metric(one, "cuarenta_peers_lost_total", kind="node") == 0
+    n2.kill()  # it stops announcing itself: its entry expires within 6 s
+    _until_metric(one, "cuarenta_peers_lost_total", 1, 6 + 2 + SLACK, kind="node")
+    assert cs.metric(one, "cuarenta_peers", kind="node") == 0
+    assert cs.metric(one, "cuarenta_peers_lost_total", kind="worker") == 0
+    assert cs.metric(one, "cuarenta_bus_outages_total") == 0
+    assert cs.metric(one, "cuarenta_bus_reconnects_total") == 0
+    cluster.redis.stop()
+    _until_metric(one, "cuarenta_bus_up", 0, 5)
+    assert cs.metric(one, "cuarenta_bus_outages_total") == 1
+    cluster.redis.start()
+    _until_metric(one, "cuarenta_bus_up", 1, 10)
+    assert cs.metric(one, "cuarenta_bus_outages_total") == 1
+    assert cs.metric(one, "cuarenta_bus_reconnects_total") == 1
+    # after Redis restarted the set of live processes is empty: nobody is counted as lost for it
+    time.sleep(2 * 2.0 + 1)
+    assert cs.metric(one, "cuarenta_peers_lost_total", kind="worker") == 0

@@ -45,7 +45,10 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from redis.asyncio import Redis
@@ -55,12 +58,17 @@ from redis.exceptions import RedisError
 from cuarenta.server.metrics import PEER_KINDS
 from cuarenta.server.protocol import (
     JoinMessage,
+    MoveMessage,
+    NextMessage,
+    PaceMessage,
     ProtocolError,
     ReactMessage,
     RematchMessage,
+    WatchMessage,
+    error_message,
     reaction_message,
 )
-from cuarenta.server.rooms import Connection, Room, RoomProblem, play_logged
+from cuarenta.server.rooms import Connection, Room, RoomProblem, _room_from_row, play_logged
 from cuarenta.server.store import Store, StoreError, hash_token
 from cuarenta.server.tables import TableRooms
 
@@ -85,6 +93,10 @@ RETRY_SECONDS: Final = 0.5
 OUTBOX_MAX: Final = 10_000
 #: The most jobs kept in the stream (old, finished entries are trimmed).
 STREAM_MAX: Final = 100_000
+#: Seconds a room read from the database (or compared with it) counts as current for the next reads
+#: before its channel's subscription is confirmed: the two seats of a table that join at once, the two
+#: checks of one join, cost one read, not four.
+FRESH_SECONDS: Final = 0.5
 
 #: Enqueue a job once per (room, version): set the key if absent, then add the job to the stream.
 _ENQUEUE: Final = """
@@ -165,6 +177,14 @@ class ClusterRooms(TableRooms):
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: bool | None = None  #: whether the last exchange with Redis worked (None: none yet)
         self._lost_once = False  #: Redis has been lost at least once (a later success is a reconnect)
+        self._checked: dict[str, float] = {}  #: room → time.monotonic() of its last read from the database
+        self._joins: dict[Connection, _Pending] = {}  #: sockets whose join waits for its room's read
+        #: rooms being read in the reader thread (one read for every socket of the room)
+        self._loading: dict[str, asyncio.Future[tuple[float, Any]]] = {}
+        #: one thread for those reads: more would take the interpreter's lock from the loop in turn
+        self._reader: ThreadPoolExecutor | None = None
+        self._confirmed: set[str] = set()  #: rooms newly subscribed: to compare with the database
+        self._confirm_wake = asyncio.Event()
 
     @property
     def redis_ok(self) -> bool:
@@ -193,6 +213,7 @@ class ClusterRooms(TableRooms):
             ("publish", self._publish),
             ("heartbeat", self._heartbeat),
             ("sweep", self._sweep),
+            ("confirm", self._confirm),
         ):
             self._tasks.append(loop.create_task(run(), name=f"cluster-{name}"))
 
@@ -207,6 +228,9 @@ class ClusterRooms(TableRooms):
             await self._forget_node()
         await super().close()
         await self.redis.aclose()
+        if self._reader is not None:
+            self._reader.shutdown(wait=False, cancel_futures=True)
+            self._reader = None
 
     async def _forget_node(self) -> None:
         """Remove this node's sockets from every presence hash it wrote (a clean stop)."""
@@ -219,11 +243,28 @@ class ClusterRooms(TableRooms):
     # -- finding rooms ----------------------------------------------------------------------------------
     def get(self, room_id: str) -> Room:
         """A room, up to date: one this node follows is kept current by the notices; another one is
-        compared with the database first (it may have changed in another node)."""
+        compared with the database first (it may have changed in another node), unless it was read less
+        than :data:`FRESH_SECONDS` ago."""
         room = self._rooms.get(room_id)
-        if room is not None and room_id not in self._live and self.refresh(room):
+        if room is not None and not self._current(room_id) and self.refresh(room):
             self._caught_up(room)
-        return super().get(room_id)
+        found = super().get(room_id)
+        if room is None:  # read from the database just now
+            self._checked[room_id] = time.monotonic()
+        return found
+
+    def refresh(self, room: Room) -> bool:
+        self._checked[room.id] = time.monotonic()
+        return super().refresh(room)
+
+    def _current(self, room_id: str) -> bool:
+        """Whether the copy in memory may be used without asking the database: its notices are followed,
+        or it was read a moment ago."""
+        if room_id not in self._rooms:
+            return False
+        if room_id in self._live:
+            return True
+        return time.monotonic() - self._checked.get(room_id, -FRESH_SECONDS) < FRESH_SECONDS
 
     def authorize(self, room_id: str, token: str) -> tuple[Room, int]:
         """The room (current) and the token's seat, read from the room's current seats."""
@@ -234,18 +275,117 @@ class ClusterRooms(TableRooms):
                 return room, s.seat
         raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
 
-    # -- sockets ---------------------------------------------------------------------------------------
+    # -- sockets: a join whose room is not in memory reads it in a thread first --------------------------
+    # A node that takes over a dead node's sockets gets their joins all at once; each read of a room (its
+    # row, seats and log, and the replay of the log) on the event loop would hold every other socket
+    # back. Such a join waits for its room to be read in a thread (one read for all the sockets of a
+    # room), and whatever the socket sends meanwhile waits behind it, in order.
     def join(self, conn: Connection, message: JoinMessage) -> None:
-        super().join(conn, message)
+        self._after_read(conn, message.room, lambda: self._join_now(conn, message))
+
+    def watch(self, conn: Connection, message: WatchMessage) -> None:
+        self._after_read(conn, message.room, lambda: self._watch_now(conn, message))
+
+    def move(self, conn: Connection, message: MoveMessage) -> None:
+        self._after_read(conn, None, lambda: TableRooms.move(self, conn, message))
+
+    def pace(self, conn: Connection, message: PaceMessage) -> None:
+        self._after_read(conn, None, lambda: TableRooms.pace(self, conn, message))
+
+    def next_mesa(self, conn: Connection, message: NextMessage) -> None:
+        self._after_read(conn, None, lambda: TableRooms.next_mesa(self, conn, message))
+
+    def _join_now(self, conn: Connection, message: JoinMessage) -> None:
+        TableRooms.join(self, conn, message)
         if conn.room is not None:
             self._follow(conn.room)
 
-    def watch(self, conn: Connection, message: Any) -> None:
-        super().watch(conn, message)
+    def _watch_now(self, conn: Connection, message: WatchMessage) -> None:
+        TableRooms.watch(self, conn, message)
         if conn.room is not None:
             self._follow(conn.room)
+
+    def _after_read(self, conn: Connection, room_id: str | None, run: Callable[[], None]) -> None:
+        """Run a socket's request now, or — when its room is to be read first (``room_id``: a join or a
+        watch), or an earlier request of the socket waits for that — once the read is done."""
+        pending = self._joins.get(conn)
+        if pending is None and (room_id is None or self._current(room_id)):
+            run()  # a ProtocolError goes back to the socket handler, as in one process
+            return
+        if pending is None:
+            pending = self._joins[conn] = _Pending()
+            pending.task = asyncio.get_running_loop().create_task(self._settle(conn, pending))
+        pending.queue.append((room_id, run))
+
+    async def _settle(self, conn: Connection, pending: _Pending) -> None:
+        """Run the socket's waiting requests in order, each join after its room's read."""
+        try:
+            while pending.queue:
+                room_id, run = pending.queue.pop(0)
+                if room_id is not None and not self._current(room_id):
+                    await self._read_room(room_id)
+                try:
+                    run()
+                except ProtocolError as exc:
+                    self.metrics.refused.labels(code=exc.code).inc()
+                    conn.send(error_message(exc.code, exc.message, exc.reason))
+                except StoreError as exc:
+                    self.metrics.refused.labels(code="store_unavailable").inc()
+                    conn.send(error_message("store_unavailable", f"the room cannot be read now: {exc}"))
+        finally:
+            if self._joins.get(conn) is pending:
+                del self._joins[conn]
+
+    async def _read_room(self, room_id: str) -> None:
+        """Read a room from the database in a thread and keep it in memory (or, if it is in memory
+        already, compare its version). A failed read leaves it to the request itself, which reads
+        again on the loop and says why (an unknown or damaged room), as in one process."""
+        load = self._loading.get(room_id)
+        if load is None:
+            room = self._rooms.get(room_id)
+            if self._reader is None:
+                self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuarenta-read")
+            load = asyncio.get_running_loop().run_in_executor(
+                self._reader, self._read_in_thread, room_id, room is not None
+            )
+            load.add_done_callback(lambda _: self._loading.pop(room_id, None))
+            load.add_done_callback(lambda f: f.cancelled() or f.exception())  # read below, or by nobody
+            self._loading[room_id] = load
+        try:
+            asked, found = await asyncio.shield(load)
+        except (RoomProblem, StoreError):
+            return
+        room = self._rooms.get(room_id)
+        if isinstance(found, tuple):
+            if room is None:
+                try:
+                    fresh = _room_from_row(*found)  # the replay, on the loop: a fraction of a millisecond
+                except RoomProblem:
+                    return
+                self._remember(fresh)
+                self._checked[room_id] = asked
+        elif room is not None:  # a version: the copy in memory is behind it, or current
+            if found is not None and found > room.version:
+                self._catch_up_logged(room)
+            self._checked[room_id] = asked
+
+    def _read_in_thread(self, room_id: str, version_only: bool) -> tuple[float, Any]:
+        """(In the reader thread.) When the read began, and the room's row and log — or, for a room in
+        memory, its stored version only."""
+        began = time.monotonic()
+        if version_only:
+            return began, self.store.room_versions([room_id]).get(room_id)
+        row = self.store.load_room(room_id)
+        if row is None:
+            raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+        return began, (row, self.store.load_actions(room_id, row.mesa))
 
     def leave(self, conn: Connection, keep: Room | None = None) -> None:
+        pending = self._joins.get(conn)
+        if pending is not None and keep is None:  # the socket closed: what it asked is dropped
+            del self._joins[conn]
+            if pending.task is not None:
+                pending.task.cancel()
         room = conn.room
         super().leave(conn, keep=keep)
         if room is not None:
@@ -261,14 +401,20 @@ class ClusterRooms(TableRooms):
         self._wake.set()
 
     def react(self, conn: Connection, message: ReactMessage) -> None:
-        super().react(conn, message)
+        self._after_read(conn, None, lambda: self._react_now(conn, message))
+
+    def rematch(self, conn: Connection, message: RematchMessage) -> None:
+        self._after_read(conn, None, lambda: self._rematch_now(conn, message))
+
+    def _react_now(self, conn: Connection, message: ReactMessage) -> None:
+        TableRooms.react(self, conn, message)
         assert conn.room is not None and conn.seat is not None
         self._notify(conn.room, {"kind": "reaction", "seat": conn.seat, "saying": message.saying})
 
-    def rematch(self, conn: Connection, message: RematchMessage) -> None:
+    def _rematch_now(self, conn: Connection, message: RematchMessage) -> None:
         room = conn.room
         mesa = None if room is None else room.mesa
-        super().rematch(conn, message)
+        TableRooms.rematch(self, conn, message)
         if room is not None and conn.seat is not None and room.mesa == mesa:  # no new mesa yet: tell all
             self._notify(room, {"kind": "rematch", "mesa": room.mesa, "seat": conn.seat})
 
@@ -513,9 +659,9 @@ class ClusterRooms(TableRooms):
         room_id = channel.rpartition(":")[2]
         if kind == "subscribe":  # from now on no notice is missed: catch up with the database once
             self._live.add(room_id)
-            room = self._rooms.get(room_id)
-            if room is not None:
-                self._catch_up_logged(room)
+            if room_id in self._rooms:
+                self._confirmed.add(room_id)  # compared by _confirm, with the others of its round
+                self._confirm_wake.set()
                 self._presence_dirty.add(room_id)
                 self._wake.set()
         elif kind == "unsubscribe":
@@ -602,6 +748,25 @@ class ClusterRooms(TableRooms):
             log.warning("node %s: %s stopped announcing itself", self.node, name)
             self.metrics.peers_lost.labels(kind=_peer_kind(name)).inc()
 
+    async def _confirm(self) -> None:
+        """Compare the rooms whose subscription was just confirmed with the database (one query in a
+        thread for a round of them) and catch up those that changed before it."""
+        while True:
+            await self._confirm_wake.wait()
+            self._confirm_wake.clear()
+            ids, self._confirmed = self._confirmed, set()
+            rooms = [self._rooms[r] for r in sorted(ids) if r in self._rooms]
+            if not rooms:
+                continue
+            try:
+                stored = await asyncio.to_thread(self.store.room_versions, [r.id for r in rooms])
+            except StoreError as exc:  # the sweep compares them again within SWEEP_SECONDS
+                log.warning("node %s cannot reach the database: %s", self.node, exc)
+                continue
+            for room in rooms:
+                if stored.get(room.id, room.version) > room.version:
+                    self._catch_up_logged(room)
+
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_SECONDS`: catch up with the database the rooms whose notices were missed,
         write this node's presence again (after Redis came back it is empty) and re-enqueue the jobs of
@@ -610,13 +775,14 @@ class ClusterRooms(TableRooms):
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             followed = [r for r in self._rooms.values() if r.connections]
-            try:
-                stored = self.store.room_versions([r.id for r in followed])
+            self._checked = {r: t for r, t in self._checked.items() if r in self._rooms}
+            try:  # in a thread: the loop serves the sockets meanwhile
+                stored = await asyncio.to_thread(self.store.room_versions, [r.id for r in followed])
             except StoreError as exc:
                 log.warning("node %s cannot reach the database: %s", self.node, exc)
                 continue
             for room in followed:
-                if stored.get(room.id, room.version) != room.version:
+                if stored.get(room.id, room.version) > room.version:  # a version is never undone
                     self._catch_up_logged(room)
                 self._kick(room)
             with contextlib.suppress(RedisError, OSError):
@@ -625,6 +791,14 @@ class ClusterRooms(TableRooms):
                 self._presence_dirty |= {r.id for r in followed}
             was_ok = self.redis_ok
             self._wake.set()
+
+
+@dataclass(eq=False)
+class _Pending:
+    """A socket's requests that wait for a room's read: (room to read first or None, the request)."""
+
+    queue: list[tuple[str | None, Callable[[], None]]] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
 
 
 def _text(value: Any) -> str:

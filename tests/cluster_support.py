@@ -300,9 +300,11 @@ def start_node(
     return node, base
 
 
-def start_worker(root: Path, name: str, pg: Postgres, redis: RedisServer) -> Process:
+def start_worker(root: Path, name: str, pg: Postgres, redis: RedisServer, *options: str) -> Process:
+    """``cuarenta worker --name NAME`` over the cluster's database and Redis (``options``: more of its
+    options, e.g. ``--concurrency 1``)."""
     return Process(
-        [*program(), "worker", "--database", pg.url, "--redis", redis.url, "--name", name],
+        [*program(), "worker", "--database", pg.url, "--redis", redis.url, "--name", name, *options],
         root / f"{name}.log",
     )
 
@@ -431,8 +433,8 @@ class Cluster:
         self.processes.append(node)
         return node, base
 
-    def worker(self, name: str) -> Process:
-        worker = start_worker(self.root, name, self.pg, self.redis)
+    def worker(self, name: str, *options: str) -> Process:
+        worker = start_worker(self.root, name, self.pg, self.redis, *options)
         self.processes.append(worker)
         return worker
 
@@ -589,3 +591,32 @@ def metric(base: str, name: str, **labels: str) -> float | None:
             if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
                 return float(sample.value)
     return None
+
+
+def live_workers(cluster: Cluster) -> set[str]:
+    """The workers that announce themselves among the cluster's live processes (they read the stream)."""
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(cluster.redis.url)
+    try:
+        names = {n.decode() for n in client.zrangebyscore("cuarenta:nodes", time.time(), "+inf")}
+    finally:
+        client.close()
+    return {n.removeprefix("worker/") for n in names if n.startswith("worker/")}
+
+
+def job_holders(cluster: Cluster) -> dict[str, str]:
+    """Room → the worker holding that room's computer-move job (taken, not finished)."""
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(cluster.redis.url)
+    held: dict[str, str] = {}
+    try:
+        for entry in client.xpending_range("cuarenta:moves", "workers", min="-", max="+", count=100):
+            for _, fields in client.xrange("cuarenta:moves", entry["message_id"], entry["message_id"]):
+                held[json.loads(fields[b"job"])["room"]] = entry["consumer"].decode()
+    except redis_lib.ResponseError:  # no stream or group yet
+        return {}
+    finally:
+        client.close()
+    return held

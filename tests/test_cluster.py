@@ -132,18 +132,6 @@ def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster
     asyncio.run(run())
 
 
-def _live_workers(cluster: cs.Cluster) -> set[str]:
-    """The workers that announce themselves among the cluster's live processes (they read the stream)."""
-    import redis as redis_lib
-
-    client = redis_lib.Redis.from_url(cluster.redis.url)
-    try:
-        names = {n.decode() for n in client.zrangebyscore("cuarenta:nodes", time.time(), "+inf")}
-    finally:
-        client.close()
-    return {n.removeprefix("worker/") for n in names if n.startswith("worker/")}
-
-
 def _pending_consumer(cluster: cs.Cluster) -> str | None:
     import redis as redis_lib
 
@@ -166,8 +154,8 @@ def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: 
             made = await client.post(f"{one}/api/rooms", json={"players": 2, "level": "facil", "name": "Ana"})
             assert made.status_code == 200, made.text
         deadline = time.monotonic() + 30
-        while _live_workers(cluster) != set(workers):  # both workers are up (slow to start when busy)
-            assert time.monotonic() < deadline, _live_workers(cluster)
+        while cs.live_workers(cluster) != set(workers):  # both workers are up (slow to start when busy)
+            assert time.monotonic() < deadline, cs.live_workers(cluster)
             await asyncio.sleep(0.1)
         ana = cs.Person(one, made.json()["room"], made.json()["token"])
         first = await ana.open()

@@ -10,10 +10,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psutil
@@ -170,3 +172,114 @@ def test_the_metrics_show_a_peer_lost_and_a_redis_outage(cluster: cs.Cluster) ->
     # after Redis restarted the set of live processes is empty: nobody is counted as lost for it
     time.sleep(2 * 2.0 + 1)
     assert cs.metric(one, "cuarenta_peers_lost_total", kind="worker") == 0
+
+
+# -- a node's sockets taken over ---------------------------------------------------------------------------
+#: Tables of two people on the node that dies in the takeover test (their sockets go to the other node).
+TAKEOVER_TABLES = 80
+#: The longest a /readyz of the surviving node may take meanwhile: generous (the figures, in
+#: docs/scaling.md, are a p99 of tens of milliseconds); before the fix, the joins' reads on the loop kept it
+#: from answering for a second or more.
+TAKEOVER_READY_SECONDS = 1.0
+
+
+def test_a_node_taking_over_a_dead_nodes_sockets_keeps_answering(cluster: cs.Cluster) -> None:
+    """Node 1 dies holding 80 tables' sockets; all of them come back through nginx to node 2 at once.
+    Meanwhile node 2 answers every /readyz (asked every 20 ms) within the bound, and a table it held
+    before goes on playing without an error."""
+    sys.path.insert(0, str(BENCH))
+    from takeover import Mover, Prober, seat_tables, take_over
+
+    n1, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+    proxy = cluster.proxy([one, two])
+
+    async def run() -> dict[str, Any]:
+        people = await seat_tables(one, TAKEOVER_TABLES, 8)
+        control, ana, beto = await cs.a_table(two)
+        prober, mover = Prober(f"{two}/readyz"), Mover(two, control, [ana, beto])
+        prober.start()
+        mover.start()
+        await asyncio.sleep(1)
+        try:
+            taken = await asyncio.wait_for(take_over(people, proxy, n1.kill), 30)
+            await asyncio.sleep(1)
+        finally:
+            prober.stop.set()
+            mover.stop.set()
+            prober.join(15)
+            mover.join(15)
+        for person in people:
+            await person.close()
+        return {"taken": taken, "prober": prober, "mover": mover}
+
+    done = asyncio.run(run())
+    prober, mover, killed = done["prober"], done["mover"], done["taken"]["killed"]
+    during = [took for sent, took in prober.samples if sent >= killed]
+    assert not prober.failed, prober.failed
+    assert len(during) >= 20, during  # asked all along the takeover
+    assert max(during) < TAKEOVER_READY_SECONDS, sorted(during)[-5:]
+    assert not mover.errors, mover.errors
+    assert [took for sent, took in mover.samples if sent >= killed], "no move during the takeover"
+    print(f"takeover of {done['taken']['sockets']} sockets: readyz max {max(during) * 1000:.0f} ms")
+
+
+# -- a dead worker's jobs ----------------------------------------------------------------------------------
+async def _computer_to_move(base: str, pace: str) -> cs.Person:
+    """A 1 vs 1 against the computer at ``base``, the person's pace set, the person's move made: the
+    computer's job is enqueued (with the pause of that pace)."""
+    async with httpx.AsyncClient(timeout=10) as client:
+        made = await client.post(f"{base}/api/rooms", json={"players": 2, "level": "facil", "name": "Ana"})
+        assert made.status_code == 200, made.text
+    person = cs.Person(base, made.json()["room"], made.json()["token"])
+    await person.open()
+    assert person.ws is not None
+    await person.ws.send(json.dumps({"v": 1, "type": "pace", "pace": pace}))
+    if not person.my_turn():  # the computer opens: its move first
+        await person.until(lambda m: m["type"] == "state" and bool(m["legal"]), seconds=60)
+    answer = await person.move()
+    assert answer["type"] == "state" and not answer["legal"], answer
+    return person
+
+
+def _until_held(cluster: cs.Cluster, room: str, seconds: float = 10) -> str:
+    """The worker that holds ``room``'s job, once one does."""
+    deadline = time.monotonic() + seconds
+    while (holder := cs.job_holders(cluster).get(room)) is None:
+        assert time.monotonic() < deadline, f"no worker holds the job of room {room} after {seconds} s"
+        time.sleep(0.05)
+    return holder
+
+
+def test_a_dead_workers_job_is_taken_over_in_time_even_by_a_busy_worker(cluster: cs.Cluster) -> None:
+    """w2 (one job at a time) holds a job with a long pause (the slow pace, 20 s); w1 holds another room's
+    job (the fast pace, 2 s) and is SIGKILLed. w2 takes w1's job over within TAKEOVER_SECONDS although its
+    only slot is busy — it used to wait for its own job's pause to end first (up to 8 s, issue 15)."""
+    from cuarenta.server.worker import TAKEOVER_SECONDS
+
+    _, one = cluster.node("n1", bot_delay=8.0)
+    cluster.worker("w2", "--concurrency", "1")
+
+    async def run() -> float:
+        cs.wait_until(lambda: cs.live_workers(cluster) == {"w2"}, 30, "w2 announces itself")
+        busy = await _computer_to_move(one, "slow")
+        assert _until_held(cluster, busy.room) == "w2"
+        w1 = cluster.worker("w1")
+        cs.wait_until(lambda: cs.live_workers(cluster) == {"w1", "w2"}, 30, "w1 announces itself")
+        ana = await _computer_to_move(one, "fast")
+        state = ana.last["state"]  # type: ignore[index]
+        assert _until_held(cluster, ana.room, 1.5) == "w1"  # w2's slot is busy: w1 has it, in its pause
+        w1.kill()
+        killed = time.monotonic()
+        after = await ana.state_at_least(state + 1, seconds=30)
+        took = time.monotonic() - killed
+        assert after["state"] == state + 1
+        log = cluster.logged(ana.room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))
+        await ana.close()
+        await busy.close()
+        return took
+
+    took = asyncio.run(run())
+    assert took < TAKEOVER_SECONDS + SLACK / 2, f"taken over after {took:.1f} s"
+    print(f"a dead worker's job taken over and played {took:.2f} s after the kill")

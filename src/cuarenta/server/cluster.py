@@ -93,9 +93,10 @@ RETRY_SECONDS: Final = 0.5
 OUTBOX_MAX: Final = 10_000
 #: The most jobs kept in the stream (old, finished entries are trimmed).
 STREAM_MAX: Final = 100_000
-#: Seconds a room read from the database (or compared with it) counts as current for the next reads
-#: before its channel's subscription is confirmed: the two seats of a table that join at once, the two
-#: checks of one join, cost one read, not four.
+#: Seconds a room read from the database (or compared with it) counts as current for a socket's join
+#: before its channel's subscription is confirmed (which compares it again): the two seats of a table
+#: that join at once, the two checks of one join, cost one read, not four. Nothing else trusts it (a
+#: worker reads the room of every job).
 FRESH_SECONDS: Final = 0.5
 
 #: Enqueue a job once per (room, version): set the key if absent, then add the job to the stream.
@@ -178,6 +179,7 @@ class ClusterRooms(TableRooms):
         self._bus: bool | None = None  #: whether the last exchange with Redis worked (None: none yet)
         self._lost_once = False  #: Redis has been lost at least once (a later success is a reconnect)
         self._checked: dict[str, float] = {}  #: room → time.monotonic() of its last read from the database
+        self._joining: str | None = None  #: the room of the socket join being made (its read is trusted)
         self._joins: dict[Connection, _Pending] = {}  #: sockets whose join waits for its room's read
         #: rooms being read in the reader thread (one read for every socket of the room)
         self._loading: dict[str, asyncio.Future[tuple[float, Any]]] = {}
@@ -243,10 +245,12 @@ class ClusterRooms(TableRooms):
     # -- finding rooms ----------------------------------------------------------------------------------
     def get(self, room_id: str) -> Room:
         """A room, up to date: one this node follows is kept current by the notices; another one is
-        compared with the database first (it may have changed in another node), unless it was read less
-        than :data:`FRESH_SECONDS` ago."""
+        compared with the database first (it may have changed in another node) — but for the socket
+        join under way, whose room was read less than :data:`FRESH_SECONDS` ago (its subscription,
+        once confirmed, compares it again)."""
         room = self._rooms.get(room_id)
-        if room is not None and not self._current(room_id) and self.refresh(room):
+        current = room_id in self._live or (room_id == self._joining and self._current(room_id))
+        if room is not None and not current and self.refresh(room):
             self._caught_up(room)
         found = super().get(room_id)
         if room is None:  # read from the database just now
@@ -296,12 +300,20 @@ class ClusterRooms(TableRooms):
         self._after_read(conn, None, lambda: TableRooms.next_mesa(self, conn, message))
 
     def _join_now(self, conn: Connection, message: JoinMessage) -> None:
-        TableRooms.join(self, conn, message)
+        self._joining = message.room
+        try:
+            TableRooms.join(self, conn, message)
+        finally:
+            self._joining = None
         if conn.room is not None:
             self._follow(conn.room)
 
     def _watch_now(self, conn: Connection, message: WatchMessage) -> None:
-        TableRooms.watch(self, conn, message)
+        self._joining = message.room
+        try:
+            TableRooms.watch(self, conn, message)
+        finally:
+            self._joining = None
         if conn.room is not None:
             self._follow(conn.room)
 

@@ -94,42 +94,43 @@ class Mover(threading.Thread):
 
     def run(self) -> None:
         address = self.base.replace("http", "ws") + f"/ws?room={self.room}"
-        sockets = [sync_connect(address, origin=self.base, open_timeout=10) for _ in self.tokens]
-        try:
-            last: list[dict[str, Any]] = []
-            for ws, token in zip(sockets, self.tokens, strict=True):
-                ws.send(json.dumps({"v": 1, "type": "join", "room": self.room, "token": token}))
-                last.append(_until(ws, lambda m: m["type"] == "state"))
-            while not self.stop.is_set():
-                turn = [i for i, m in enumerate(last) if m["legal"]]
-                if not turn:  # a mesa over: a new one
-                    sockets[0].send(json.dumps({"v": 1, "type": "rematch"}))
-                    sockets[1].send(json.dumps({"v": 1, "type": "rematch"}))
-                    last = [
-                        _until(ws, lambda m: m["type"] == "state" and m["status"] != "finished")
-                        for ws in sockets
-                    ]
-                    continue
-                i = turn[0]
-                state = last[i]["state"]
-                sent = time.monotonic()
-                sockets[i].send(
-                    json.dumps({"v": 1, "type": "move", "state": state, "move": last[i]["legal"][0]})
-                )
-                answer = _until(sockets[i], lambda m, s=state: m["type"] == "error" or m["state"] > s)
-                if answer["type"] == "error":
-                    self.errors.append(answer["code"])
-                    continue
-                self.samples.append((sent, time.monotonic() - sent))
-                last[i] = answer
-                other = 1 - i
-                last[other] = _until(
-                    sockets[other], lambda m, s=answer["state"]: m["type"] == "state" and m["state"] >= s
-                )
-                self.stop.wait(0.05)
-        finally:
-            for ws in sockets:
-                ws.close()
+        with contextlib.ExitStack() as stack:
+            sockets = [
+                stack.enter_context(sync_connect(address, origin=self.base, open_timeout=10))
+                for _ in self.tokens
+            ]
+            self._play(sockets)
+
+    def _play(self, sockets: list[Any]) -> None:
+        """Join, then move one after the other until stopped."""
+        last: list[dict[str, Any]] = []
+        for ws, token in zip(sockets, self.tokens, strict=True):
+            ws.send(json.dumps({"v": 1, "type": "join", "room": self.room, "token": token}))
+            last.append(_until(ws, lambda m: m["type"] == "state"))
+        while not self.stop.is_set():
+            turn = [i for i, m in enumerate(last) if m["legal"]]
+            if not turn:  # a mesa over: a new one
+                sockets[0].send(json.dumps({"v": 1, "type": "rematch"}))
+                sockets[1].send(json.dumps({"v": 1, "type": "rematch"}))
+                last = [
+                    _until(ws, lambda m: m["type"] == "state" and m["status"] != "finished") for ws in sockets
+                ]
+                continue
+            i = turn[0]
+            state = last[i]["state"]
+            sent = time.monotonic()
+            sockets[i].send(json.dumps({"v": 1, "type": "move", "state": state, "move": last[i]["legal"][0]}))
+            answer = _until(sockets[i], lambda m, s=state: m["type"] == "error" or m["state"] > s)
+            if answer["type"] == "error":
+                self.errors.append(answer["code"])
+                continue
+            self.samples.append((sent, time.monotonic() - sent))
+            last[i] = answer
+            other = 1 - i
+            last[other] = _until(
+                sockets[other], lambda m, s=answer["state"]: m["type"] == "state" and m["state"] >= s
+            )
+            self.stop.wait(0.05)
 
 
 def _until(ws: Any, want: Callable[[dict[str, Any]], bool], seconds: float = 30) -> dict[str, Any]:

@@ -231,6 +231,12 @@ class RedisServer:
 
         wait_until(up, 10, "redis-server answers")
 
+    def flush(self) -> None:
+        """Forget everything (a test's nodes, workers, jobs and presence are not the next test's)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+            s.sendall(b"FLUSHALL\r\n")
+            assert s.recv(16).startswith(b"+OK")
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.kill()

@@ -50,6 +50,9 @@ def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Ite
         conn.exec_driver_sql("DROP SCHEMA public CASCADE")
         conn.exec_driver_sql("CREATE SCHEMA public")
     engine.dispose()
+    if redis.proc is None:
+        redis.start()
+    redis.flush()
     made = cs.Cluster(tmp_path, pg, redis)
     try:
         yield made

@@ -54,6 +54,7 @@ def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Ite
     engine.dispose()
     if redis.proc is None:
         redis.start()
+    redis.flush()
     made = cs.Cluster(tmp_path, pg, redis)
     try:
         yield made

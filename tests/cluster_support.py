@@ -275,9 +275,17 @@ class Process:
 
 
 def start_node(
-    root: Path, name: str, pg: Postgres, redis: RedisServer, *, bot_delay: float = 0.05
+    root: Path,
+    name: str,
+    pg: Postgres,
+    redis: RedisServer,
+    *,
+    bot_delay: float = 0.05,
+    port: int | None = None,
 ) -> tuple[Process, str]:
-    port = free_port()
+    """``cuarenta serve`` as node ``name`` of the cluster (on ``port``, default a free one), once it
+    answers; the process and its address."""
+    port = free_port() if port is None else port
     node = Process(
         [
             *program(),
@@ -434,8 +442,8 @@ class Cluster:
         self.processes: list[Process] = []
         self.proxies: list[Nginx] = []
 
-    def node(self, name: str, bot_delay: float = 0.05) -> tuple[Process, str]:
-        node, base = start_node(self.root, name, self.pg, self.redis, bot_delay=bot_delay)
+    def node(self, name: str, bot_delay: float = 0.05, port: int | None = None) -> tuple[Process, str]:
+        node, base = start_node(self.root, name, self.pg, self.redis, bot_delay=bot_delay, port=port)
         self.processes.append(node)
         return node, base
 

@@ -21,6 +21,7 @@ import httpx
 import psutil
 import pytest
 import sqlalchemy as sa
+from websockets.exceptions import ConnectionClosed
 
 import cluster_support as cs
 from cuarenta.server.pgwatch import CALL_SECONDS
@@ -284,3 +285,74 @@ def test_a_dead_workers_job_is_taken_over_in_time_even_by_a_busy_worker(cluster:
     took = asyncio.run(run())
     assert took < TAKEOVER_SECONDS + SLACK / 2, f"taken over after {took:.1f} s"
     print(f"a dead worker's job taken over and played {took:.2f} s after the kill")
+
+
+# -- sockets back to a node that returns -------------------------------------------------------------------
+async def _as_the_page(person: cs.Person, proxy: str, reconnects: list[int]) -> None:
+    """Keep ``person``'s socket open as the page does: after any close, reconnect through the proxy after
+    0.5 s and join with ``since``."""
+    while True:
+        try:
+            await person.until(lambda m: False, seconds=3600)
+        except ConnectionClosed:
+            await asyncio.sleep(0.5)
+            person.base = proxy
+            answer = await person.open(since=person.events)
+            assert answer["type"] == "state", answer
+            reconnects.append(1)
+
+
+def _sockets(base: str) -> float:
+    return cs.metric(base, "cuarenta_sockets") or 0.0
+
+
+def test_sockets_spread_again_when_a_lost_node_returns(cluster: cs.Cluster) -> None:
+    """16 tables through nginx (by room: each table on the node its hash names). Node 1 is killed: its
+    sockets come to node 2. Node 1 starts again on its port: node 2 asks the sockets of the rooms it took
+    over to reconnect (close 1012), and the proxy sends back to node 1 the rooms that are its; every table
+    plays on. Before, they stayed on node 2 for good."""
+    from cuarenta.server.cluster import HANDBACK_DELAY_SECONDS
+
+    n1, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+    proxy = cluster.proxy([one, two])
+
+    async def run() -> None:
+        tables = []
+        for _ in range(16):
+            room, ana_token, beto_token = await cs.a_table(proxy)
+            people = [cs.Person(proxy, room, ana_token), cs.Person(proxy, room, beto_token)]
+            for p in people:
+                assert (await p.open())["type"] == "state"
+            tables.append(people)
+        everyone = [p for people in tables for p in people]
+        before = (_sockets(one), _sockets(two))
+        assert before[0] > 0 and before[1] > 0 and sum(before) == 32, before
+        reconnects: list[int] = []
+        pages = [asyncio.create_task(_as_the_page(p, proxy, reconnects)) for p in everyone]
+        n1.kill()
+        deadline = time.monotonic() + 20
+        while _sockets(two) < 32:  # every socket of node 1 is back, on node 2
+            assert time.monotonic() < deadline, (len(reconnects), _sockets(two))
+            await asyncio.sleep(0.2)
+        taken = before[0]  # node 1's sockets, now node 2's
+        cluster.node("n1", port=int(one.rsplit(":", 1)[1]))  # node 1 again, where the proxy looks for it
+        deadline = time.monotonic() + 6 + 2 * 2 + HANDBACK_DELAY_SECONDS + 10 + SLACK
+        while not (_sockets(one) > 0 and _sockets(one) + _sockets(two) == 32):
+            assert time.monotonic() < deadline, (_sockets(one), _sockets(two))
+            await asyncio.sleep(0.2)
+        # the rooms it took over were asked to move (and those whose sockets came a few seconds before
+        # the loss, as this test's did: they come back to node 2)
+        handed = cs.metric(two, "cuarenta_sockets_handed_back_total") or 0
+        assert taken <= handed <= 32, (handed, taken)
+        assert len(reconnects) >= taken + handed
+        await asyncio.sleep(1)
+        for task in pages:
+            task.cancel()
+        await asyncio.gather(*pages, return_exceptions=True)
+        for people in tables:  # every table plays on
+            await cs.play_turns(people, 1)
+        for p in everyone:
+            await p.close()
+
+    asyncio.run(run())

@@ -80,6 +80,8 @@ JOBS_STREAM: Final = f"{PREFIX}:moves"
 JOBS_GROUP: Final = "workers"
 #: The sorted set of live nodes (score: when the node's entry expires, wall-clock seconds).
 NODES_KEY: Final = f"{PREFIX}:nodes"
+#: The hash of when each process of the cluster started (a node restarted within its entry's life is seen).
+STARTS_KEY: Final = f"{PREFIX}:started"
 #: Seconds between a node's heartbeats, and how long its entry lives without one.
 HEARTBEAT_SECONDS: Final = 2.0
 NODE_TTL_SECONDS: Final = 6.0
@@ -93,6 +95,19 @@ RETRY_SECONDS: Final = 0.5
 OUTBOX_MAX: Final = 10_000
 #: The most jobs kept in the stream (old, finished entries are trimmed).
 STREAM_MAX: Final = 100_000
+#: A room whose sockets came to this node from ``ADOPT_BEFORE_SECONDS`` before a peer node was found lost
+#: to ``ADOPT_SECONDS`` after was that node's (the sockets come back within a second; the node counts as
+#: lost only once its entry expired, NODE_TTL_SECONDS later).
+ADOPT_BEFORE_SECONDS: Final = NODE_TTL_SECONDS + 2 * HEARTBEAT_SECONDS + 2.0
+ADOPT_SECONDS: Final = 60.0
+#: When a node appears, a node holding rooms adopted from a lost one asks their sockets to reconnect
+#: through the proxy (which sends each room where its hash says): after this many seconds (the new node
+#: is ready), this many rooms at a time, this many seconds apart.
+HANDBACK_DELAY_SECONDS: Final = 3.0
+HANDBACK_BATCH: Final = 10
+HANDBACK_PAUSE_SECONDS: Final = 0.5
+#: The close code of those sockets: 1012, "service restart" (the page reconnects after any close).
+CLOSE_RECONNECT: Final = 1012
 #: Seconds a room read from the database (or compared with it) counts as current for a socket's join
 #: before its channel's subscription is confirmed (which compares it again): the two seats of a table
 #: that join at once, the two checks of one join, cost one read, not four. Nothing else trusts it (a
@@ -180,6 +195,11 @@ class ClusterRooms(TableRooms):
         self._lost_once = False  #: Redis has been lost at least once (a later success is a reconnect)
         self._checked: dict[str, float] = {}  #: room → time.monotonic() of its last read from the database
         self._joining: str | None = None  #: the room of the socket join being made (its read is trusted)
+        self._arrived: dict[str, float] = {}  #: room → time.monotonic() its first socket here came
+        self._node_lost_at: float | None = None  #: when a peer node was last found lost
+        self._started = time.time()  #: when this process started (its incarnation, for the others)
+        self._starts: dict[str, float] = {}  #: the live peers' start times, as last read
+        self._handback: asyncio.Task[None] | None = None
         self._joins: dict[Connection, _Pending] = {}  #: sockets whose join waits for its room's read
         #: rooms being read in the reader thread (one read for every socket of the room)
         self._loading: dict[str, asyncio.Future[tuple[float, Any]]] = {}
@@ -220,6 +240,8 @@ class ClusterRooms(TableRooms):
             self._tasks.append(loop.create_task(run(), name=f"cluster-{name}"))
 
     async def close(self) -> None:
+        if self._handback is not None:
+            self._handback.cancel()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -404,10 +426,13 @@ class ClusterRooms(TableRooms):
             self._presence_dirty.add(room.id)
             if not room.connections:
                 self._wanted.discard(room.id)
+                self._arrived.pop(room.id, None)
             self._wake.set()
 
     def _follow(self, room: Room) -> None:
         """A socket joined ``room`` here: subscribe to its notices and tell the others of the socket."""
+        if room.id not in self._wanted:  # its first socket here
+            self._arrived[room.id] = time.monotonic()
         self._presence_dirty.add(room.id)
         self._wanted.add(room.id)
         self._wake.set()
@@ -732,13 +757,28 @@ class ClusterRooms(TableRooms):
         while True:
             try:
                 now = self.wall()
-                await self.redis.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
-                await self.redis.zremrangebyscore(NODES_KEY, "-inf", now - 60)
-                found: Any = await self.redis.zrangebyscore(NODES_KEY, now - 60, "+inf", withscores=True)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
+                    pipe.hset(STARTS_KEY, self.node, repr(self._started))
+                    pipe.zremrangebyscore(NODES_KEY, "-inf", now - 60)
+                    pipe.zrangebyscore(NODES_KEY, now - 60, "+inf", withscores=True)
+                    pipe.hgetall(STARTS_KEY)
+                    *_, found, starts = await pipe.execute()
                 entries = [(_text(n), float(until)) for n, until in found]
                 live = {n for n, until in entries if until >= now} | {self.node}
                 expired = {n for n, until in entries if until < now}
-                self._count_peers(live, lost=(self._nodes & expired) - live)
+                started = {_text(n): float(when) for n, when in starts.items()}
+                # a node killed and started again before its entry expired is a node lost too
+                restarted = {
+                    n
+                    for n in live & self._nodes
+                    if n != self.node and n in started and self._starts.get(n, started[n]) != started[n]
+                }
+                self._starts = {n: started[n] for n in live if n in started}
+                self._count_peers(live, lost=((self._nodes & expired) - live) | restarted)
+                joined = {n for n in (live - self._nodes) | restarted if _peer_kind(n) == "node"}
+                if joined and self._node_lost_at is not None:
+                    self._hand_back_later()
                 if live != self._nodes:
                     self._nodes = live
                     await self._read_presence(list(self._rooms))
@@ -750,8 +790,9 @@ class ClusterRooms(TableRooms):
 
     def _count_peers(self, live: set[str], lost: set[str]) -> None:
         """The peers gauge (the other live processes), and the peers lost: those this node knew alive whose
-        entry expired (killed, or cut off from Redis). A process that stops cleanly removes its entry and
-        is not counted; after Redis restarted the set is empty, and nobody is counted either."""
+        entry expired (killed, or cut off from Redis), or that started again meanwhile (killed and
+        restarted within the entry's life). A process that stops cleanly removes its entry and is not
+        counted; after Redis restarted the set is empty, and nobody is counted either."""
         for kind in PEER_KINDS:
             self.metrics.peers.labels(kind=kind).set(
                 sum(_peer_kind(n) == kind for n in live if n != self.node)
@@ -759,6 +800,43 @@ class ClusterRooms(TableRooms):
         for name in sorted(lost):
             log.warning("node %s: %s stopped announcing itself", self.node, name)
             self.metrics.peers_lost.labels(kind=_peer_kind(name)).inc()
+            if _peer_kind(name) == "node":
+                self._node_lost_at = time.monotonic()
+
+    # -- sockets back to a node that returns ---------------------------------------------------------------
+    def adopted(self) -> list[Room]:
+        """The rooms with sockets here whose sockets came when a peer node was lost (they were its)."""
+        lost = self._node_lost_at
+        if lost is None:
+            return []
+        since, until = lost - ADOPT_BEFORE_SECONDS, lost + ADOPT_SECONDS
+        return [
+            r
+            for r in self._rooms.values()
+            if r.connections and since <= self._arrived.get(r.id, -1.0) <= until
+        ]
+
+    def _hand_back_later(self) -> None:
+        if self._handback is None or self._handback.done():
+            self._handback = asyncio.get_running_loop().create_task(self._hand_back())
+
+    async def _hand_back(self) -> None:
+        """A node appeared after one was lost: the sockets of the rooms adopted then are asked to reconnect
+        (close 1012), a batch at a time; the proxy sends each room to the node its hash names — some come
+        back here, the others go to the node that appeared."""
+        await asyncio.sleep(HANDBACK_DELAY_SECONDS)
+        rooms = self.adopted()
+        self._node_lost_at = None
+        for room_id in [r.id for r in rooms]:
+            self._arrived.pop(room_id, None)
+        if rooms:
+            log.warning("node %s: asking the sockets of %d rooms to reconnect", self.node, len(rooms))
+        for start in range(0, len(rooms), HANDBACK_BATCH):
+            for room in rooms[start : start + HANDBACK_BATCH]:
+                for conn in list(room.connections):
+                    conn.close(CLOSE_RECONNECT)
+                    self.metrics.handed_back.inc()
+            await asyncio.sleep(HANDBACK_PAUSE_SECONDS)
 
     async def _confirm(self) -> None:
         """Compare the rooms whose subscription was just confirmed with the database (one query in a

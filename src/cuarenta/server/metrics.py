@@ -175,6 +175,13 @@ class Metrics:
             namespace=NAMESPACE,
             registry=registry,
         )
+        self.handed_back = Counter(
+            "sockets_handed_back",
+            "Sockets this node asked to reconnect through the proxy (close 1012) so that a node that came "
+            "back gets its tables again",
+            namespace=NAMESPACE,
+            registry=registry,
+        )
         self.think_seconds = Histogram(
             "think_seconds",
             "Seconds a computer player thought about one move, by level",

@@ -32,6 +32,12 @@ Computer players
     worker that dies leaves its job pending and another takes it over, and the move is written with the
     same compare-and-set: a job for a version that is gone changes nothing.
 
+Takeover and handback
+    A join whose room is not in memory waits while one reader thread reads the room (the sockets of a
+    dead node arrive all at once: their reads on the event loop held every other socket back); a node
+    that took a lost node's rooms over asks their sockets to reconnect (close :data:`CLOSE_RECONNECT`)
+    once that node is back, and the proxy sends each room where its hash names.
+
 Timers
     The grace and the turn clock run on every node that holds the table; what they do when they fire is
     idempotent (mark a seat as played by the computer, enqueue the job of this version), so the move they

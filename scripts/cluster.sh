@@ -194,7 +194,9 @@ server_ready() {
   [ "$code" = 404 ] && [ "$(http_code "http://127.0.0.1:$1/api/health")" = 200 ]
 }
 
-pg_ready() { "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -t 2 >/dev/null 2>&1; }
+# as the cluster's superuser: without -U pg_isready logs in as the shell's user, and PostgreSQL logs a
+# FATAL "role ... does not exist" at every poll
+pg_ready() { "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -t 2 >/dev/null 2>&1; }
 redis_ready() { [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
 proxy_ready() { [ "$(http_code "http://127.0.0.1:$PORT/api/health")" = 200 ]; }
 
@@ -467,10 +469,23 @@ start_worker() { # start_worker K
   say "worker$k (pid $(pid_of "$RUN/worker$k.pid"))"
 }
 
+# nofile_limit: the open files a process may have here (its hard limit), at most 40000. nginx's workers
+# ask for worker_rlimit_nofile; above the hard limit that needs CAP_SYS_RESOURCE, which a container's root
+# often lacks, and nginx then logs a setrlimit alert at every start
+nofile_limit() {
+  local hard
+  hard=$(ulimit -Hn 2>/dev/null || echo 40000)
+  if [ "$hard" = unlimited ] || ! is_int "$hard" || [ "$hard" -gt 40000 ]; then hard=40000; fi
+  echo "$hard"
+}
+
 write_nginx_conf() {
-  local k user=""
+  local k user="" nofile connections
   # nginx's master runs as root when we are; its workers then need a user of their own
   [ "$IS_ROOT" = 1 ] && user="user nobody nogroup;"
+  nofile=$(nofile_limit)
+  connections=16384
+  if [ $((nofile - 64)) -lt $connections ]; then connections=$((nofile - 64)); fi
   mkdir -p "$DIR/nginx"
   {
     cat <<EOF
@@ -480,10 +495,11 @@ worker_processes 2;
 pid $RUN/nginx.pid;
 error_log $LOGS/nginx-error.log warn;
 
-# a proxied WebSocket is two connections: 16,384 per worker carry 8,000 sockets each
-worker_rlimit_nofile 40000;
+# a proxied WebSocket is two connections: 16,384 per worker carry 8,000 sockets each (fewer where the
+# machine's limit of open files, $nofile here, is lower)
+worker_rlimit_nofile $nofile;
 events {
-    worker_connections 16384;
+    worker_connections $connections;
 }
 
 http {
@@ -514,7 +530,11 @@ EOF
       echo "        server 127.0.0.1:$(server_port "$k") max_fails=1 fail_timeout=5s;"
     done
     cat <<EOF
+        # idle connections kept for the next requests, each for 4 s: less than the servers keep them
+        # (uvicorn closes an idle connection after 5 s). Longer, nginx could send a request on a
+        # connection the server is closing, and a POST is not retried: the browser would get a 502
         keepalive 32;
+        keepalive_timeout 4s;
     }
 
     server {
@@ -604,6 +624,11 @@ defaults
     timeout connect 1s
     timeout client 60s
     timeout server 60s
+    # a client's idle connection, and the server connection that goes with it, closed after 4 s: before
+    # the server closes it (uvicorn, after 5 s), so no request goes out on a connection being closed; and
+    # no idle server connection is handed to another client (it could have idled past the 5 s)
+    timeout http-keep-alive 4s
+    http-reuse never
     # a game socket may stay quiet for long (the page pings every 20 s)
     timeout tunnel 1h
 

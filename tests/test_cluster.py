@@ -15,17 +15,15 @@ PostgreSQL and one Redis of the module (fresh database per test), on loopback po
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 import sqlalchemy as sa
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 import cluster_support as cs
 
@@ -44,197 +42,40 @@ def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[cs.Post
     pg.remove()
 
 
-class Cluster:
-    """Nodes, workers and a proxy of one test (all stopped at its end)."""
-
-    def __init__(self, root: Path, pg: cs.Postgres, redis: cs.RedisServer) -> None:
-        self.root, self.pg, self.redis = root, pg, redis
-        self.processes: list[cs.Process] = []
-        self.proxies: list[cs.Nginx] = []
-
-    def node(self, name: str, bot_delay: float = 0.05) -> tuple[cs.Process, str]:
-        node, base = cs.start_node(self.root, name, self.pg, self.redis, bot_delay=bot_delay)
-        self.processes.append(node)
-        return node, base
-
-    def worker(self, name: str) -> cs.Process:
-        worker = cs.start_worker(self.root, name, self.pg, self.redis)
-        self.processes.append(worker)
-        return worker
-
-    def proxy(self, bases: list[str]) -> str:
-        proxy = cs.Nginx(self.root, bases)
-        self.proxies.append(proxy)
-        return proxy.base
-
-    def close(self) -> None:
-        for p in self.processes:
-            p.kill()
-        for proxy in self.proxies:
-            proxy.stop()
-
-    def stored_state(self, room: str) -> int:
-        engine = sa.create_engine(self.pg.url)
-        try:
-            with engine.connect() as conn:
-                return int(
-                    conn.exec_driver_sql("SELECT state FROM rooms WHERE id = %s", (room,)).scalar_one()
-                )
-        finally:
-            engine.dispose()
-
-    def logged(self, room: str) -> list[tuple[int, int]]:
-        engine = sa.create_engine(self.pg.url)
-        try:
-            with engine.connect() as conn:
-                rows = conn.exec_driver_sql(
-                    "SELECT mesa, seq FROM actions WHERE room = %s ORDER BY mesa, seq", (room,)
-                ).all()
-                return [(int(m), int(s)) for m, s in rows]
-        finally:
-            engine.dispose()
-
-
 @pytest.fixture
-def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[Cluster]:
+def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[cs.Cluster]:
     pg, redis = services
     engine = sa.create_engine(pg.url)
     with engine.begin() as conn:  # a fresh database for each test
         conn.exec_driver_sql("DROP SCHEMA public CASCADE")
         conn.exec_driver_sql("CREATE SCHEMA public")
     engine.dispose()
-    made = Cluster(tmp_path, pg, redis)
+    if redis.proc is None:
+        redis.start()
+    redis.flush()
+    made = cs.Cluster(tmp_path, pg, redis)
     try:
         yield made
     finally:
         made.close()
 
 
-class Person:
-    """One browser's socket: joins a seat, reads messages, plays."""
-
-    def __init__(self, base: str, room: str, token: str) -> None:
-        self.base, self.room, self.token = base, room, token
-        self.ws: ClientConnection | None = None
-        self.last: dict[str, Any] | None = None
-        self.events = 0
-        self.acked: list[int] = []  #: states that followed this person's own moves
-
-    async def open(self, since: int | None = None) -> dict[str, Any]:
-        address = self.base.replace("http", "ws") + f"/ws?room={self.room}"  # as the page does
-        self.ws = await connect(address, origin=self.base, open_timeout=5)
-        join: dict[str, Any] = {"v": 1, "type": "join", "room": self.room, "token": self.token}
-        if since is not None:
-            join["since"] = since
-        await self.ws.send(json.dumps(join))
-        return await self.until(lambda m: m["type"] in ("state", "error"))
-
-    async def until(self, want: Any, seconds: float = 10) -> dict[str, Any]:
-        assert self.ws is not None
-
-        async def read() -> dict[str, Any]:
-            assert self.ws is not None
-            while True:
-                message = json.loads(await self.ws.recv())
-                if message["type"] == "state":
-                    self.last = message
-                    self.events = message.get("event_count", self.events)
-                if want(message):
-                    return message
-
-        return await asyncio.wait_for(read(), seconds)
-
-    async def state_at_least(self, state: int, seconds: float = 10) -> dict[str, Any]:
-        if self.last is not None and self.last["state"] >= state:
-            return self.last
-        return await self.until(lambda m: m["type"] == "state" and m["state"] >= state, seconds)
-
-    async def errors_within(self, seconds: float) -> list[dict[str, Any]]:
-        """The errors this socket receives within ``seconds`` (reading every message meanwhile)."""
-        errors: list[dict[str, Any]] = []
-        with contextlib.suppress(TimeoutError):
-            while True:
-                errors.append(await self.until(lambda m: m["type"] == "error", seconds))
-        return errors
-
-    def my_turn(self) -> bool:
-        return bool(self.last and self.last["legal"])
-
-    async def move(self) -> dict[str, Any]:
-        """Play the first legal move; the answer (the next state, or an error)."""
-        assert self.ws is not None and self.last is not None
-        state = self.last["state"]
-        await self.ws.send(
-            json.dumps(
-                {"v": 1, "type": "move", "room": self.room, "state": state, "move": self.last["legal"][0]}
-            )
-        )
-        answer = await self.until(
-            lambda m: m["type"] == "error" or (m["type"] == "state" and m["state"] > state)
-        )
-        if answer["type"] == "state":
-            self.acked.append(answer["state"])
-        return answer
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-
-
-async def a_table(base: str, join_base: str | None = None) -> tuple[str, str, str]:
-    """A 1 vs 1 table of two people (created at ``base``, the friend joining at ``join_base``)."""
-    async with httpx.AsyncClient(timeout=10) as client:
-        made = await client.post(
-            f"{base}/api/tables", json={"players": 2, "name": "Ana", "rules": {"preset": "basico"}}
-        )
-        assert made.status_code == 200, made.text
-        room = made.json()["room"]
-        joined = await client.post(
-            f"{join_base or base}/api/tables/{room}/join",
-            json={"invite": made.json()["invite"], "name": "Beto"},
-        )
-        assert joined.status_code == 200, joined.text
-    return room, made.json()["token"], joined.json()["token"]
-
-
-async def two_people(one: str, two: str) -> tuple[str, Person, Person]:
-    """A 1 vs 1 table made at node ``one``, Ana's socket there and Beto's at node ``two``, two moves in."""
-    room, ana_token, beto_token = await a_table(one, two)
-    ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
-    assert (await ana.open())["type"] == "state"
-    assert (await beto.open())["type"] == "state"
-    await play_turns([ana, beto], 2)
-    return room, ana, beto
-
-
-async def play_turns(people: list[Person], turns: int) -> None:
-    """Play ``turns`` moves, each by whoever's turn it is; every person sees every new state."""
-    for _ in range(turns):
-        movers = [p for p in people if p.my_turn()]
-        assert movers, [(p.last or {}).get("state") for p in people]
-        mover = movers[0]
-        answer = await mover.move()
-        assert answer["type"] == "state", answer
-        for p in people:
-            await p.state_at_least(answer["state"])
-
-
-def test_the_same_move_sent_to_two_nodes_is_applied_once(cluster: Cluster) -> None:
+def test_the_same_move_sent_to_two_nodes_is_applied_once(cluster: cs.Cluster) -> None:
     _, one = cluster.node("n1")
     _, two = cluster.node("n2")
 
     async def run() -> None:
-        room, ana_token, beto_token = await a_table(one, two)
-        ana = Person(one, room, ana_token)
-        ana_too = Person(two, room, ana_token)  # Ana's second tab, on the other node
-        beto = Person(two, room, beto_token)
+        room, ana_token, beto_token = await cs.a_table(one, two)
+        ana = cs.Person(one, room, ana_token)
+        ana_too = cs.Person(two, room, ana_token)  # Ana's second tab, on the other node
+        beto = cs.Person(two, room, beto_token)
         for p in (ana, ana_too, beto):
             assert (await p.open())["type"] == "state"
         stale = applied = 0
         for _ in range(6):
             people = [ana, ana_too, beto]
             if beto.my_turn():
-                await play_turns([ana, beto], 1)
+                await cs.play_turns([ana, beto], 1)
                 await ana_too.state_at_least(beto.last["state"])  # type: ignore[index]
             assert ana.my_turn() and ana_too.my_turn()
             state = ana.last["state"]  # type: ignore[index]
@@ -259,19 +100,19 @@ def test_the_same_move_sent_to_two_nodes_is_applied_once(cluster: Cluster) -> No
     asyncio.run(run())
 
 
-def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster: Cluster) -> None:
+def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster: cs.Cluster) -> None:
     n1, one = cluster.node("n1")
     _, two = cluster.node("n2")
     proxy = cluster.proxy([one, two])
 
     async def run() -> None:
-        room, ana_token, beto_token = await a_table(proxy)
-        ana, beto = Person(one, room, ana_token), Person(two, room, beto_token)
+        room, ana_token, beto_token = await cs.a_table(proxy)
+        ana, beto = cs.Person(one, room, ana_token), cs.Person(two, room, beto_token)
         ana.base = proxy  # Ana reaches the cluster through the proxy, but her socket is pinned below
-        ana_direct = Person(one, room, ana_token)  # a socket of Ana's on the node that will die
+        ana_direct = cs.Person(one, room, ana_token)  # a socket of Ana's on the node that will die
         assert (await ana_direct.open())["type"] == "state"
         assert (await beto.open())["type"] == "state"
-        await play_turns([ana_direct, beto], 6)
+        await cs.play_turns([ana_direct, beto], 6)
         acked = max(ana_direct.acked + beto.acked)
         seen = ana_direct.events
         n1.kill()  # mid-hand: Ana's socket on n1 is cut
@@ -284,7 +125,7 @@ def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster
         assert took < 5, f"reconnecting took {took:.1f} s"
         assert reopened["state"] >= acked  # no acknowledged move lost
         assert cluster.stored_state(room) == reopened["state"]
-        await play_turns([ana, beto], 6)  # the game goes on
+        await cs.play_turns([ana, beto], 6)  # the game goes on
         log = cluster.logged(room)
         assert [s for _, s in log] == list(range(1, len(log) + 1))
         assert len(log) == cluster.stored_state(room) - 1  # the start counts one state; each move one
@@ -294,19 +135,7 @@ def test_a_node_killed_mid_hand_its_browsers_reconnect_through_the_proxy(cluster
     asyncio.run(run())
 
 
-def _live_workers(cluster: Cluster) -> set[str]:
-    """The workers that announce themselves among the cluster's live processes (they read the stream)."""
-    import redis as redis_lib
-
-    client = redis_lib.Redis.from_url(cluster.redis.url)
-    try:
-        names = {n.decode() for n in client.zrangebyscore("cuarenta:nodes", time.time(), "+inf")}
-    finally:
-        client.close()
-    return {n.removeprefix("worker/") for n in names if n.startswith("worker/")}
-
-
-def _pending_consumer(cluster: Cluster) -> str | None:
+def _pending_consumer(cluster: cs.Cluster) -> str | None:
     import redis as redis_lib
 
     client = redis_lib.Redis.from_url(cluster.redis.url)
@@ -319,7 +148,7 @@ def _pending_consumer(cluster: Cluster) -> str | None:
     return pending[0]["consumer"].decode() if pending else None
 
 
-def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: Cluster) -> None:
+def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: cs.Cluster) -> None:
     _, one = cluster.node("n1", bot_delay=4.0)  # the computer's pause: the job is in a worker's hands
     workers = {"w1": cluster.worker("w1"), "w2": cluster.worker("w2")}
 
@@ -328,10 +157,10 @@ def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: 
             made = await client.post(f"{one}/api/rooms", json={"players": 2, "level": "facil", "name": "Ana"})
             assert made.status_code == 200, made.text
         deadline = time.monotonic() + 30
-        while _live_workers(cluster) != set(workers):  # both workers are up (slow to start when busy)
-            assert time.monotonic() < deadline, _live_workers(cluster)
+        while cs.live_workers(cluster) != set(workers):  # both workers are up (slow to start when busy)
+            assert time.monotonic() < deadline, cs.live_workers(cluster)
             await asyncio.sleep(0.1)
-        ana = Person(one, made.json()["room"], made.json()["token"])
+        ana = cs.Person(one, made.json()["room"], made.json()["token"])
         first = await ana.open()
         if not ana.my_turn():  # the computer opens: wait for its move first
             first = await ana.until(lambda m: m["type"] == "state" and bool(m["legal"]), seconds=30)
@@ -361,11 +190,11 @@ def test_a_worker_killed_while_it_holds_a_move_another_worker_makes_it(cluster: 
     asyncio.run(run())
 
 
-def test_redis_restarted_nodes_subscribe_again_and_browsers_catch_up(cluster: Cluster) -> None:
+def test_redis_restarted_nodes_subscribe_again_and_browsers_catch_up(cluster: cs.Cluster) -> None:
     one, two = cluster.node("n1")[1], cluster.node("n2")[1]
 
     async def run() -> None:
-        room, ana, beto = await two_people(one, two)
+        room, ana, beto = await cs.two_people(one, two)
         cluster.redis.stop()
         mover = ana if ana.my_turn() else beto
         other = beto if mover is ana else ana
@@ -376,18 +205,18 @@ def test_redis_restarted_nodes_subscribe_again_and_browsers_catch_up(cluster: Cl
         # the other node catches up from the database (its sweep, and its new subscription)
         caught = await other.state_at_least(answer["state"], seconds=15)
         assert caught["state"] == answer["state"] == cluster.stored_state(room)
-        await play_turns([ana, beto], 6)  # notices flow again
+        await cs.play_turns([ana, beto], 6)  # notices flow again
         await ana.close()
         await beto.close()
 
     asyncio.run(run())
 
 
-def test_postgresql_away_moves_are_refused_then_play_resumes(cluster: Cluster) -> None:
+def test_postgresql_away_moves_are_refused_then_play_resumes(cluster: cs.Cluster) -> None:
     one, two = cluster.node("n1")[1], cluster.node("n2")[1]
 
     async def run() -> None:
-        room, ana, beto = await two_people(one, two)
+        room, ana, beto = await cs.two_people(one, two)
         before = cluster.stored_state(room)
         cluster.pg.stop()
         try:
@@ -408,14 +237,14 @@ def test_postgresql_away_moves_are_refused_then_play_resumes(cluster: Cluster) -
         assert answer["state"] == before + 1 == cluster.stored_state(room)
         for p in (ana, beto):
             await p.state_at_least(answer["state"])
-        await play_turns([ana, beto], 4)
+        await cs.play_turns([ana, beto], 4)
         await ana.close()
         await beto.close()
 
     asyncio.run(run())
 
 
-def test_a_grace_that_runs_out_on_two_nodes_gives_one_computer_move_per_turn(cluster: Cluster) -> None:
+def test_a_grace_that_runs_out_on_two_nodes_gives_one_computer_move_per_turn(cluster: cs.Cluster) -> None:
     """Both nodes hold the table (a person on one, a spectator on the other) and both run its timer; when
     Beto's grace runs out the computer plays each of his turns once (the job is enqueued once per version,
     and written with the compare-and-set)."""
@@ -434,7 +263,7 @@ def test_a_grace_that_runs_out_on_two_nodes_gives_one_computer_move_per_turn(clu
             joined = await client.post(
                 f"{two}/api/tables/{room}/join", json={"invite": made.json()["invite"], "name": "Beto"}
             )
-        ana, beto = Person(one, room, made.json()["token"]), Person(two, room, joined.json()["token"])
+        ana, beto = cs.Person(one, room, made.json()["token"]), cs.Person(two, room, joined.json()["token"])
         assert (await ana.open())["type"] == "state"
         assert (await beto.open())["type"] == "state"
         watcher = await connect(two.replace("http", "ws") + "/ws", origin=two)

@@ -66,6 +66,7 @@ from cuarenta.server.protocol import (
     pong_message,
 )
 from cuarenta.server.rooms import (
+    CLOSE_SOCKET,
     DEFAULT_MAX_ROOMS,
     Connection,
     RoomProblem,
@@ -754,6 +755,11 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
     """Send a socket's queued messages in order until it closes."""
     while True:
         message = await conn.queue.get()
+        if message is CLOSE_SOCKET:  # Connection.close: the socket closes (its receiver then leaves)
+            conn.queue.task_done()
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await ws.close(code=conn.close_code or 1000)
+            return
         try:
             if isinstance(message, SharedMessage):  # made once for many sockets: encoded once
                 await ws.send_text(message.text)

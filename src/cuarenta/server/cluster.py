@@ -32,6 +32,12 @@ Computer players
     worker that dies leaves its job pending and another takes it over, and the move is written with the
     same compare-and-set: a job for a version that is gone changes nothing.
 
+Takeover and handback
+    A join whose room is not in memory waits while one reader thread reads the room (the sockets of a
+    dead node arrive all at once: their reads on the event loop held every other socket back); a node
+    that took a lost node's rooms over asks their sockets to reconnect (close :data:`CLOSE_RECONNECT`)
+    once that node is back, and the proxy sends each room where its hash names.
+
 Timers
     The grace and the turn clock run on every node that holds the table; what they do when they fire is
     idempotent (mark a seat as played by the computer, enqueue the job of this version), so the move they
@@ -45,21 +51,30 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
+from cuarenta.server.metrics import PEER_KINDS
 from cuarenta.server.protocol import (
     JoinMessage,
+    MoveMessage,
+    NextMessage,
+    PaceMessage,
     ProtocolError,
     ReactMessage,
     RematchMessage,
+    WatchMessage,
+    error_message,
     reaction_message,
 )
-from cuarenta.server.rooms import Connection, Room, RoomProblem, play_logged
+from cuarenta.server.rooms import Connection, Room, RoomProblem, _room_from_row, play_logged
 from cuarenta.server.store import Store, StoreError, hash_token
 from cuarenta.server.tables import TableRooms
 
@@ -71,6 +86,8 @@ JOBS_STREAM: Final = f"{PREFIX}:moves"
 JOBS_GROUP: Final = "workers"
 #: The sorted set of live nodes (score: when the node's entry expires, wall-clock seconds).
 NODES_KEY: Final = f"{PREFIX}:nodes"
+#: The hash of when each process of the cluster started (a node restarted within its entry's life is seen).
+STARTS_KEY: Final = f"{PREFIX}:started"
 #: Seconds between a node's heartbeats, and how long its entry lives without one.
 HEARTBEAT_SECONDS: Final = 2.0
 NODE_TTL_SECONDS: Final = 6.0
@@ -84,6 +101,24 @@ RETRY_SECONDS: Final = 0.5
 OUTBOX_MAX: Final = 10_000
 #: The most jobs kept in the stream (old, finished entries are trimmed).
 STREAM_MAX: Final = 100_000
+#: A room whose sockets came to this node from ``ADOPT_BEFORE_SECONDS`` before a peer node was found lost
+#: to ``ADOPT_SECONDS`` after was that node's (the sockets come back within a second; the node counts as
+#: lost only once its entry expired, NODE_TTL_SECONDS later).
+ADOPT_BEFORE_SECONDS: Final = NODE_TTL_SECONDS + 2 * HEARTBEAT_SECONDS + 2.0
+ADOPT_SECONDS: Final = 60.0
+#: When a node appears, a node holding rooms adopted from a lost one asks their sockets to reconnect
+#: through the proxy (which sends each room where its hash says): after this many seconds (the new node
+#: is ready), this many rooms at a time, this many seconds apart.
+HANDBACK_DELAY_SECONDS: Final = 3.0
+HANDBACK_BATCH: Final = 10
+HANDBACK_PAUSE_SECONDS: Final = 0.5
+#: The close code of those sockets: 1012, "service restart" (the page reconnects after any close).
+CLOSE_RECONNECT: Final = 1012
+#: Seconds a room read from the database (or compared with it) counts as current for a socket's join
+#: before its channel's subscription is confirmed (which compares it again): the two seats of a table
+#: that join at once, the two checks of one join, cost one read, not four. Nothing else trusts it (a
+#: worker reads the room of every job).
+FRESH_SECONDS: Final = 0.5
 
 #: Enqueue a job once per (room, version): set the key if absent, then add the job to the stream.
 _ENQUEUE: Final = """
@@ -162,7 +197,40 @@ class ClusterRooms(TableRooms):
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self.redis_ok = False  #: whether the last exchange with Redis worked (readiness)
+        self._bus: bool | None = None  #: whether the last exchange with Redis worked (None: none yet)
+        self._lost_once = False  #: Redis has been lost at least once (a later success is a reconnect)
+        self._checked: dict[str, float] = {}  #: room → time.monotonic() of its last read from the database
+        self._joining: str | None = None  #: the room of the socket join being made (its read is trusted)
+        self._arrived: dict[str, float] = {}  #: room → time.monotonic() its first socket here came
+        self._node_lost_at: float | None = None  #: when a peer node was last found lost
+        self._started = time.time()  #: when this process started (its incarnation, for the others)
+        self._starts: dict[str, float] = {}  #: the live peers' start times, as last read
+        self._handback: asyncio.Task[None] | None = None
+        self._joins: dict[Connection, _Pending] = {}  #: sockets whose join waits for its room's read
+        #: rooms being read in the reader thread (one read for every socket of the room)
+        self._loading: dict[str, asyncio.Future[tuple[float, Any]]] = {}
+        #: one thread for those reads: more would take the interpreter's lock from the loop in turn
+        self._reader: ThreadPoolExecutor | None = None
+        self._confirmed: set[str] = set()  #: rooms newly subscribed: to compare with the database
+        self._confirm_wake = asyncio.Event()
+
+    @property
+    def redis_ok(self) -> bool:
+        """Whether the last exchange with Redis worked (readiness, and the ``cuarenta_bus_up`` gauge)."""
+        return bool(self._bus)
+
+    @redis_ok.setter
+    def redis_ok(self, ok: bool) -> None:
+        was, self._bus = self._bus, ok
+        if was is ok:
+            return
+        self.metrics.bus_up.set(1 if ok else 0)
+        if was is True:  # lost: counted once per outage, however many exchanges fail during it
+            self.metrics.bus_outages.inc()
+        elif was is False and ok and self._lost_once:
+            self.metrics.bus_reconnects.inc()
+        if not ok:
+            self._lost_once = True
 
     # -- lifecycle ---------------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -173,10 +241,13 @@ class ClusterRooms(TableRooms):
             ("publish", self._publish),
             ("heartbeat", self._heartbeat),
             ("sweep", self._sweep),
+            ("confirm", self._confirm),
         ):
             self._tasks.append(loop.create_task(run(), name=f"cluster-{name}"))
 
     async def close(self) -> None:
+        if self._handback is not None:
+            self._handback.cancel()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -187,6 +258,9 @@ class ClusterRooms(TableRooms):
             await self._forget_node()
         await super().close()
         await self.redis.aclose()
+        if self._reader is not None:
+            self._reader.shutdown(wait=False, cancel_futures=True)
+            self._reader = None
 
     async def _forget_node(self) -> None:
         """Remove this node's sockets from every presence hash it wrote (a clean stop)."""
@@ -199,11 +273,30 @@ class ClusterRooms(TableRooms):
     # -- finding rooms ----------------------------------------------------------------------------------
     def get(self, room_id: str) -> Room:
         """A room, up to date: one this node follows is kept current by the notices; another one is
-        compared with the database first (it may have changed in another node)."""
+        compared with the database first (it may have changed in another node) — but for the socket
+        join under way, whose room was read less than :data:`FRESH_SECONDS` ago (its subscription,
+        once confirmed, compares it again)."""
         room = self._rooms.get(room_id)
-        if room is not None and room_id not in self._live and self.refresh(room):
+        current = room_id in self._live or (room_id == self._joining and self._current(room_id))
+        if room is not None and not current and self.refresh(room):
             self._caught_up(room)
-        return super().get(room_id)
+        found = super().get(room_id)
+        if room is None:  # read from the database just now
+            self._checked[room_id] = time.monotonic()
+        return found
+
+    def refresh(self, room: Room) -> bool:
+        self._checked[room.id] = time.monotonic()
+        return super().refresh(room)
+
+    def _current(self, room_id: str) -> bool:
+        """Whether the copy in memory may be used without asking the database: its notices are followed,
+        or it was read a moment ago."""
+        if room_id not in self._rooms:
+            return False
+        if room_id in self._live:
+            return True
+        return time.monotonic() - self._checked.get(room_id, -FRESH_SECONDS) < FRESH_SECONDS
 
     def authorize(self, room_id: str, token: str) -> tuple[Room, int]:
         """The room (current) and the token's seat, read from the room's current seats."""
@@ -214,41 +307,157 @@ class ClusterRooms(TableRooms):
                 return room, s.seat
         raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
 
-    # -- sockets ---------------------------------------------------------------------------------------
+    # -- sockets: a join whose room is not in memory reads it in a thread first --------------------------
+    # A node that takes over a dead node's sockets gets their joins all at once; each read of a room (its
+    # row, seats and log, and the replay of the log) on the event loop would hold every other socket
+    # back. Such a join waits for its room to be read in a thread (one read for all the sockets of a
+    # room), and whatever the socket sends meanwhile waits behind it, in order.
     def join(self, conn: Connection, message: JoinMessage) -> None:
-        super().join(conn, message)
+        self._after_read(conn, message.room, lambda: self._join_now(conn, message))
+
+    def watch(self, conn: Connection, message: WatchMessage) -> None:
+        self._after_read(conn, message.room, lambda: self._watch_now(conn, message))
+
+    def move(self, conn: Connection, message: MoveMessage) -> None:
+        self._after_read(conn, None, lambda: TableRooms.move(self, conn, message))
+
+    def pace(self, conn: Connection, message: PaceMessage) -> None:
+        self._after_read(conn, None, lambda: TableRooms.pace(self, conn, message))
+
+    def next_mesa(self, conn: Connection, message: NextMessage) -> None:
+        self._after_read(conn, None, lambda: TableRooms.next_mesa(self, conn, message))
+
+    def _join_now(self, conn: Connection, message: JoinMessage) -> None:
+        self._joining = message.room
+        try:
+            TableRooms.join(self, conn, message)
+        finally:
+            self._joining = None
         if conn.room is not None:
             self._follow(conn.room)
 
-    def watch(self, conn: Connection, message: Any) -> None:
-        super().watch(conn, message)
+    def _watch_now(self, conn: Connection, message: WatchMessage) -> None:
+        self._joining = message.room
+        try:
+            TableRooms.watch(self, conn, message)
+        finally:
+            self._joining = None
         if conn.room is not None:
             self._follow(conn.room)
+
+    def _after_read(self, conn: Connection, room_id: str | None, run: Callable[[], None]) -> None:
+        """Run a socket's request now, or — when its room is to be read first (``room_id``: a join or a
+        watch), or an earlier request of the socket waits for that — once the read is done."""
+        pending = self._joins.get(conn)
+        if pending is None and (room_id is None or self._current(room_id)):
+            run()  # a ProtocolError goes back to the socket handler, as in one process
+            return
+        if pending is None:
+            pending = self._joins[conn] = _Pending()
+            pending.task = asyncio.get_running_loop().create_task(self._settle(conn, pending))
+        pending.queue.append((room_id, run))
+
+    async def _settle(self, conn: Connection, pending: _Pending) -> None:
+        """Run the socket's waiting requests in order, each join after its room's read."""
+        try:
+            while pending.queue:
+                room_id, run = pending.queue.pop(0)
+                if room_id is not None and not self._current(room_id):
+                    await self._read_room(room_id)
+                try:
+                    run()
+                except ProtocolError as exc:
+                    self.metrics.refused.labels(code=exc.code).inc()
+                    conn.send(error_message(exc.code, exc.message, exc.reason))
+                except StoreError as exc:
+                    self.metrics.refused.labels(code="store_unavailable").inc()
+                    conn.send(error_message("store_unavailable", f"the room cannot be read now: {exc}"))
+        finally:
+            if self._joins.get(conn) is pending:
+                del self._joins[conn]
+
+    async def _read_room(self, room_id: str) -> None:
+        """Read a room from the database in a thread and keep it in memory (or, if it is in memory
+        already, compare its version). A failed read leaves it to the request itself, which reads
+        again on the loop and says why (an unknown or damaged room), as in one process."""
+        load = self._loading.get(room_id)
+        if load is None:
+            room = self._rooms.get(room_id)
+            if self._reader is None:
+                self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuarenta-read")
+            load = asyncio.get_running_loop().run_in_executor(
+                self._reader, self._read_in_thread, room_id, room is not None
+            )
+            load.add_done_callback(lambda _: self._loading.pop(room_id, None))
+            load.add_done_callback(lambda f: f.cancelled() or f.exception())  # read below, or by nobody
+            self._loading[room_id] = load
+        try:
+            asked, found = await asyncio.shield(load)
+        except (RoomProblem, StoreError):
+            return
+        room = self._rooms.get(room_id)
+        if isinstance(found, tuple):
+            if room is None:
+                try:
+                    fresh = _room_from_row(*found)  # the replay, on the loop: a fraction of a millisecond
+                except RoomProblem:
+                    return
+                self._remember(fresh)
+                self._checked[room_id] = asked
+        elif room is not None:  # a version: the copy in memory is behind it, or current
+            if found is not None and found > room.version:
+                self._catch_up_logged(room)
+            self._checked[room_id] = asked
+
+    def _read_in_thread(self, room_id: str, version_only: bool) -> tuple[float, Any]:
+        """(In the reader thread.) When the read began, and the room's row and log — or, for a room in
+        memory, its stored version only."""
+        began = time.monotonic()
+        if version_only:
+            return began, self.store.room_versions([room_id]).get(room_id)
+        row = self.store.load_room(room_id)
+        if row is None:
+            raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+        return began, (row, self.store.load_actions(room_id, row.mesa))
 
     def leave(self, conn: Connection, keep: Room | None = None) -> None:
+        pending = self._joins.get(conn)
+        if pending is not None and keep is None:  # the socket closed: what it asked is dropped
+            del self._joins[conn]
+            if pending.task is not None:
+                pending.task.cancel()
         room = conn.room
         super().leave(conn, keep=keep)
         if room is not None:
             self._presence_dirty.add(room.id)
             if not room.connections:
                 self._wanted.discard(room.id)
+                self._arrived.pop(room.id, None)
             self._wake.set()
 
     def _follow(self, room: Room) -> None:
         """A socket joined ``room`` here: subscribe to its notices and tell the others of the socket."""
+        if room.id not in self._wanted:  # its first socket here
+            self._arrived[room.id] = time.monotonic()
         self._presence_dirty.add(room.id)
         self._wanted.add(room.id)
         self._wake.set()
 
     def react(self, conn: Connection, message: ReactMessage) -> None:
-        super().react(conn, message)
+        self._after_read(conn, None, lambda: self._react_now(conn, message))
+
+    def rematch(self, conn: Connection, message: RematchMessage) -> None:
+        self._after_read(conn, None, lambda: self._rematch_now(conn, message))
+
+    def _react_now(self, conn: Connection, message: ReactMessage) -> None:
+        TableRooms.react(self, conn, message)
         assert conn.room is not None and conn.seat is not None
         self._notify(conn.room, {"kind": "reaction", "seat": conn.seat, "saying": message.saying})
 
-    def rematch(self, conn: Connection, message: RematchMessage) -> None:
+    def _rematch_now(self, conn: Connection, message: RematchMessage) -> None:
         room = conn.room
         mesa = None if room is None else room.mesa
-        super().rematch(conn, message)
+        TableRooms.rematch(self, conn, message)
         if room is not None and conn.seat is not None and room.mesa == mesa:  # no new mesa yet: tell all
             self._notify(room, {"kind": "rematch", "mesa": room.mesa, "seat": conn.seat})
 
@@ -498,9 +707,9 @@ class ClusterRooms(TableRooms):
         room_id = channel.rpartition(":")[2]
         if kind == "subscribe":  # from now on no notice is missed: catch up with the database once
             self._live.add(room_id)
-            room = self._rooms.get(room_id)
-            if room is not None:
-                self._catch_up_logged(room)
+            if room_id in self._rooms:
+                self._confirmed.add(room_id)  # compared by _confirm, with the others of its round
+                self._confirm_wake.set()
                 self._presence_dirty.add(room_id)
                 self._wake.set()
         elif kind == "unsubscribe":
@@ -559,17 +768,105 @@ class ClusterRooms(TableRooms):
         while True:
             try:
                 now = self.wall()
-                await self.redis.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
-                await self.redis.zremrangebyscore(NODES_KEY, "-inf", now - 60)
-                live = {_text(n) for n in await self.redis.zrangebyscore(NODES_KEY, now, "+inf")}
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
+                    pipe.hset(STARTS_KEY, self.node, repr(self._started))
+                    pipe.zremrangebyscore(NODES_KEY, "-inf", now - 60)
+                    pipe.zrangebyscore(NODES_KEY, now - 60, "+inf", withscores=True)
+                    pipe.hgetall(STARTS_KEY)
+                    *_, found, starts = await pipe.execute()
+                entries = [(_text(n), float(until)) for n, until in found]
+                live = {n for n, until in entries if until >= now} | {self.node}
+                expired = {n for n, until in entries if until < now}
+                started = {_text(n): float(when) for n, when in starts.items()}
+                # a node killed and started again before its entry expired is a node lost too
+                restarted = {
+                    n
+                    for n in live & self._nodes
+                    if n != self.node and n in started and self._starts.get(n, started[n]) != started[n]
+                }
+                self._starts = {n: started[n] for n in live if n in started}
+                self._count_peers(live, lost=((self._nodes & expired) - live) | restarted)
+                joined = {n for n in (live - self._nodes) | restarted if _peer_kind(n) == "node"}
+                if joined and self._node_lost_at is not None:
+                    self._hand_back_later()
                 if live != self._nodes:
-                    self._nodes = live | {self.node}
+                    self._nodes = live
                     await self._read_presence(list(self._rooms))
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError):
                 pass
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    def _count_peers(self, live: set[str], lost: set[str]) -> None:
+        """The peers gauge (the other live processes), and the peers lost: those this node knew alive whose
+        entry expired (killed, or cut off from Redis), or that started again meanwhile (killed and
+        restarted within the entry's life). A process that stops cleanly removes its entry and is not
+        counted; after Redis restarted the set is empty, and nobody is counted either."""
+        for kind in PEER_KINDS:
+            self.metrics.peers.labels(kind=kind).set(
+                sum(_peer_kind(n) == kind for n in live if n != self.node)
+            )
+        for name in sorted(lost):
+            log.warning("node %s: %s stopped announcing itself", self.node, name)
+            self.metrics.peers_lost.labels(kind=_peer_kind(name)).inc()
+            if _peer_kind(name) == "node":
+                self._node_lost_at = time.monotonic()
+
+    # -- sockets back to a node that returns ---------------------------------------------------------------
+    def adopted(self) -> list[Room]:
+        """The rooms with sockets here whose sockets came when a peer node was lost (they were its)."""
+        lost = self._node_lost_at
+        if lost is None:
+            return []
+        since, until = lost - ADOPT_BEFORE_SECONDS, lost + ADOPT_SECONDS
+        return [
+            r
+            for r in self._rooms.values()
+            if r.connections and since <= self._arrived.get(r.id, -1.0) <= until
+        ]
+
+    def _hand_back_later(self) -> None:
+        if self._handback is None or self._handback.done():
+            self._handback = asyncio.get_running_loop().create_task(self._hand_back())
+
+    async def _hand_back(self) -> None:
+        """A node appeared after one was lost: the sockets of the rooms adopted then are asked to reconnect
+        (close 1012), a batch at a time; the proxy sends each room to the node its hash names — some come
+        back here, the others go to the node that appeared."""
+        await asyncio.sleep(HANDBACK_DELAY_SECONDS)
+        rooms = self.adopted()
+        self._node_lost_at = None
+        for room_id in [r.id for r in rooms]:
+            self._arrived.pop(room_id, None)
+        if rooms:
+            log.warning("node %s: asking the sockets of %d rooms to reconnect", self.node, len(rooms))
+        for start in range(0, len(rooms), HANDBACK_BATCH):
+            for room in rooms[start : start + HANDBACK_BATCH]:
+                for conn in list(room.connections):
+                    conn.close(CLOSE_RECONNECT)
+                    self.metrics.handed_back.inc()
+            await asyncio.sleep(HANDBACK_PAUSE_SECONDS)
+
+    async def _confirm(self) -> None:
+        """Compare the rooms whose subscription was just confirmed with the database (one query in a
+        thread for a round of them) and catch up those that changed before it."""
+        while True:
+            await self._confirm_wake.wait()
+            self._confirm_wake.clear()
+            ids, self._confirmed = self._confirmed, set()
+            rooms = [self._rooms[r] for r in sorted(ids) if r in self._rooms]
+            if not rooms:
+                continue
+            try:
+                stored = await asyncio.to_thread(self.store.room_versions, [r.id for r in rooms])
+            except StoreError as exc:  # the sweep compares them again within SWEEP_SECONDS
+                log.warning("node %s cannot reach the database: %s", self.node, exc)
+                continue
+            for room in rooms:
+                if stored.get(room.id, room.version) > room.version:
+                    self._catch_up_logged(room)
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_SECONDS`: catch up with the database the rooms whose notices were missed,
@@ -579,13 +876,14 @@ class ClusterRooms(TableRooms):
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             followed = [r for r in self._rooms.values() if r.connections]
-            try:
-                stored = self.store.room_versions([r.id for r in followed])
+            self._checked = {r: t for r, t in self._checked.items() if r in self._rooms}
+            try:  # in a thread: the loop serves the sockets meanwhile
+                stored = await asyncio.to_thread(self.store.room_versions, [r.id for r in followed])
             except StoreError as exc:
                 log.warning("node %s cannot reach the database: %s", self.node, exc)
                 continue
             for room in followed:
-                if stored.get(room.id, room.version) != room.version:
+                if stored.get(room.id, room.version) > room.version:  # a version is never undone
                     self._catch_up_logged(room)
                 self._kick(room)
             with contextlib.suppress(RedisError, OSError):
@@ -596,8 +894,25 @@ class ClusterRooms(TableRooms):
             self._wake.set()
 
 
+@dataclass(eq=False)
+class _Pending:
+    """A socket's requests that wait for a room's read: (room to read first or None, the request)."""
+
+    queue: list[tuple[str | None, Callable[[], None]]] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+
+
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _peer_kind(name: str) -> str:
+    """A cluster process's kind by its name among the live nodes (workers announce ``worker/NAME``).
+
+    >>> _peer_kind("worker/w1"), _peer_kind("server1")
+    ('worker', 'node')
+    """
+    return "worker" if name.startswith("worker/") else "node"
 
 
 __all__ = [

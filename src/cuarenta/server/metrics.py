@@ -14,7 +14,10 @@ What is measured where:
   code (:attr:`Metrics.refused`);
 - the rooms and tables in memory are counted when scraped (:meth:`Metrics.watch`);
 - :attr:`Metrics.bus_messages`, :attr:`Metrics.queue_depth` and :attr:`Metrics.think_seconds` are for
-  the cluster's fan-out bus, job queue and workers.
+  the cluster's fan-out bus, job queue and workers; :attr:`Metrics.bus_up`, :attr:`Metrics.bus_outages`,
+  :attr:`Metrics.bus_reconnects`, :attr:`Metrics.peers` and :attr:`Metrics.peers_lost` say whether the
+  cluster's Redis answers and which other processes of the cluster live (set by
+  :class:`~cuarenta.server.cluster.ClusterRooms`).
 
 >>> metrics = Metrics()
 >>> metrics.moves.labels(by="person").inc()
@@ -70,6 +73,8 @@ Mover = Literal["person", "computer"]
 MOVERS: Final[tuple[Mover, ...]] = ("person", "computer")
 #: Directions of the cluster bus' messages.
 DIRECTIONS: Final = ("published", "received")
+#: Kinds of the other processes of a cluster: server nodes and computer-player workers.
+PEER_KINDS: Final = ("node", "worker")
 
 
 class Metrics:
@@ -137,6 +142,46 @@ class Metrics:
             namespace=NAMESPACE,
             registry=registry,
         )
+        self.bus_up = Gauge(
+            "bus_up",
+            "1 while this process' last exchange with the cluster's Redis worked, else 0",
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.bus_outages = Counter(
+            "bus_outages",
+            "Times this process lost the cluster's Redis (an exchange failed after one had worked)",
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.bus_reconnects = Counter(
+            "bus_reconnects",
+            "Times this process reached the cluster's Redis again after losing it",
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.peers = Gauge(
+            "peers",
+            "Other processes of the cluster announcing themselves, by kind (node or worker)",
+            ["kind"],
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.peers_lost = Counter(
+            "peers_lost",
+            "Other processes of the cluster that stopped announcing themselves without leaving (killed, "
+            "cut off), by kind (node or worker)",
+            ["kind"],
+            namespace=NAMESPACE,
+            registry=registry,
+        )
+        self.handed_back = Counter(
+            "sockets_handed_back",
+            "Sockets this node asked to reconnect through the proxy (close 1012) so that a node that came "
+            "back gets its tables again",
+            namespace=NAMESPACE,
+            registry=registry,
+        )
         self.think_seconds = Histogram(
             "think_seconds",
             "Seconds a computer player thought about one move, by level",
@@ -149,6 +194,9 @@ class Metrics:
             self.moves.labels(by=by)
         for direction in DIRECTIONS:
             self.bus_messages.labels(direction=direction)
+        for kind in PEER_KINDS:
+            self.peers.labels(kind=kind)
+            self.peers_lost.labels(kind=kind)
         if process:
             ProcessCollector(registry=registry)
             PlatformCollector(registry=registry)
@@ -177,4 +225,4 @@ class Metrics:
         return self.registry.get_sample_value(name, labels)
 
 
-__all__ = ["CONTENT_TYPE", "LATENCY_BUCKETS", "MOVERS", "THINK_BUCKETS", "Metrics", "Mover"]
+__all__ = ["CONTENT_TYPE", "LATENCY_BUCKETS", "MOVERS", "PEER_KINDS", "THINK_BUCKETS", "Metrics", "Mover"]

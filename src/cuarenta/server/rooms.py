@@ -243,9 +243,20 @@ class Connection:
         self.mesa = 0  #: the mesa ``sent`` counts events of
         self.sent = 0  #: events of that mesa already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
+        self.close_code: int | None = None  #: set by :meth:`close`
 
     def send(self, message: dict[str, Any]) -> None:
         self.queue.put_nowait(message)
+
+    def close(self, code: int) -> None:
+        """Close the socket with ``code`` once what was queued before is sent (a cluster node asks a
+        browser to reconnect through the proxy: docs/scaling.md)."""
+        self.close_code = code
+        self.queue.put_nowait(CLOSE_SOCKET)
+
+
+#: Queued on a :class:`Connection` by :meth:`Connection.close`: the socket's sender closes it there.
+CLOSE_SOCKET: Final[dict[str, Any]] = {"type": "close"}
 
 
 @dataclass(eq=False)
@@ -1206,6 +1217,7 @@ def room_status(room: Room) -> dict[str, Any]:
 
 
 __all__ = [
+    "CLOSE_SOCKET",
     "LEVELS",
     "PACE_FACTORS",
     "Connection",

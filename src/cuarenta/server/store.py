@@ -62,6 +62,7 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 
 from cuarenta.server import sqlite_files
+from cuarenta.server.pgwatch import bounded_engine
 from cuarenta.server.sqlite_files import is_corrupt
 
 log = logging.getLogger("cuarenta.server")
@@ -545,8 +546,8 @@ class Store:
                     )
                 fresh = self._check_file(init=init, accept_lost_wal=accept_lost_wal)
                 self.engine = _sqlite_engine(self.url)
-            else:
-                self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+            else:  # every wait for the server bounded: a database that hangs is refused (pgwatch.py)
+                self.engine = bounded_engine(self.url, pool_pre_ping=True)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
             raise StoreError(f"cannot open the database {where}: {exc}") from None
         try:

@@ -14,9 +14,11 @@ consumer group (``workers``), so each job goes to one worker:
 5. acknowledge the job, and publish the move's notice (every node with sockets in the room tells them).
 
 While a job is in hand the worker renews its claim every :data:`HOLD_SECONDS`; a worker that dies
-(killed while thinking) stops renewing, and after :data:`CLAIM_IDLE_SECONDS` another worker takes the job
-over (``XAUTOCLAIM``). A job whose write fails because the database is away is left pending and taken
-again the same way. A move can therefore be thought twice, never written twice.
+(killed while thinking) stops renewing, and once the job has gone :data:`CLAIM_IDLE_SECONDS` without a
+renewal another worker takes it over (``XAUTOCLAIM``, asked every :data:`POLL_SECONDS` at most, even by a
+worker whose every slot is busy): :data:`TAKEOVER_SECONDS` at most after the holder died. A job whose
+write fails because the database is away is left pending and taken again the same way. A move can
+therefore be thought twice, never written twice.
 """
 
 from __future__ import annotations
@@ -40,9 +42,17 @@ from cuarenta.server.thinking import Thinking, make_thinking
 log = logging.getLogger("cuarenta.worker")
 
 #: A job nobody has renewed for this long is taken over by another worker.
-CLAIM_IDLE_SECONDS: Final = 5.0
-#: How often a worker renews its claim on the jobs it holds.
-HOLD_SECONDS: Final = 1.5
+CLAIM_IDLE_SECONDS: Final = 4.0
+#: How often a worker renews its claim on the jobs it holds (a quarter of the above: three renewals may
+#: be late before another worker takes a live worker's job, which would then be thought twice).
+HOLD_SECONDS: Final = 1.0
+#: The longest a worker goes without asking for abandoned jobs (its wait for new ones).
+POLL_SECONDS: Final = 0.5
+#: The most abandoned jobs taken over at once (beyond ``concurrency``: they were someone's already).
+TAKEOVER_BATCH: Final = 16
+#: The longest from a worker's death to another worker holding its jobs: the idle time, and a poll.
+#: (The measured figure, by tests/test_cluster.py, is in docs/scaling.md.)
+TAKEOVER_SECONDS: Final = CLAIM_IDLE_SECONDS + POLL_SECONDS
 #: The longest pause a job may ask for (a guard against a wrong clock).
 MAX_WAIT_SECONDS: Final = 30.0
 
@@ -96,14 +106,13 @@ class MoveWorker:
         try:
             while not stop.is_set():
                 free = self.concurrency - len(busy)
-                if free <= 0:
-                    await asyncio.wait(busy, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
-                    continue
                 try:
                     if not grouped:
                         await self.ensure_group()
                         grouped = True
                     entries = await self._take(free)
+                    if not entries and free <= 0:  # every slot busy: look for abandoned jobs again soon
+                        await asyncio.wait(busy, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
                 except (RedisError, OSError) as exc:
                     grouped = False  # Redis restarted: the group may be gone
                     log.warning("worker %s cannot read the jobs (%s); trying again", self.name, exc)
@@ -121,14 +130,23 @@ class MoveWorker:
             await self.rooms.close()
 
     async def _take(self, free: int) -> list[tuple[Any, dict[Any, Any] | None]]:
-        """Jobs to do: those abandoned by a worker that stopped renewing them, then new ones."""
+        """Jobs to do: those abandoned by a worker that stopped renewing them (taken over even when every
+        slot is busy: a job's slot is mostly its pause), then new ones for the free slots."""
         claimed = await self.redis.xautoclaim(
-            JOBS_STREAM, JOBS_GROUP, self.name, min_idle_time=int(CLAIM_IDLE_SECONDS * 1000), count=free
+            JOBS_STREAM,
+            JOBS_GROUP,
+            self.name,
+            min_idle_time=int(CLAIM_IDLE_SECONDS * 1000),
+            count=max(free, TAKEOVER_BATCH),
         )
         entries: list[tuple[Any, dict[Any, Any] | None]] = list(claimed[1])
         if len(entries) < free:
             read: Any = await self.redis.xreadgroup(
-                JOBS_GROUP, self.name, {JOBS_STREAM: ">"}, count=free - len(entries), block=500
+                JOBS_GROUP,
+                self.name,
+                {JOBS_STREAM: ">"},
+                count=free - len(entries),
+                block=int(POLL_SECONDS * 1000),
             )
             for _stream, items in read or []:
                 entries.extend(items)
@@ -215,4 +233,4 @@ class MoveWorker:
         return True
 
 
-__all__ = ["CLAIM_IDLE_SECONDS", "HOLD_SECONDS", "MoveWorker"]
+__all__ = ["CLAIM_IDLE_SECONDS", "HOLD_SECONDS", "POLL_SECONDS", "TAKEOVER_SECONDS", "MoveWorker"]

@@ -19,6 +19,7 @@ from cuarenta.errors import (
     RecordError,
     RulesError,
     SeedError,
+    ViewError,
 )
 from cuarenta.events import Event
 from cuarenta.game import Game
@@ -57,5 +58,6 @@ __all__ = [
     "RulesError",
     "SeatView",
     "SeedError",
+    "ViewError",
     "parse_action",
 ]

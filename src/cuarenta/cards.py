@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from cuarenta.errors import CardParseError
+from cuarenta.errors import CardParseError, brief, clip
 
 #: Rank characters in rank order (R1): A 2 3 4 5 6 7 J Q K.
 RANK_CHARS: Final = "A234567JQK"
@@ -46,14 +46,16 @@ def parse_rank(text: str) -> int:
     >>> parse_rank("J")
     7
     """
+    if not isinstance(text, str):
+        raise CardParseError.of("rank_unknown", text=brief(text), ranks=" ".join(RANK_CHARS))
     t = text.strip().upper()
     if t == "1":
         t = "A"
     if len(t) == 1 and t in RANK_CHARS:
         return RANK_CHARS.index(t)
     if t in ("8", "9", "10"):
-        raise CardParseError.of("rank_not_in_deck", text=text)
-    raise CardParseError.of("rank_unknown", text=text, ranks=" ".join(RANK_CHARS))
+        raise CardParseError.of("rank_not_in_deck", text=clip(text))
+    raise CardParseError.of("rank_unknown", text=clip(text), ranks=" ".join(RANK_CHARS))
 
 
 class Card(int):
@@ -70,7 +72,7 @@ class Card(int):
             return cls.parse(spec)
         if isinstance(spec, int) and not isinstance(spec, bool) and 0 <= spec < NUM_CARDS:
             return CARDS[spec]
-        raise CardParseError.of("card_index", value=repr(spec))
+        raise CardParseError.of("card_index", value=brief(spec))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -80,24 +82,24 @@ class Card(int):
         (Card('Qd'), Card('Ac'))
         """
         if not isinstance(text, str):
-            raise CardParseError.of("card_not_text", value=repr(text))
+            raise CardParseError.of("card_not_text", value=brief(text))
         t = text.strip()
         if len(t) < 2:
-            raise CardParseError.of("card_too_short", text=text)
+            raise CardParseError.of("card_too_short", text=clip(text))
         rank_text, suit_text = t[:-1], t[-1]
         if rank_text in ("8", "9", "10"):
-            raise CardParseError.of("card_not_in_deck", text=text)
+            raise CardParseError.of("card_not_in_deck", text=clip(text))
         try:
             rank = parse_rank(rank_text)
         except CardParseError:
-            raise CardParseError.of("card_bad_rank", text=text, ranks=" ".join(RANK_CHARS)) from None
+            raise CardParseError.of("card_bad_rank", text=clip(text), ranks=" ".join(RANK_CHARS)) from None
         s = suit_text.lower()
         if s in SUIT_CHARS:
             suit = SUIT_CHARS.index(s)
         elif suit_text in SUIT_SYMBOLS:
             suit = SUIT_SYMBOLS.index(suit_text)
         else:
-            raise CardParseError.of("card_bad_suit", text=text)
+            raise CardParseError.of("card_bad_suit", text=clip(text))
         return CARDS[rank * NUM_SUITS + suit]
 
     @classmethod
@@ -109,8 +111,10 @@ class Card(int):
         """
         if isinstance(text, str):
             parts: Iterable[str | int] = text.replace(",", " ").split()
-        else:
+        elif isinstance(text, Iterable) and not isinstance(text, bytes | bytearray | dict):
             parts = text
+        else:
+            raise CardParseError.of("cards_not_a_list", value=brief(text))
         return [Card(p) for p in parts]
 
     @property

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cuarenta.cards import RANK_CHARS, Card
+from cuarenta.errors import READ_ERRORS, ViewError, brief, malformed
 from cuarenta.moves import Claim, Move
 
 
@@ -266,8 +267,16 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     >>> event_from_dict(event.to_dict()) == event
     True
     """
-    if not isinstance(data, dict) or data.get("kind") not in EVENT_CLASSES:
-        raise ValueError(f"not an event: {data!r}")
-    cls = EVENT_CLASSES[data["kind"]]
+    if not isinstance(data, dict):
+        raise ViewError.of(
+            "event_malformed", reason=ViewError.of("dict_not_object", type=type(data).__name__)
+        )
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in EVENT_CLASSES:
+        raise ViewError.of("event_malformed", reason=ViewError.of("event_kind", kind=brief(kind)))
+    cls = EVENT_CLASSES[kind]
     names = [f.name for f in dataclasses.fields(cls)]
-    return cls(**{n: _field_value(n, data[n]) for n in names if n in data})
+    try:
+        return cls(**{n: _field_value(n, data[n]) for n in names if n in data})
+    except READ_ERRORS as exc:
+        raise malformed(ViewError, "event_malformed", exc) from None

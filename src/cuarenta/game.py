@@ -43,6 +43,8 @@ from cuarenta.errors import (
     RecordError,
     RulesError,
     SeedError,
+    brief,
+    clip,
 )
 from cuarenta.events import (
     Caida,
@@ -62,6 +64,7 @@ from cuarenta.events import (
     Ronda,
     Zapatero,
 )
+from cuarenta.jsontext import loads
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.position import check_position
 from cuarenta.results import ChicaResult, Outcome
@@ -70,6 +73,8 @@ from cuarenta.view import SeatView
 
 GAME_FORMAT: Final = "cuarenta-game"
 GAME_FORMAT_VERSION: Final = 1
+#: The longest seed: a whole number of this many digits, or a text of this many characters.
+MAX_SEED_CHARS: Final = 1000
 
 #: The move that drops each card without taking anything (shared, immutable).
 _DROPS: Final = tuple(Move(c) for c in CARDS)
@@ -80,12 +85,40 @@ class _Malformed(Exception):
 
 
 def check_seed(seed: object) -> int | str:
-    """A game's seed: a whole number or a text as given, a random number for ``None``."""
+    """A game's seed: a whole number or a text as given, a random number for ``None``.
+
+    A seed is at most :data:`MAX_SEED_CHARS` digits or characters long (the server's seeds are below
+    2**63, 19 digits).
+
+    >>> check_seed("mesa 7"), check_seed(-3)
+    ('mesa 7', -3)
+    >>> check_seed(10**2000)
+    Traceback (most recent call last):
+    ...
+    cuarenta.errors.SeedError: seed <a whole number of about 2001 digits> is too long: a seed is a whole ...
+    """
     if seed is None:
         return secrets.randbelow(2**63)
     if isinstance(seed, str) or (isinstance(seed, int) and not isinstance(seed, bool)):
+        if (len(seed) if isinstance(seed, str) else abs(seed).bit_length() * 0.30103) > MAX_SEED_CHARS:
+            raise SeedError.of("seed_too_long", value=brief(seed), limit=MAX_SEED_CHARS)
         return seed
-    raise SeedError.of("bad_seed", value=repr(seed))
+    raise SeedError.of("bad_seed", value=brief(seed))
+
+
+def action_text(action: object) -> str:
+    """An action as a message shows it: its notation, cut short (a hand-built one that cannot be written
+    is shown as :func:`~cuarenta.errors.brief` shows it).
+
+    >>> action_text(Move.parse("7h x3c"))
+    '7h x3c'
+    >>> action_text(Move(Card("7h"), (10**5000,)))
+    "Move(Card('7h'), (<a whole number of about 5001 digits>,), ())"
+    """
+    try:
+        return clip(str(action))
+    except Exception:
+        return brief(action)
 
 
 def _rng(seed: int | str, *parts: object) -> random.Random:
@@ -465,17 +498,17 @@ class Game:
             self._check_claim(action)
             return
         if not isinstance(action, Move):
-            raise IllegalMoveError.of("not_an_action", value=repr(action))
+            raise IllegalMoveError.of("not_an_action", value=brief(action))
         card, base, run = action
         # a Move built by hand holds a Card and two tuples of Cards (the cards are checked below)
         if type(card) is not Card or type(base) is not tuple or type(run) is not tuple:
-            raise IllegalMoveError.of("move_malformed", value=repr(tuple(action)))
+            raise IllegalMoveError.of("move_malformed", value=brief(tuple(action)))
         if card not in self._hands[seat]:
             raise IllegalMoveError.of("card_not_in_hand", card=card, seat=seat)
         try:
             self._check_capture(action)
         except _Malformed:
-            raise IllegalMoveError.of("move_malformed", value=repr(tuple(action))) from None
+            raise IllegalMoveError.of("move_malformed", value=brief(tuple(action))) from None
         except IllegalMoveError as exc:
             options = [str(m) for m in self.legal_moves() if isinstance(m, Move) and m.card == card]
             if options == [str(card)]:
@@ -532,7 +565,7 @@ class Game:
     def _check_claim(self, claim: Claim) -> None:
         cards = claim.cards
         if not isinstance(cards, tuple) or not cards or not all(isinstance(c, Card) for c in cards):
-            raise IllegalMoveError.of("claim_malformed", value=repr(tuple(claim)))
+            raise IllegalMoveError.of("claim_malformed", value=brief(tuple(claim)))
         if not self._forgotten:
             raise IllegalMoveError.of("nothing_to_claim")
         for c in cards:
@@ -958,10 +991,10 @@ class Game:
         if not isinstance(data, dict):
             raise RecordError.of("save_not_object", type=type(data).__name__)
         if data.get("format") != GAME_FORMAT:
-            raise RecordError.of("save_format", value=repr(data.get("format")), expected=GAME_FORMAT)
+            raise RecordError.of("save_format", value=brief(data.get("format")), expected=GAME_FORMAT)
         if data.get("version") != GAME_FORMAT_VERSION:
             raise RecordError.of(
-                "save_version", value=repr(data.get("version")), expected=GAME_FORMAT_VERSION
+                "save_version", value=brief(data.get("version")), expected=GAME_FORMAT_VERSION
             )
         for key in ("rules", "seed", "actions", "state"):
             if key not in data:
@@ -976,17 +1009,30 @@ class Game:
         game = cls.replay(rules, data["seed"], data["actions"], data.get("start"))
         now = game.state_summary()
         if state != now:
-            diff = sorted(k for k in set(now) | set(state) if state.get(k) != now.get(k))
-            raise RecordError.of("save_corrupt", fields=", ".join(diff))
+            diff = sorted(
+                clip(k) if isinstance(k, str) else brief(k)
+                for k in set(now) | set(state)
+                if state.get(k) != now.get(k)
+            )
+            raise RecordError.of("save_corrupt", fields=clip(", ".join(diff)))
         return game
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
-        """Rebuild a game from :meth:`to_json` text; errors say what was wrong."""
+        """Rebuild a game from :meth:`to_json` text; errors say what was wrong.
+
+        Any input — not JSON, nested too deep, numbers too long, wrong types — raises
+        :class:`~cuarenta.RecordError` and nothing else (:mod:`cuarenta.jsontext`).
+
+        >>> Game.from_json("[" * 10_000)
+        Traceback (most recent call last):
+        ...
+        cuarenta.errors.RecordError: saved game is not valid JSON: it is nested more than 64 levels deep
+        """
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
-            raise RecordError.of("save_not_json", reason=str(exc)) from None
+            data = loads(text)
+        except RecordError as exc:
+            raise RecordError.of("save_not_json", reason=exc) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -1000,11 +1046,14 @@ class Game:
         """Play ``actions`` (checked) from a new game or a starting position; :class:`RecordError` if
         anything does not replay."""
         if seed is None or isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise RecordError.of("save_seed", value=repr(seed))
+            raise RecordError.of("save_seed", value=brief(seed))
         if isinstance(actions, str | bytes | dict) or not isinstance(actions, Iterable):
             raise RecordError.of("save_actions", type=type(actions).__name__)
         if start is None:
-            game = cls.new(rules, seed)
+            try:
+                game = cls.new(rules, seed)
+            except SeedError as exc:  # a seed too long
+                raise RecordError(str(exc), code=exc.code, params=exc.params) from None
         else:
             if not isinstance(start, dict):
                 raise RecordError.of("save_start_not_object", type=type(start).__name__)
@@ -1013,14 +1062,15 @@ class Game:
             except PositionError as exc:
                 raise RecordError.of("save_start", reason=exc) from None
             except TypeError as exc:  # a field from_position does not take
-                raise RecordError.of("save_start", reason=str(exc)) from None
+                raise RecordError.of("save_start", reason=clip(str(exc))) from None
         for i, action in enumerate(actions):
             if not isinstance(action, str | Move | Claim):
-                raise RecordError.of("save_action_type", number=i + 1, value=repr(action))
+                raise RecordError.of("save_action_type", number=i + 1, value=brief(action))
             try:
                 game.play(action)
             except IllegalMoveError as exc:
-                raise RecordError.of("save_action", number=i + 1, action=str(action), reason=exc) from None
+                shown = action_text(action)
+                raise RecordError.of("save_action", number=i + 1, action=shown, reason=exc) from None
         return game
 
     def copy(self) -> Game:

@@ -25,17 +25,17 @@ from __future__ import annotations
 from typing import NamedTuple, TypeAlias
 
 from cuarenta.cards import Card
-from cuarenta.errors import CardParseError, MoveParseError
+from cuarenta.errors import CardParseError, MoveParseError, brief, clip
 
 
 def _parse_card_list(text: str, sep: str, whole: str) -> tuple[Card, ...]:
     parts = [p.strip() for p in text.split(sep)]
     if not parts or any(not p for p in parts):
-        raise MoveParseError.of("move_empty_card", move=whole, part=text)
+        raise MoveParseError.of("move_empty_card", move=clip(whole), part=clip(text))
     try:
         return tuple(Card.parse(p) for p in parts)
     except CardParseError as exc:
-        raise MoveParseError.of("move_card", move=whole, reason=exc) from None
+        raise MoveParseError.of("move_card", move=clip(whole), reason=exc) from None
 
 
 class Move(NamedTuple):
@@ -53,12 +53,12 @@ class Move(NamedTuple):
         Move.parse('3h x3c,4d,5s')
         """
         if not isinstance(text, str):
-            raise MoveParseError.of("move_not_text", value=repr(text))
+            raise MoveParseError.of("move_not_text", value=brief(text))
         t = text.strip()
         if not t:
             raise MoveParseError.of("move_empty")
         if t.lower().startswith("claim"):
-            raise MoveParseError.of("move_is_claim", move=text)
+            raise MoveParseError.of("move_is_claim", move=clip(text))
         head, sep, tail = t.partition(" ")
         head = head.strip()
         tail = tail.strip()
@@ -69,14 +69,14 @@ class Move(NamedTuple):
         try:
             card = Card.parse(head)
         except CardParseError as exc:
-            raise MoveParseError.of("move_card", move=text, reason=exc) from None
+            raise MoveParseError.of("move_card", move=clip(text), reason=exc) from None
         if not sep:
             return cls(card)
         if not tail.lower().startswith("x"):
-            raise MoveParseError.of("move_no_x", move=text)
+            raise MoveParseError.of("move_no_x", move=clip(text))
         takes = tail[1:].replace(" ", "")
         if not takes:
-            raise MoveParseError.of("move_nothing_after_x", move=text)
+            raise MoveParseError.of("move_nothing_after_x", move=clip(text))
         base_text, _, run_text = takes.partition(",")
         base = _parse_card_list(base_text, "+", text)
         run = _parse_card_list(run_text, ",", text) if run_text else ()
@@ -122,10 +122,10 @@ class Claim(NamedTuple):
         """
         t = text.strip() if isinstance(text, str) else ""
         if not t.lower().startswith("claim"):
-            raise MoveParseError.of("claim_not_claim", value=repr(text))
+            raise MoveParseError.of("claim_not_claim", value=brief(text))
         rest = t[5:].replace(" ", "")
         if not rest:
-            raise MoveParseError.of("claim_no_cards", claim=text)
+            raise MoveParseError.of("claim_no_cards", claim=clip(text))
         return cls(_parse_card_list(rest, ",", text))
 
     def __str__(self) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cuarenta.cards import CARDS, NUM_CARDS, NUM_RANKS, RANK_CHARS, Card, parse_rank
-from cuarenta.errors import CardParseError, PositionError
+from cuarenta.errors import CardParseError, PositionError, brief
 from cuarenta.rules import Rules
 
 
@@ -39,8 +39,8 @@ def card_list(value: object, what: str) -> list[Card]:
     """
     if isinstance(value, str):
         value = value.replace(",", " ").split()
-    if not isinstance(value, Iterable) or isinstance(value, dict):
-        raise PositionError.of("position_not_cards", field=what, value=repr(value))
+    if not isinstance(value, Iterable) or isinstance(value, dict | bytes | bytearray):
+        raise PositionError.of("position_not_cards", field=what, value=brief(value))
     out = []
     for item in value:
         try:
@@ -58,7 +58,7 @@ def _pair(value: object, what: str) -> tuple[int, int]:
         or len(value) != 2
         or not all(_is_int(v) for v in value)
     ):
-        raise PositionError.of("position_pair", field=what, value=repr(value))
+        raise PositionError.of("position_pair", field=what, value=brief(value))
     return value[0], value[1]
 
 
@@ -113,14 +113,14 @@ def check_position(
         raise PositionError.of("not_rules", value=type(rules).__name__)
     n = rules.players
     if not isinstance(hands, Sequence) or isinstance(hands, str):
-        raise PositionError.of("position_hands_list", value=repr(hands))
+        raise PositionError.of("position_hands_list", value=brief(hands))
     if len(hands) != n:
         raise PositionError.of("position_hands_count", players=n, got=len(hands))
     hand_lists = [card_list(h, f"hands[{i}]") for i, h in enumerate(hands)]
     table_l = card_list(table, "table")
     stock_l = card_list(stock, "stock")
     if not isinstance(piles, Sequence) or isinstance(piles, str) or len(piles) != 2:
-        raise PositionError.of("position_piles", value=repr(piles))
+        raise PositionError.of("position_piles", value=brief(piles))
     pile_l = [card_list(p, f"piles[{i}]") for i, p in enumerate(piles)]
     seen: dict[Card, str] = {}
     dupes: list[str] = []
@@ -140,7 +140,7 @@ def check_position(
         raise PositionError.of("position_cards_missing", cards=" ".join(missing))
     for name, seat in (("turn", turn), ("dealer", dealer)):
         if not _is_int(seat) or not 0 <= seat < n:
-            raise PositionError.of("position_seat", field=name, value=repr(seat), last=n - 1)
+            raise PositionError.of("position_seat", field=name, value=brief(seat), last=n - 1)
     per_deal = 5 * n
     dealt = NUM_CARDS - len(stock_l)
     if dealt <= 0 or dealt % per_deal:
@@ -217,16 +217,16 @@ def _rondas(
     other hands or the stock (three were dealt to it).
     """
     if isinstance(rondas, str) or not isinstance(rondas, Iterable):
-        raise PositionError.of("position_rondas", value=repr(rondas))
+        raise PositionError.of("position_rondas", value=brief(rondas))
     found: list[tuple[int, int]] = []
     for item in rondas:
         try:
             seat_r, rank_r = item
             rank_i = parse_rank(rank_r) if isinstance(rank_r, str) else rank_r
         except (TypeError, ValueError):
-            raise PositionError.of("position_ronda", value=repr(item)) from None
+            raise PositionError.of("position_ronda", value=brief(item)) from None
         if not _is_int(seat_r) or not 0 <= seat_r < n or not _is_int(rank_i) or not 0 <= rank_i < NUM_RANKS:
-            raise PositionError.of("position_ronda", value=repr(item))
+            raise PositionError.of("position_ronda", value=brief(item))
         rank_char = RANK_CHARS[rank_i]
         if any(s == seat_r for s, _ in found):
             raise PositionError.of("position_ronda_seat_twice", seat=seat_r)

@@ -60,7 +60,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, NoReturn
 
-from cuarenta.errors import IllegalMoveError, MoveParseError, PositionError, RecordError, RulesError
+from cuarenta.errors import (
+    IllegalMoveError,
+    MoveParseError,
+    PositionError,
+    RecordError,
+    RulesError,
+    SeedError,
+    brief,
+    clip,
+)
 from cuarenta.events import (
     Caida,
     CaidaLimpia,
@@ -75,7 +84,8 @@ from cuarenta.events import (
     Ronda,
     Zapatero,
 )
-from cuarenta.game import Game
+from cuarenta.game import Game, action_text, check_seed
+from cuarenta.jsontext import loads
 from cuarenta.moves import Action, Claim, Move, parse_action
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES, Rules
 
@@ -114,6 +124,7 @@ _NUMBER = re.compile(r"\d+\.+")
 _INT = re.compile(r"-?[0-9]+")
 _SEED_INT = re.compile(r"0|-?[1-9][0-9]*")  # exactly the texts that str(int) writes
 _DATE = re.compile(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?")
+_SMALL_NUMBER = re.compile(r"[0-9]{1,9}")  # a seat, a version: ASCII digits (str.isdigit() takes "²")
 _POSITION_KEYS: Final = (
     "hands",
     "table",
@@ -150,10 +161,14 @@ def _pair(value: tuple[int, ...] | list[int]) -> str:
     return "-".join(str(v) for v in value)
 
 
+#: Chicas and scores are below this (a score is at most a little over the largest target, 200).
+PAIR_LIMIT: Final = 10**6
+
+
 def _parse_pair(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*", text)
+    m = re.fullmatch(r"\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*", text)
     if not m:
-        raise ValueError(f"{text!r} is not two numbers like '2-1'")
+        raise ValueError(f"{brief(text)} is not two numbers like '2-1'")
     return int(m.group(1)), int(m.group(2))
 
 
@@ -161,28 +176,30 @@ def _check_pair(value: Any, what: str) -> tuple[int, int]:
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < PAIR_LIMIT for v in value)
     ):
-        raise RecordError(f"{what} must be two whole numbers (team 0, team 1), not {value!r}")
+        raise RecordError(
+            f"{what} must be two whole numbers (team 0, team 1) below {PAIR_LIMIT}, not {brief(value)}"
+        )
     return (value[0], value[1])
 
 
 def _check_date(value: str) -> None:
     if not _DATE.fullmatch(value):
-        raise ValueError(f"Date {value!r} is not a date: write YYYY-MM-DD (or YYYY-MM, or YYYY)")
+        raise ValueError(f"Date {brief(value)} is not a date: write YYYY-MM-DD (or YYYY-MM, or YYYY)")
     parts = [int(p) for p in value.split("-")] + [1, 1]
     try:
         datetime.date(parts[0], parts[1], parts[2])
     except ValueError as exc:
-        raise ValueError(f"Date {value!r} is not a date: {exc}") from None
+        raise ValueError(f"Date {brief(value)} is not a date: {exc}") from None
 
 
 def _check_header(name: Any, value: Any) -> None:
     """Raise ValueError unless (name, value) may be a free header of a record."""
     if not isinstance(name, str) or not _HEADER_NAME.fullmatch(name):
-        raise ValueError(f"header name {name!r} must be a letter followed by letters, digits or _")
+        raise ValueError(f"header name {brief(name)} must be a letter followed by letters, digits or _")
     if name in RESERVED_TAGS or _SEAT_TAG.fullmatch(name):
-        raise ValueError(f"header {name!r} is written by the record itself, not given as a header")
+        raise ValueError(f"header {brief(name)} is written by the record itself, not given as a header")
     if name not in KNOWN_HEADERS:
         # a misspelt tag would otherwise be kept silently as a free header
         vocabulary = (*RESERVED_TAGS, *KNOWN_HEADERS, "Seat0")
@@ -194,7 +211,7 @@ def _check_header(name: Any, value: Any) -> None:
                 "a free header needs a name further from the record's own tags)"
             )
     if not isinstance(value, str):
-        raise ValueError(f"header {name}: the value must be text, not {value!r}")
+        raise ValueError(f"header {clip(name)}: the value must be text, not {brief(value)}")
     if name == "Date":
         _check_date(value)
 
@@ -226,13 +243,13 @@ def _parse_option(name: str, text: str) -> object:
             return True
         if low in ("off", "false", "no"):
             return False
-        raise ValueError(f"option {name}={t!r}: write on or off")
+        raise ValueError(f"option {name}={brief(t)}: write on or off")
     if kind in ("int", "int?"):
         if kind == "int?" and low in ("none", "off"):
             return None
         if not _INT.fullmatch(t):
             extra = " (or none)" if kind == "int?" else ""
-            raise ValueError(f"option {name}={t!r}: write a whole number{extra}")
+            raise ValueError(f"option {name}={brief(t)}: write a whole number{extra}")
         return int(t)
     return t
 
@@ -287,18 +304,18 @@ def _parse_position(text: str) -> dict[str, Any]:
     for part in text.split():
         key, eq, value = part.partition("=")
         if not eq:
-            raise ValueError(f"{part!r} is not key=value")
+            raise ValueError(f"{brief(part)} is not key=value")
         if key not in _POSITION_KEYS:
-            raise ValueError(f"unknown field {key!r} (fields: {', '.join(_POSITION_KEYS)})")
+            raise ValueError(f"unknown field {brief(key)} (fields: {', '.join(_POSITION_KEYS)})")
         if key in out:
-            raise ValueError(f"field {key!r} is given twice")
+            raise ValueError(f"field {brief(key)} is given twice")
         if key in ("hands", "piles"):
             out[key] = [cards(v) for v in value.split("/")]
         elif key in ("table", "stock"):
             out[key] = cards(value)
         elif key in ("turn", "dealer"):
-            if not value.isdigit():
-                raise ValueError(f"{key}={value!r} is not a seat number")
+            if not _SMALL_NUMBER.fullmatch(value):
+                raise ValueError(f"{key}={brief(value)} is not a seat number")
             out[key] = int(value)
         elif key in ("scores", "chicas"):
             out[key] = list(_parse_pair(value))
@@ -308,45 +325,61 @@ def _parse_position(text: str) -> dict[str, Any]:
             rondas = []
             for item in [] if value == "-" else value.split(","):
                 seat, colon, rank = item.partition(":")
-                if not colon or not seat.isdigit() or not rank:
-                    raise ValueError(f"ronda {item!r} is not seat:rank, like 1:7")
+                if not colon or not _SMALL_NUMBER.fullmatch(seat) or not rank:
+                    raise ValueError(f"ronda {brief(item)} is not seat:rank, like 1:7")
                 rondas.append((int(seat), rank))
             out[key] = rondas
     for key in ("hands", "turn", "dealer"):
         if key not in out:
-            raise ValueError(f"field {key!r} is missing")
+            raise ValueError(f"field {brief(key)} is missing")
     return out
 
 
 def _start_game(rules: Rules, seed: int | str, start: Mapping[str, Any] | None) -> Game:
     """The game before the first action: a new deal from the seed, or the starting position."""
     if start is None:
-        return Game.new(rules, seed)
+        try:
+            return Game.new(rules, seed)
+        except SeedError as exc:
+            raise RecordError(str(exc), code=exc.code, params=exc.params) from None
     try:
         return Game.from_position(rules, seed=seed, **start)
     except (PositionError, TypeError) as exc:
-        raise RecordError(f"starting position: {exc}") from None
+        raise RecordError(f"starting position: {clip(str(exc))}") from None
+
+
+def _check_seed(seed: object) -> int | str:
+    """A record's seed: a whole number or a text, of at most ``MAX_SEED_CHARS`` (RecordError if not)."""
+    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+        raise RecordError(f"seed {brief(seed)} must be a whole number or text")
+    try:
+        return check_seed(seed)
+    except SeedError as exc:
+        raise RecordError(str(exc), code=exc.code, params=exc.params) from None
 
 
 def _normal_start(rules: Rules, seed: int | str, start: Any) -> dict[str, Any]:
     """A starting position checked and in the canonical form that Game.to_dict() writes."""
     if not isinstance(start, Mapping):
         raise RecordError(
-            f"the starting position must be an object of Game.from_position arguments, not {start!r}"
+            f"the starting position must be an object of Game.from_position arguments, not {brief(start)}"
         )
-    unknown = sorted(set(start) - set(_POSITION_KEYS))
+    unknown = sorted(
+        clip(str(k)) if isinstance(k, str) else brief(k) for k in set(start) - set(_POSITION_KEYS)
+    )
     if unknown:
-        raise RecordError(f"starting position: unknown field(s) {', '.join(map(str, unknown))}")
+        raise RecordError(f"starting position: unknown field(s) {clip(', '.join(unknown))}")
     for key in ("turn", "dealer", "scores", "chicas"):
         value = start.get(key)
         if isinstance(value, bool) or (
             isinstance(value, (list, tuple)) and any(isinstance(v, bool) for v in value)
         ):
-            raise RecordError(f"starting position: {key}={value!r} must be whole numbers, not true/false")
+            shown = brief(value)
+            raise RecordError(f"starting position: {key}={shown} must be whole numbers, not true/false")
     rondas = start.get("rondas")
     for item in rondas if isinstance(rondas, (list, tuple)) else ():
         if not isinstance(item, (list, tuple)) or len(item) != 2 or type(item[0]) is not int:
-            raise RecordError(f"starting position: ronda {item!r} is not a [seat, rank] pair")
+            raise RecordError(f"starting position: ronda {brief(item)} is not a [seat, rank] pair")
     out: dict[str, Any] = _start_game(rules, seed, start).to_dict()["start"]
     return out
 
@@ -356,11 +389,11 @@ def _seat_names(seats: Any, players: int) -> tuple[str | None, ...]:
         return (None,) * players
     if not isinstance(seats, (list, tuple)) or len(seats) != players:
         raise RecordError(
-            f"seats must hold one name (or None) for each of the {players} seats, not {seats!r}"
+            f"seats must hold one name (or None) for each of the {players} seats, not {brief(seats)}"
         )
     for s in seats:
         if s is not None and not isinstance(s, str):
-            raise RecordError(f"seat name {s!r} must be text or None")
+            raise RecordError(f"seat name {brief(s)} must be text or None")
     return tuple(seats)
 
 
@@ -410,8 +443,9 @@ class GameRecord:
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
             raise RecordError.of("not_rules", value=type(self.rules).__name__)
-        if not isinstance(self.seed, (int, str)) or isinstance(self.seed, bool):
-            raise RecordError(f"seed {self.seed!r} must be a whole number or text")
+        _check_seed(self.seed)
+        if isinstance(self.actions, str | bytes | Mapping) or not isinstance(self.actions, Iterable):
+            raise RecordError(f"actions must be a sequence of moves, not {brief(self.actions)}")
         actions: list[Action] = []
         for i, a in enumerate(self.actions, 1):
             if isinstance(a, str):
@@ -420,39 +454,42 @@ class GameRecord:
                 except MoveParseError as exc:
                     raise RecordError(f"action {i}: {exc}") from None
             if not isinstance(a, (Move, Claim)):
-                raise RecordError.of("save_action_type", number=i, value=repr(a))
+                raise RecordError.of("save_action_type", number=i, value=brief(a))
             actions.append(a)
         object.__setattr__(self, "actions", tuple(actions))
         object.__setattr__(self, "seats", _seat_names(self.seats, self.rules.players))
+        if isinstance(self.headers, str | bytes) or not isinstance(self.headers, Iterable):
+            raise RecordError(f"headers must be (name, value) pairs, not {brief(self.headers)}")
         pairs = list(self.headers.items()) if isinstance(self.headers, Mapping) else list(self.headers)
         seen: set[str] = set()
         for item in pairs:
             if not isinstance(item, tuple) or len(item) != 2:
-                raise RecordError(f"headers must be (name, value) pairs, not {item!r}")
+                raise RecordError(f"headers must be (name, value) pairs, not {brief(item)}")
             try:
                 _check_header(*item)
             except ValueError as exc:
                 raise RecordError(str(exc)) from None
             if item[0] in seen:
-                raise RecordError(f"header {item[0]!r} is given twice")
+                raise RecordError(f"header {brief(item[0])} is given twice")
             seen.add(item[0])
         object.__setattr__(self, "headers", _order_headers(pairs))
         if self.start is not None:
             object.__setattr__(self, "start", _normal_start(self.rules, self.seed, self.start))
         if self.result not in (None, 0, 1) or isinstance(self.result, bool):
             raise RecordError(
-                f"result {self.result!r} must be the winning team (0 or 1) or None (unfinished)"
+                f"result {brief(self.result)} must be the winning team (0 or 1) or None (unfinished)"
             )
         if self.chicas is not None:
             object.__setattr__(self, "chicas", _check_pair(self.chicas, "chicas"))
         if self.score is not None:
             object.__setattr__(self, "score", _check_pair(self.score, "score"))
-        object.__setattr__(self, "errors", tuple(str(e) for e in self.errors))
+        errors = self.errors if isinstance(self.errors, Iterable) and not isinstance(self.errors, str) else ()
+        object.__setattr__(self, "errors", tuple(str(e) for e in errors))
 
     def __repr__(self) -> str:
         result = "*" if self.result is None else self.result
         return (
-            f"<GameRecord {self.rules.preset_name} players={self.rules.players} seed={self.seed!r} "
+            f"<GameRecord {self.rules.preset_name} players={self.rules.players} seed={brief(self.seed)} "
             f"actions={len(self.actions)} result={result}>"
         )
 
@@ -498,8 +535,14 @@ class GameRecord:
 
         ``seats`` names the player at each seat; ``headers`` adds Event, Site, Date and the like.
         """
+        if not isinstance(game, Game):
+            raise RecordError(f"GameRecord.from_game takes a Game, not {brief(game)}")
         data = game.to_dict()
         outcome = game.outcome
+        if headers is not None and not isinstance(headers, Iterable):
+            raise RecordError(f"headers must be (name, value) pairs, not {brief(headers)}")
+        if seats is not None and (isinstance(seats, str) or not isinstance(seats, Iterable)):
+            raise RecordError(f"seats must hold one name (or None) for each seat, not {brief(seats)}")
         pairs = list(headers.items()) if isinstance(headers, Mapping) else list(headers or ())
         return cls(
             rules=game.rules,
@@ -595,11 +638,19 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes, strict: bool = True) -> GameRecord:
-        """Read the JSON form and check it by replaying every action (``strict`` as in :meth:`from_text`)."""
+        """Read the JSON form and check it by replaying every action (``strict`` as in :meth:`from_text`).
+
+        Any input raises :class:`~cuarenta.RecordError` and nothing else (:mod:`cuarenta.jsontext`).
+
+        >>> GameRecord.from_json('{"seed": ' + "9" * 5000 + "}")
+        Traceback (most recent call last):
+        ...
+        cuarenta.errors.RecordError: the record is not valid JSON: a whole number has more than 1000 digits
+        """
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
-            raise RecordError(f"the record is not valid JSON: {exc}") from None
+            data = loads(text)
+        except RecordError as exc:
+            raise RecordError.of("record_not_json", reason=exc) from None
         return _read_dict(data, _Reader(strict))
 
 
@@ -648,9 +699,10 @@ def _play(
             game.play(action)
         except IllegalMoveError as exc:
             if game.is_over:
-                msg = f"action {i} '{action}': the mesa is already over (team {game.outcome.winner} won it)"  # type: ignore[union-attr]
+                over = f"the mesa is already over (team {game.outcome.winner} won it)"  # type: ignore[union-attr]
+                msg = f"action {i} '{action_text(action)}': {over}"
             else:
-                msg = f"action {i} '{action}' (seat {seat}, hand {game.hand_number + 1}): {exc}"
+                msg = f"action {i} '{action_text(action)}' (seat {seat}, hand {game.hand_number + 1}): {exc}"
             reader.error(msg, where)
             break
         done.append(action)
@@ -762,7 +814,7 @@ def _tokens(text: str, reader: _Reader) -> tuple[list[tuple[str, str, int]], lis
                 bad = s[i:end].strip()
                 bad = bad if len(bad) <= 60 else bad[:57] + "..."
                 reader.error(
-                    f'malformed tag {bad!r}: write [Name "value"], one or more to a line',
+                    f'malformed tag {brief(bad)}: write [Name "value"], one or more to a line',
                     f"line {line}",
                 )
                 i = end
@@ -770,12 +822,12 @@ def _tokens(text: str, reader: _Reader) -> tuple[list[tuple[str, str, int]], lis
             name = m.group(1)
             if in_moves:
                 reader.error(
-                    f"tag [{name}] after the moves: every tag comes before the moves", f"line {line}"
+                    f"tag [{clip(name)}] after the moves: every tag comes before the moves", f"line {line}"
                 )
             try:
                 value = _unquote(m.group(2))
             except ValueError as exc:
-                reader.error(f"tag [{name}]: {exc}", f"line {line}")
+                reader.error(f"tag [{clip(name)}]: {exc}", f"line {line}")
                 i = m.end()
                 continue
             tags.append((name, value, line))
@@ -846,7 +898,7 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
             or any(h == name for h, _ in headers)
             or any(f"Seat{s}" == name for s, _, _ in seat_tags)
         ):
-            reader.error(f"tag [{name}] is given twice", loc)
+            reader.error(f"tag [{clip(name)}] is given twice", loc)
             continue
         seat = _SEAT_TAG.fullmatch(name)
         if seat:
@@ -872,11 +924,13 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
         loc = where["format"]
         if name != FORMAT_NAME:
             reader.fatal(
-                f"Format {fmt!r} is not a Cuarenta record: expected '{FORMAT_NAME} {FORMAT_VERSION}'", loc
+                f"Format {brief(fmt)} is not a Cuarenta record: expected '{FORMAT_NAME} {FORMAT_VERSION}'",
+                loc,
             )
-        if not version.strip().isdigit():
+        if not _SMALL_NUMBER.fullmatch(version.strip()):
             reader.fatal(
-                f"Format {fmt!r}: the version must be a number, like '{FORMAT_NAME} {FORMAT_VERSION}'", loc
+                f"Format {brief(fmt)}: the version must be a number, like '{FORMAT_NAME} {FORMAT_VERSION}'",
+                loc,
             )
         if int(version) not in READ_VERSIONS:
             reader.fatal(
@@ -895,7 +949,7 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
         players = int(players_text)
     else:
         reader.error(
-            f"[Players {players_text!r}]: {RulesError.of('players_2_or_4', value=players_text)}",
+            f"[Players {brief(players_text)}]: {RulesError.of('players_2_or_4', value=clip(players_text))}",
             where["players"],
         )
     preset = values.get("Rules")
@@ -914,7 +968,7 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
         if then:
             rules = rules.replace(**then)
     except RulesError as exc:
-        reader.error(f"Rules {preset!r}: {exc}", where.get("rules"))
+        reader.error(f"Rules {brief(preset)}: {exc}", where.get("rules"))
         rules = Rules(players=players)
     changes: dict[str, tuple[object, int]] = {}
     for value, line in options:
@@ -922,13 +976,13 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
         key, eq, val = value.partition("=")
         key = key.strip()
         if not eq:
-            reader.error(f"Option {value!r}: write name=value, like 'target=30'", loc)
+            reader.error(f"Option {brief(value)}: write name=value, like 'target=30'", loc)
         elif key == "players":
             reader.error("Option 'players': the number of players is the [Players] tag", loc)
         elif key not in OPTION_NAMES:
-            reader.error(f"unknown option {key!r}: the options are {', '.join(OPTION_NAMES[1:])}", loc)
+            reader.error(f"unknown option {brief(key)}: the options are {', '.join(OPTION_NAMES[1:])}", loc)
         elif key in changes:
-            reader.error(f"option {key!r} is set twice", loc)
+            reader.error(f"option {brief(key)} is set twice", loc)
         else:
             try:
                 changes[key] = (_parse_option(key, val), line)
@@ -943,23 +997,23 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
             try:
                 rules = rules.replace(**{key: setting})
             except RulesError as exc2:
-                reader.errors.append(f"line {line}: option {key!r} is left out: {exc2}")
+                reader.errors.append(f"line {line}: option {brief(key)} is left out: {exc2}")
 
     # Seed.
     seed_text = values.get("Seed")
     if seed_text is None:
         reader.fatal("no [Seed] tag: the deals cannot be known without it")
-    seed: int | str = seed_text
+    seed: int | str = _check_seed(seed_text)  # (not too long for int() either)
     seed_type = values.get("SeedType")
     if seed_type not in (None, "text", "integer"):
-        reader.error(f"SeedType {seed_type!r}: write text or integer", where.get("seedtype"))
+        reader.error(f"SeedType {brief(seed_type)}: write text or integer", where.get("seedtype"))
     elif seed_type != "text" and _SEED_INT.fullmatch(seed_text):
         try:
             seed = int(seed_text)
         except ValueError as exc:  # more digits than Python converts
             reader.fatal(f"Seed: {exc}", where["seed"])
     elif seed_type == "integer":
-        reader.error(f"Seed {seed_text!r} is not a whole number, as SeedType says", where["seed"])
+        reader.error(f"Seed {brief(seed_text)} is not a whole number, as SeedType says", where["seed"])
 
     # Seats.
     names: list[str | None] = [None] * players
@@ -991,7 +1045,8 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
         result = None if result_text.strip() == "*" else int(result_text)
     else:
         reader.error(
-            f"Result {result_text!r}: write the winning team (0 or 1), or * if unfinished", where["result"]
+            f"Result {brief(result_text)}: write the winning team (0 or 1), or * if unfinished",
+            where["result"],
         )
         result_known = False
     pairs: dict[str, tuple[int, int] | None] = {"Chicas": None, "Score": None}
@@ -1023,26 +1078,25 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
     if not isinstance(data, dict):
         reader.fatal(f"a JSON record must be an object, not {type(data).__name__}")
     if data.get("format") != FORMAT_NAME:
-        reader.fatal(f"not a Cuarenta record: format is {data.get('format')!r}, expected {FORMAT_NAME!r}")
+        shown = brief(data.get("format"))
+        reader.fatal(f"not a Cuarenta record: format is {shown}, expected {FORMAT_NAME!r}")
     version = data.get("version")
     if version not in READ_VERSIONS or isinstance(version, bool):
         reader.fatal(
-            f"record format version {version!r} is not supported "
+            f"record format version {brief(version)} is not supported "
             f"(this reader knows versions {', '.join(map(str, READ_VERSIONS))})"
         )
-    unknown = sorted(set(data) - set(_JSON_KEYS))
+    unknown = sorted(brief(k) for k in set(data) - set(_JSON_KEYS))
     if unknown:
-        reader.error(f"unknown key(s) {', '.join(map(repr, unknown))}: the keys are {', '.join(_JSON_KEYS)}")
+        reader.error(f"unknown key(s) {clip(', '.join(unknown))}: the keys are {', '.join(_JSON_KEYS)}")
     for key in ("rules", "seed", "actions"):
         if key not in data:
-            reader.fatal(f"the record has no {key!r}")
+            reader.fatal(f"the record has no {brief(key)}")
     try:
         rules = Rules.from_dict(data["rules"])
     except (RulesError, TypeError) as exc:
         reader.fatal(f"rules: {exc}")
-    seed = data["seed"]
-    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
-        reader.fatal(f"seed {seed!r} must be a whole number or text")
+    seed = _check_seed(data["seed"])
     start = None
     if data.get("start") is not None:
         try:
@@ -1057,7 +1111,7 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
     headers: list[tuple[str, str]] = []
     raw_headers = data.get("headers") or {}
     if not isinstance(raw_headers, dict):
-        reader.error(f"headers must be an object of text values, not {raw_headers!r}", "headers")
+        reader.error(f"headers must be an object of text values, not {brief(raw_headers)}", "headers")
         raw_headers = {}
     for name, value in raw_headers.items():
         try:
@@ -1070,10 +1124,10 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
     raw_actions = data["actions"]
     if not isinstance(raw_actions, list):
         reader.fatal(
-            f'actions must be a list of moves in the notation, like "7h x3c+4d", not {raw_actions!r}'
+            f'actions must be a list of moves in the notation, like "7h x3c+4d", not {brief(raw_actions)}'
         )
     for i, a in enumerate(raw_actions):
-        actions.append((a if isinstance(a, str) else repr(a), f"actions[{i}]"))
+        actions.append((a if isinstance(a, str) else brief(a), f"actions[{i}]"))
     result: int | None = None
     chicas = score = None
     result_known = True
@@ -1088,7 +1142,7 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
         if winner in (0, 1, None) and not isinstance(winner, bool):
             result = winner
         else:
-            reader.error(f"winner {winner!r} must be 0, 1 or null (unfinished)", "result.winner")
+            reader.error(f"winner {brief(winner)} must be 0, 1 or null (unfinished)", "result.winner")
             result_known = False
         try:
             chicas = None if raw.get("chicas") is None else _check_pair(raw["chicas"], "chicas")

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cuarenta.errors import READ_ERRORS, ViewError, brief, malformed
+
 
 @dataclass(frozen=True)
 class ChicaResult:
@@ -32,13 +34,17 @@ class ChicaResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChicaResult:
-        return cls(
-            int(data["winner"]),
-            tuple(int(s) for s in data["scores"]),
-            str(data["reason"]),
-            bool(data["zapatero"]),
-            bool(data["platillo"]),
-        )
+        """The result written by :meth:`to_dict` (:class:`~cuarenta.errors.ViewError` if it is not one)."""
+        try:
+            return cls(
+                int(data["winner"]),
+                tuple(int(s) for s in data["scores"]),
+                _text(data["reason"]),
+                bool(data["zapatero"]),
+                bool(data["platillo"]),
+            )
+        except READ_ERRORS as exc:
+            raise malformed(ViewError, "result_malformed", exc) from None
 
 
 @dataclass(frozen=True)
@@ -54,4 +60,14 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        return cls(int(data["winner"]), tuple(int(c) for c in data["chicas"]), str(data["reason"]))
+        """The outcome written by :meth:`to_dict` (:class:`~cuarenta.errors.ViewError` if it is not one)."""
+        try:
+            return cls(int(data["winner"]), tuple(int(c) for c in data["chicas"]), _text(data["reason"]))
+        except READ_ERRORS as exc:
+            raise malformed(ViewError, "result_malformed", exc) from None
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ViewError.of("result_reason", value=brief(value))
+    return value

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
 from cuarenta.cards import Card
-from cuarenta.errors import RulesError
+from cuarenta.errors import RulesError, brief, clip
 from cuarenta.moves import Move
 
 SumCards = Literal["two_or_more", "two"]
@@ -98,11 +98,18 @@ class OptionSpec:
     The labels of an option and of its choices are texts of the catalogue, under
     :attr:`label_key` and :meth:`choice_key`.
 
+    A ``points`` or ``cards`` option takes any whole number from :attr:`low` to :attr:`high` (points:
+    even), not only the :attr:`choices` a form lists (docs/rules-decisions.md, "Option ranges").
+
     >>> spec = OPTIONS_BY_NAME["ronda_limit"]
-    >>> spec.rule, spec.kind, spec.choices, spec.nullable
-    ('R19', 'points', (30, None), True)
+    >>> spec.rule, spec.kind, spec.choices, spec.nullable, spec.low, spec.high
+    ('R19', 'points', (30, None), True, 2, 200)
     >>> spec.label_key, spec.choice_key(None)
     ('option.ronda_limit', 'option.ronda_limit.off')
+    >>> OPTIONS_BY_NAME["target"].check(10**9)
+    Traceback (most recent call last):
+    ...
+    cuarenta.errors.RulesError: option target=1000000000 is out of range: give an even number of points ...
     """
 
     name: str
@@ -112,6 +119,8 @@ class OptionSpec:
         object, ...
     ]  #: the values a form offers (the sources' values); any valid value is accepted
     nullable: bool = False  #: ``None`` turns the option off
+    low: int | None = None  #: the smallest value of a ``points`` or ``cards`` option
+    high: int | None = None  #: the largest value of a ``points`` or ``cards`` option
 
     @property
     def label_key(self) -> str:
@@ -133,28 +142,34 @@ class OptionSpec:
             return
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RulesError.of("option_not_bool", option=self.name, value=repr(value))
+                raise RulesError.of("option_not_bool", option=self.name, value=brief(value))
             return
         if self.kind == "choice":
             if any(type(value) is type(c) and value == c for c in self.choices):
                 return
             if self.name == "players":
-                raise RulesError.of("players_2_or_4", value=repr(value))
+                raise RulesError.of("players_2_or_4", value=brief(value))
             raise RulesError.of(
                 "option_not_a_choice",
                 option=self.name,
-                value=repr(value),
+                value=brief(value),
                 choices=", ".join(repr(c) for c in self.choices),
             )
         if not isinstance(value, int) or isinstance(value, bool):
             raise RulesError.of(
                 "option_not_a_number",
                 option=self.name,
-                value=repr(value),
+                value=brief(value),
                 off=" (or None: off)" * self.nullable,
             )
         if self.kind == "points" and (value < 0 or value % 2):
-            raise RulesError.of("option_not_points", option=self.name, value=repr(value))
+            raise RulesError.of("option_not_points", option=self.name, value=brief(value))
+        if self.low is not None and self.high is not None and not self.low <= value <= self.high:
+            if self.kind == "cards":  # carton_cap, the one option counted in cards
+                raise RulesError.of("carton_cap_range", value=brief(value))
+            raise RulesError.of(
+                "option_points_range", option=self.name, value=brief(value), low=self.low, high=self.high
+            )
 
     def to_dict(self, default: object) -> dict[str, Any]:
         """The option as ``/api/options`` lists it."""
@@ -165,6 +180,8 @@ class OptionSpec:
             "choices": list(self.choices),
             "nullable": self.nullable,
             "default": default,
+            "min": self.low,
+            "max": self.high,
         }
 
 
@@ -173,17 +190,17 @@ OPTIONS: Final = (
     OptionSpec("players", "R3", "choice", (2, 4)),
     OptionSpec("sum_cards", "R8", "choice", ("two_or_more", "two")),
     OptionSpec("capture", "R12", "choice", ("auto", "manual")),
-    OptionSpec("caida_limpia_points", "R15", "points", (4, 2)),
-    OptionSpec("ronda_points", "R16", "points", (2, 4)),
+    OptionSpec("caida_limpia_points", "R15", "points", (4, 2), low=2, high=10),
+    OptionSpec("ronda_points", "R16", "points", (2, 4), low=0, high=10),
     OptionSpec("four_of_a_kind", "R17", "choice", ("wins_chica", "points")),
-    OptionSpec("caida_ronda_points", "R18", "points", (10, 4, 0)),
-    OptionSpec("ronda_limit", "R19", "points", (30, None), nullable=True),
+    OptionSpec("caida_ronda_points", "R18", "points", (10, 4, 0), low=0, high=20),
+    OptionSpec("ronda_limit", "R19", "points", (30, None), nullable=True, low=2, high=200),
     OptionSpec("treinta_y_ocho", "R20", "bool", (True, False)),
     OptionSpec("cuatro_caidas_gana", "R21", "bool", (False, True)),
     OptionSpec("carton_short", "R23", "choice", ("most_cards", "dos_por_dar")),
     OptionSpec("caida_across_deals", "R13", "bool", (False, True)),
-    OptionSpec("carton_cap", "R23", "cards", (None, 28, 36), nullable=True),
-    OptionSpec("target", "R24", "points", (40,)),
+    OptionSpec("carton_cap", "R23", "cards", (None, 28, 36), nullable=True, low=20, high=40),
+    OptionSpec("target", "R24", "points", (40,), low=10, high=200),
     OptionSpec("chicas", "R26", "choice", (1, 2, 3)),
     OptionSpec("zapatero_wins_mesa", "R25", "bool", (False, True)),
 )
@@ -217,14 +234,8 @@ class Rules:
     def __post_init__(self) -> None:
         for spec in OPTIONS:
             spec.check(getattr(self, spec.name))
-        if self.caida_limpia_points < 2:
-            raise RulesError.of("caida_limpia_below_2", value=self.caida_limpia_points)
-        if self.target < 2:
-            raise RulesError.of("target_below_2", value=self.target)
-        if self.ronda_limit is not None and not 0 < self.ronda_limit <= self.target:
+        if self.ronda_limit is not None and self.ronda_limit > self.target:
             raise RulesError.of("ronda_limit_range", value=self.ronda_limit, target=self.target)
-        if self.carton_cap is not None and not 20 <= self.carton_cap <= 40:
-            raise RulesError.of("carton_cap_range", value=self.carton_cap)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -239,7 +250,7 @@ class Rules:
         4
         """
         if not isinstance(name, str) or name not in _PRESETS:
-            raise RulesError.of("unknown_preset", preset=repr(name), presets=", ".join(PRESET_NAMES))
+            raise RulesError.of("unknown_preset", preset=brief(name), presets=", ".join(PRESET_NAMES))
         allowed, options = _PRESETS[name]
         if players is None:
             players = allowed[0]
@@ -255,9 +266,11 @@ class Rules:
         >>> Rules().replace(players=4, chicas=3).chicas
         3
         """
-        unknown = sorted(str(k) for k in set(options) - set(OPTION_NAMES))
+        unknown = sorted(clip(str(k)) for k in set(options) - set(OPTION_NAMES))
         if unknown:
-            raise RulesError.of("unknown_options", options=", ".join(unknown), valid=", ".join(OPTION_NAMES))
+            raise RulesError.of(
+                "unknown_options", options=clip(", ".join(unknown)), valid=", ".join(OPTION_NAMES)
+            )
         return dataclasses.replace(self, **options)
 
     @classmethod
@@ -274,6 +287,10 @@ class Rules:
         """
         if not isinstance(data, dict):
             raise RulesError.of("rules_not_an_object", type=type(data).__name__)
+        odd = sorted(brief(k) for k in data if not isinstance(k, str))
+        if odd:
+            valid = ", ".join(OPTION_NAMES)
+            raise RulesError.of("unknown_options", options=clip(", ".join(odd)), valid=valid)
         data = dict(data)
         base_name = data.pop("preset", None)
         players = data.get("players")

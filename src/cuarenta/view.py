@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cuarenta.cards import RANK_CHARS, Card
+from cuarenta.errors import READ_ERRORS, ViewError, brief, malformed
 from cuarenta.events import Event, event_from_dict
 from cuarenta.moves import Move
 from cuarenta.results import ChicaResult, Outcome
@@ -136,9 +137,28 @@ class SeatView:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatView:
-        """The view written by :meth:`to_dict` (``ValueError`` or ``KeyError`` if it is not one)."""
+        """The view written by :meth:`to_dict`; :class:`~cuarenta.errors.ViewError` (a ``ValueError``)
+        saying what is wrong if it is not one.
+
+        >>> SeatView.from_dict({"version": 2})
+        Traceback (most recent call last):
+        ...
+        cuarenta.errors.ViewError: not a view in the form SeatView.to_dict writes: its version is 2, not 1
+        """
+        if not isinstance(data, dict):
+            raise ViewError.of(
+                "view_malformed", reason=ViewError.of("dict_not_object", type=type(data).__name__)
+            )
         if data.get("version") != VIEW_VERSION:
-            raise ValueError(f"view version {data.get('version')!r} is not {VIEW_VERSION}")
+            reason = ViewError.of("dict_version", value=brief(data.get("version")), expected=VIEW_VERSION)
+            raise ViewError.of("view_malformed", reason=reason)
+        try:
+            return cls._read(data)
+        except READ_ERRORS as exc:
+            raise malformed(ViewError, "view_malformed", exc) from None
+
+    @classmethod
+    def _read(cls, data: dict[str, Any]) -> SeatView:
         piles = tuple(_cards(p) for p in data["piles"])
         drop = data["last_drop"]
         outcome = data["outcome"]

@@ -46,7 +46,8 @@ from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server.health import INTEGRITY_SECONDS, Readiness
 from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from cuarenta.server.options import NAME_MAX_CHARS, known_level
+from cuarenta.server.names import clean_name
+from cuarenta.server.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level
 from cuarenta.server.options import router as options_router
 from cuarenta.server.profiles import Established
 from cuarenta.server.profiles_api import router as profiles_router
@@ -110,7 +111,6 @@ GZIP_MINIMUM_BYTES: Final = 500
 CLOSE_POLICY: Final = 1008
 #: The operator's endpoints (docs/operations.md): not in the API's schema, never cached.
 NO_STORE: Final = {"Cache-Control": "no-store"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
 _Token = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TOKEN_CHARS)]
 
@@ -140,7 +140,7 @@ class NewRoom(BaseModel):
         description='{"preset": NAME} and any options to change, as in Rules.from_dict (GET /api/options)',
     )
     name: Annotated[
-        StrictStr, Field(max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": "^[^\\x00-\\x1f\\x7f]*$"})
+        StrictStr, Field(max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": OPTIONAL_NAME_PATTERN})
     ] = ""
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63, description="only with practice: true")] | None = None
     practice: StrictBool = Field(
@@ -159,9 +159,7 @@ class NewRoom(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        if _CONTROL.search(value):
-            raise ValueError("the name may not hold control characters")
-        return value.strip()
+        return clean_name(value, empty_ok=True)  # "" (the default): no name; the page shows its own
 
     @model_validator(mode="after")
     def _seed_only_for_practice(self) -> NewRoom:

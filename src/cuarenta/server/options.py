@@ -27,16 +27,15 @@ from cuarenta import __version__, catalogue
 from cuarenta.catalogue import LANGS
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
+from cuarenta.server.names import NAME_MAX_CHARS, NAME_PATTERN, OPTIONAL_NAME_PATTERN
 from cuarenta.server.protocol import PROTOCOL_VERSION
 from cuarenta.server.rooms import available_levels, default_level
 
 #: The player counts a room may have (R3).
 PLAYER_COUNTS: Final = (2, 4)
-#: The longest name a person may give (``POST /api/rooms``); the page's name field takes its limit from here.
-NAME_MAX_CHARS: Final = 40
-#: The schema's pattern of a name a person gives (a seat's, a profile's): at least one character that is
-#: not a space, and no control characters (the server refuses those before it trims the spaces).
-NAME_PATTERN: Final = "^[^\\x00-\\x1f\\x7f]*[^\\s\\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]*$"
+# NAME_MAX_CHARS (the longest name a person may give; the page's name field takes its limit from
+# ``name_max_chars`` here), NAME_PATTERN and OPTIONAL_NAME_PATTERN (the schema's patterns of a name) are
+# those of cuarenta.server.names, the one check of every name.
 
 
 def known_level(value: str | None) -> str | None:
@@ -172,6 +171,7 @@ def get_texts(lang: str, request: Request) -> Response:
 __all__ = [
     "NAME_MAX_CHARS",
     "NAME_PATTERN",
+    "OPTIONAL_NAME_PATTERN",
     "QUICK_PRESET",
     "known_level",
     "labels",

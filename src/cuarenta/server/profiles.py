@@ -43,6 +43,7 @@ from typing import Any, Final, Literal
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
+from cuarenta.server.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.store import Store, StoreError, dumps, hash_token, metadata
 
 #: The modes a profile is rated in: one against one, and pairs.
@@ -51,8 +52,8 @@ Mode = Literal["1v1", "2v2"]
 #: The displayed rating is ``BASE + SCALE * ordinal`` (ordinal = mu - 3 sigma), rounded.
 BASE: Final = 1000
 SCALE: Final = 40
-#: The longest profile name (as a seat's name, options.NAME_MAX_CHARS).
-PROFILE_NAME_MAX_CHARS: Final = 40
+#: The longest profile name (as a seat's name: names.NAME_MAX_CHARS).
+PROFILE_NAME_MAX_CHARS: Final = NAME_MAX_CHARS
 #: The most games a profile page lists.
 MAX_GAMES: Final = 50
 #: A rating is *provisional* until the profile has played this many rated mesas of the mode against at
@@ -208,28 +209,6 @@ def displayed(mu: float, sigma: float) -> int:
     (1000, 1600)
     """
     return round(BASE + SCALE * (mu - 3 * sigma))
-
-
-def clean_name(name: str) -> str:
-    """A profile name: stripped, 1 to 40 characters, no control characters (``ValueError`` otherwise).
-    Control characters are refused wherever they stand, before the spaces are stripped (Python counts a
-    few of them, such as ``\\x1e``, as spaces).
-
-    >>> clean_name("  Ana  ")
-    'Ana'
-    >>> clean_name("Ana\\x1e")
-    Traceback (most recent call last):
-    ...
-    ValueError: the name may not hold control characters
-    """
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
-        raise ValueError("the name may not hold control characters")
-    cleaned = name.strip()
-    if not cleaned:
-        raise ValueError("the name is empty")
-    if len(cleaned) > PROFILE_NAME_MAX_CHARS:
-        raise ValueError(f"the name is longer than {PROFILE_NAME_MAX_CHARS} characters")
-    return cleaned
 
 
 # -- profiles ----------------------------------------------------------------------------------------------

@@ -94,9 +94,10 @@ async def messages(port: int, seconds: float) -> float:
 
                 async def read() -> None:
                     nonlocal answered
-                    async for message in ws:
-                        if json.loads(message)["type"] == "pong":
-                            answered += 1
+                    with contextlib.suppress(ConnectionClosed):
+                        async for message in ws:
+                            if json.loads(message)["type"] == "pong":
+                                answered += 1
 
                 reader = asyncio.create_task(read())
                 end = time.monotonic() + seconds

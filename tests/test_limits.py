@@ -29,8 +29,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta.cli import app as cli_app
+from cuarenta.cli import serve
 from cuarenta.cli.serve import KEEP_ALIVE_SECONDS
-from cuarenta.server import create_app
+from cuarenta.server import create_app, protocols
 from cuarenta.server.hosts import ServerNames, host_of
 from cuarenta.server.limits import EXPENSIVE_COST, AddressSlots, request_cost
 from cuarenta.server.protocols import ConnectionGuard, GuardedH11Protocol, proxy_networks
@@ -399,6 +400,10 @@ def test_connection_guard_and_proxy_networks() -> None:
     with pytest.raises(ValueError, match="timeouts"):
         ConnectionGuard(header_timeout=0)
     assert issubclass(GuardedH11Protocol, object)
+    # the command's defaults are the protocol's (cli/serve.py does not import it before it serves)
+    assert serve.DEFAULT_CONNECTIONS_PER_ADDRESS == protocols.CONNECTIONS_PER_ADDRESS
+    assert serve.DEFAULT_HEADER_TIMEOUT == protocols.HEADER_TIMEOUT
+    assert serve.DEFAULT_BODY_TIMEOUT == protocols.BODY_TIMEOUT
 
 
 # -- X-Forwarded-For -----------------------------------------------------------------------------------------

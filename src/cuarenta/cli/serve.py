@@ -30,6 +30,10 @@ DEFAULT_SOCKETS_PER_ADDRESS: Final = 20
 DEFAULT_ADDRESS_MESSAGES: Final = 40.0
 DEFAULT_HTTP_PER_MINUTE: Final = 240.0
 DEFAULT_MAX_CONNECTIONS: Final = 4096
+#: (the same as ``cuarenta.server.protocols``'s, which this module does not import until it serves)
+DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 50
+DEFAULT_HEADER_TIMEOUT: Final = 10.0
+DEFAULT_BODY_TIMEOUT: Final = 30.0
 
 
 class LogFormat(enum.StrEnum):
@@ -306,9 +310,9 @@ def serve_command(
             metavar="N",
             min=0,
             help="HTTP connections one client address may hold at once (the --forwarded-allow-ips proxies "
-            "are not counted); the requests of one more are answered 429. 0: no limit.  [default: 50]",
+            "are not counted); the requests of one more are answered 429. 0: no limit.",
         ),
-    ] = 50,
+    ] = DEFAULT_CONNECTIONS_PER_ADDRESS,
     header_timeout: Annotated[
         float,
         typer.Option(
@@ -318,7 +322,7 @@ def serve_command(
             max=3600.0,
             help="A connection that has not sent a whole request head within this time is closed.",
         ),
-    ] = 10.0,
+    ] = DEFAULT_HEADER_TIMEOUT,
     body_timeout: Annotated[
         float,
         typer.Option(
@@ -328,7 +332,7 @@ def serve_command(
             max=3600.0,
             help="A request whose body has not arrived within this time of its head is answered 408.",
         ),
-    ] = 30.0,
+    ] = DEFAULT_BODY_TIMEOUT,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(

@@ -88,8 +88,12 @@ def start_server(data: Path, args: argparse.Namespace) -> tuple[subprocess.Popen
     command += ["--bot-delay", str(args.bot_delay)]
     if args.workers is not None:
         command += ["--workers", str(args.workers)]
-    if "--rooms-per-minute" in serve_help():
+    help_text = serve_help()
+    if "--rooms-per-minute" in help_text:
         command += ["--rooms-per-minute", "0"]  # the benchmark creates hundreds of rooms from one address
+    if "--max-sockets-per-address" in help_text:  # ... and thousands of sockets, all from 127.0.0.1
+        command += ["--max-sockets-per-address", "0", "--address-messages-per-second", "0"]
+        command += ["--http-per-minute", "0", "--max-connections-per-address", "0", "--max-connections", "0"]
     for extra in args.serve_arg:
         command += extra.split()
     env = dict(os.environ)

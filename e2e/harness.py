@@ -114,6 +114,9 @@ class Server:
             str(self.data_dir),
             "--bot-delay",
             str(self.bot_delay),
+            # the whole suite's browsers are one client address (127.0.0.1), many people a minute: no
+            # limits per address (tests/test_limits.py tests them)
+            *("--http-per-minute", "0", "--max-sockets-per-address", "0"),
             *self.options,
         ]
         log = self.log_path.open("ab")

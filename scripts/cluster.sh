@@ -449,6 +449,7 @@ start_server() { # start_server K
   local args=(serve --host 127.0.0.1 --port "$port" --data "$DIR/data/server$k" --database "$(pg_url)"
     --workers 0 --log-level "$LOG_LEVEL")
   if [ "$CLUSTERED" = 1 ]; then args+=(--redis "$(redis_url)" --node "server$k"); fi
+  if [ "$PROXIED" = 1 ]; then args+=(--forwarded-allow-ips 127.0.0.1); fi # the proxy, on loopback
   mkdir -p "$DIR/data/server$k"
   rm -f "$RUN/server$k.pid"
   start_bg "server$k" "$RUN/server$k.pid" "$LOGS/server$k.log" env PYTHONUNBUFFERED=1 "${CUARENTA[@]}" \
@@ -793,6 +794,8 @@ cmd_up() {
   help=$("${CUARENTA[@]}" serve --help 2>/dev/null || true)
   CLUSTERED=0
   if grep -q -- --redis <<<"$help" && grep -q -- --node <<<"$help"; then CLUSTERED=1; fi
+  PROXIED=0
+  if grep -q -- --forwarded-allow-ips <<<"$help"; then PROXIED=1; fi
   HAVE_WORKER=0
   if "${CUARENTA[@]}" worker --help >/dev/null 2>&1; then HAVE_WORKER=1; fi
   [ "$CLUSTERED" = 1 ] || say "this cuarenta's serve has no --redis/--node: the servers share PostgreSQL only"

@@ -306,6 +306,9 @@ def start_node(
             str(bot_delay),
             "--rooms-per-minute",
             "0",
+            # nginx on loopback is the proxy; the tests' clients are all 127.0.0.1: no per-address limits
+            *("--forwarded-allow-ips", "127.0.0.1", "--max-sockets-per-address", "0"),
+            *("--address-messages-per-second", "0", "--http-per-minute", "0"),
         ],
         root / f"{name}.log",
     )

@@ -109,7 +109,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         tmp_path_factory.mktemp("fuzz-http") / "data",
         bot_delay=0,
         workers=0,
-        limits=Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0),  # fuzzing is faster than people
+        limits=Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0, http_per_minute=0),  # fuzzing: fast
     )
     with TestClient(app) as client:
         finished = client.post("/api/rooms", json={"rules": {"preset": "basico"}, "level": "facil"}).json()

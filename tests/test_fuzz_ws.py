@@ -275,7 +275,7 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, FastAP
         tmp_path_factory.mktemp("fuzz-real") / "data",
         bot_delay=3600,
         workers=0,
-        limits=Limits(rooms_per_minute=0),  # a room per example; the sockets keep the default limits
+        limits=Limits(rooms_per_minute=0, http_per_minute=0),  # a room per example; sockets: the defaults
     )
     options = uvicorn_options("warning")
     config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), lifespan="on", **options)

@@ -571,9 +571,11 @@ def test_serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """``cuarenta serve`` on loopback at ``--log-level debug`` (everything it logs is checked for tokens),
-    with one extra allowed origin."""
+    with one extra allowed origin, as if behind a proxy on the same machine (``--forwarded-allow-ips``:
+    the tests here are each a client address of its own through ``X-Forwarded-For``)."""
     tmp = tmp_path_factory.mktemp("served")
     options = ["--data", str(tmp / "data"), "--bot-delay", "0", "--workers", "0", "--log-level", "debug"]
+    options += ["--forwarded-allow-ips", "127.0.0.1"]
     with serve_process(
         tmp / "server.log", *options, "--allow-origin", "https://cuarenta.example.org"
     ) as running:
@@ -676,8 +678,8 @@ def test_real_server_closes_a_flooding_socket(served: Served) -> None:
 
 
 def test_real_server_limits_room_creation(served: Served) -> None:
-    # uvicorn takes the client's address from X-Forwarded-For when the request comes from loopback (a
-    # proxy on the same machine): each test here is then a client of its own
+    # the server believes X-Forwarded-For from loopback here (--forwarded-allow-ips 127.0.0.1, a proxy on
+    # the same machine): each test is then a client of its own
     flooder = {"X-Forwarded-For": "192.0.2.100"}
     with httpx.Client(base_url=served.base, timeout=20) as http:
         codes = [

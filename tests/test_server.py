@@ -146,7 +146,10 @@ def running(data_dir: Path, bot_delay: float = 0, **options: Any) -> Iterator[Te
 
     The tests play far faster than a person: the rate limits (tests/test_security.py) are lifted.
     Computer players think in two worker processes (``cuarenta serve``'s default is one per core)."""
-    options.setdefault("limits", Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0))
+    options.setdefault(
+        "limits",
+        Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0, sockets_per_address=0, http_per_minute=0),
+    )
     options.setdefault("workers", 2)  # real worker processes, as many whatever the machine's cores
     with TestClient(create_app(data_dir, bot_delay=bot_delay, **options)) as client:
         try:

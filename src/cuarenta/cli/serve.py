@@ -7,6 +7,7 @@ Ctrl-C. Registered in :mod:`cuarenta.cli` as ``app.command("serve")``.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import socket
@@ -20,6 +21,19 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
 DEFAULT_BOT_DELAY: Final = 0.8
 DEFAULT_ROOMS_PER_MINUTE: Final = 30.0
+#: uvicorn's ``timeout_keep_alive``: an idle kept-alive connection is closed this many seconds after its
+#: last answer. A proxy that keeps idle connections to the server must close them sooner (nginx's
+#: ``keepalive_timeout`` of the upstream below this), or it may reuse one the server is closing.
+KEEP_ALIVE_SECONDS: Final = 5
+#: The limits of ``cuarenta serve`` (docs/operations.md "Limits"); 0 turns a count off.
+DEFAULT_SOCKETS_PER_ADDRESS: Final = 20
+DEFAULT_ADDRESS_MESSAGES: Final = 40.0
+DEFAULT_HTTP_PER_MINUTE: Final = 240.0
+DEFAULT_MAX_CONNECTIONS: Final = 4096
+#: (the same as ``cuarenta.server.protocols``'s, which this module does not import until it serves)
+DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 50
+DEFAULT_HEADER_TIMEOUT: Final = 10.0
+DEFAULT_BODY_TIMEOUT: Final = 30.0
 
 
 class LogFormat(enum.StrEnum):
@@ -39,33 +53,101 @@ class LogLevel(enum.StrEnum):
 
 
 def uvicorn_options(
-    log_level: str = "warning", log_format: str = "text", log_fields: dict[str, Any] | None = None
+    log_level: str = "warning",
+    log_format: str = "text",
+    log_fields: dict[str, Any] | None = None,
+    *,
+    forwarded_allow_ips: str | None = None,
+    header_timeout: float | None = None,
+    body_timeout: float | None = None,
+    max_connections: int | None = DEFAULT_MAX_CONNECTIONS,
+    connections_per_address: int | None = None,
 ) -> dict[str, Any]:
-    """How ``cuarenta serve`` runs uvicorn (docs/web.md "Security", docs/operations.md "Logs").
+    """How ``cuarenta serve`` runs uvicorn (docs/web.md "Security", docs/operations.md "Logs", "Limits").
 
     WebSocket frames above 64 KiB are refused (close 1009) before they are read; the socket is not
     compressed (each message would cost the event loop a deflate, and a game message is a few KiB);
-    no ``Server`` header; ``token=`` values are hidden in every log line; uvicorn's lines and the app's
-    (``cuarenta.*``) are text or, with ``log_format="json"``, one JSON object each, with the constant
-    ``log_fields`` (e.g. ``{"node": "web-1"}``) on every line.
+    no ``Server`` header; ``token=`` and ``invite=`` values are hidden in every log line; uvicorn's lines
+    and the app's (``cuarenta.*``) are text or, with ``log_format="json"``, one JSON object each, with the
+    constant ``log_fields`` (e.g. ``{"node": "web-1"}``) on every line.
+
+    Connections: the HTTP protocol is :func:`cuarenta.server.protocols.guarded_protocol` (the head and
+    body timeouts, ``connections_per_address``), idle kept-alive connections close after
+    :data:`KEEP_ALIVE_SECONDS`, at most ``max_connections`` at once (``None``: no limit), and
+    ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed from the ``forwarded_allow_ips`` proxies only
+    (comma-separated addresses or networks; ``None`` or empty: from nobody).
 
     >>> options = uvicorn_options()
     >>> options["ws_max_size"], options["ws_per_message_deflate"], options["server_header"]
     (65536, False, False)
+    >>> options["timeout_keep_alive"], options["limit_concurrency"], options["proxy_headers"]
+    (5, 4096, False)
+    >>> options["http"].guard.header_timeout, options["http"].guard.body_timeout
+    (10.0, 30.0)
+    >>> uvicorn_options(forwarded_allow_ips="127.0.0.1")["forwarded_allow_ips"]
+    '127.0.0.1'
     """
     from cuarenta.server.logs import logging_config
+    from cuarenta.server.protocols import (
+        BODY_TIMEOUT,
+        CONNECTIONS_PER_ADDRESS,
+        HEADER_TIMEOUT,
+        ConnectionGuard,
+        guarded_protocol,
+        proxy_networks,
+    )
     from cuarenta.server.security import WS_MAX_FRAME_BYTES
 
     if log_format not in ("text", "json"):
         raise ValueError(f"unknown log format {log_format!r}: text or json")
     log_config = logging_config("json" if log_format == "json" else "text", log_level, fields=log_fields)
-    return {
+    proxies = (forwarded_allow_ips or "").strip()
+    guard = ConnectionGuard(
+        header_timeout=HEADER_TIMEOUT if header_timeout is None else header_timeout,
+        body_timeout=BODY_TIMEOUT if body_timeout is None else body_timeout,
+        per_address=CONNECTIONS_PER_ADDRESS if connections_per_address is None else connections_per_address,
+        trusted=proxy_networks(proxies),
+    )
+    options: dict[str, Any] = {
         "log_level": log_level,
         "log_config": log_config,
         "ws_max_size": WS_MAX_FRAME_BYTES,
         "ws_per_message_deflate": False,
         "server_header": False,
+        "http": guarded_protocol(guard),
+        "timeout_keep_alive": KEEP_ALIVE_SECONDS,
+        "limit_concurrency": max_connections or None,
+        # uvicorn's own default believes X-Forwarded-For from 127.0.0.1: here nobody, unless named
+        "proxy_headers": bool(proxies),
     }
+    if proxies:
+        options["forwarded_allow_ips"] = proxies
+    return options
+
+
+def _check_proxies(value: str | None) -> str | None:
+    """``--forwarded-allow-ips``: IP addresses or networks, comma-separated, or ``*``."""
+    from cuarenta.server.protocols import BadProxyAddress, proxy_networks
+
+    try:
+        proxy_networks(value)
+    except BadProxyAddress as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return value
+
+
+def _check_names(values: list[str] | None) -> list[str] | None:
+    """``--server-name`` values must be host names."""
+    from cuarenta.server.hosts import BadServerName, normal_name
+
+    names: list[str] = []
+    for value in values or ():
+        for name in value.replace(",", " ").split():  # (the environment variable may list several)
+            try:
+                names.append(normal_name(name))
+            except BadServerName as exc:
+                raise typer.BadParameter(str(exc)) from None
+    return names
 
 
 def _check_origins(values: list[str] | None) -> list[str] | None:
@@ -76,6 +158,28 @@ def _check_origins(values: list[str] | None) -> list[str] | None:
         if normal_origin(value) is None or value.rstrip("/").count("/") > 2:
             raise typer.BadParameter(f"{value!r} is not an origin: write it as https://host[:port]")
     return values
+
+
+def raise_open_files(connections: int, spare: int = 256) -> None:
+    """Raise the process' soft limit of open files towards ``connections + spare`` (each connection is a
+    file; the hard limit is the most a process may ask for). A limit that stays below is not an error:
+    uvicorn then cannot accept what the system does not allow.
+
+    >>> raise_open_files(0)  # nothing to do
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return
+    if connections <= 0:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + spare
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):  # not allowed here: uvicorn accepts what it can
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def default_data_dir() -> Path:
@@ -159,6 +263,99 @@ def serve_command(
             help="New rooms allowed per client address and minute (also the burst); 0: no limit.",
         ),
     ] = DEFAULT_ROOMS_PER_MINUTE,
+    max_sockets_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-sockets-per-address",
+            metavar="N",
+            min=0,
+            help="WebSockets one client address may hold open (an IPv6 address counts by its /64); "
+            "more are refused at the handshake with 429. 0: no limit.",
+        ),
+    ] = DEFAULT_SOCKETS_PER_ADDRESS,
+    address_messages_per_second: Annotated[
+        float,
+        typer.Option(
+            "--address-messages-per-second",
+            metavar="N",
+            min=0.0,
+            help="Socket messages per second one client address may send across all its sockets (bursts "
+            "of twice as many; each socket also has its own 20 a second); over it, rate_limited. "
+            "0: no limit.",
+        ),
+    ] = DEFAULT_ADDRESS_MESSAGES,
+    http_per_minute: Annotated[
+        float,
+        typer.Option(
+            "--http-per-minute",
+            metavar="N",
+            min=0.0,
+            help="API requests per minute from one client address (bursts of half as many; the expensive "
+            "ones, such as /api/qr and /api/history, count 4); over it, 429 with Retry-After. 0: no limit.",
+        ),
+    ] = DEFAULT_HTTP_PER_MINUTE,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections",
+            metavar="N",
+            min=0,
+            help="Connections (HTTP and sockets) this process holds at once; over it, 503. 0: no limit.",
+        ),
+    ] = DEFAULT_MAX_CONNECTIONS,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            metavar="N",
+            min=0,
+            help="HTTP connections one client address may hold at once (the --forwarded-allow-ips proxies "
+            "are not counted); the requests of one more are answered 429. 0: no limit.",
+        ),
+    ] = DEFAULT_CONNECTIONS_PER_ADDRESS,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            max=3600.0,
+            help="A connection that has not sent a whole request head within this time is closed.",
+        ),
+    ] = DEFAULT_HEADER_TIMEOUT,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            max=3600.0,
+            help="A request whose body has not arrived within this time of its head is answered 408.",
+        ),
+    ] = DEFAULT_BODY_TIMEOUT,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="IPS",
+            envvar="FORWARDED_ALLOW_IPS",
+            callback=_check_proxies,
+            help="The proxies in front (comma-separated addresses or networks, e.g. 127.0.0.1): "
+            "X-Forwarded-For and X-Forwarded-Proto are believed from them only. Default: from nobody.",
+        ),
+    ] = None,
+    server_name: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--server-name",
+            metavar="NAME",
+            envvar="CUARENTA_SERVER_NAME",
+            callback=_check_names,
+            help="A name this server is reached by, e.g. cuarenta.example.org (repeatable). Requests for "
+            "other names are refused (DNS rebinding); IP addresses, localhost, this machine's name and the "
+            "hosts of --allow-origin are always served.",
+        ),
+    ] = None,
     database: Annotated[
         str | None,
         typer.Option(
@@ -258,6 +455,8 @@ def serve_command(
     from cuarenta.server.security import Limits
     from cuarenta.server.store import StoreError
 
+    raise_open_files(max_connections)
+
     data_dir = data if data is not None else default_data_dir()
     node_label = node or (None if redis is None else f"{socket.gethostname()}:{port}")
     try:
@@ -265,8 +464,16 @@ def serve_command(
             data_dir,
             bot_delay=bot_delay,
             workers=workers,
-            limits=Limits(rooms_per_minute=rooms_per_minute, rooms_burst=max(1, round(rooms_per_minute))),
+            limits=Limits(
+                rooms_per_minute=rooms_per_minute,
+                rooms_burst=max(1, round(rooms_per_minute)),
+                sockets_per_address=max_sockets_per_address,
+                address_rate=address_messages_per_second,
+                address_burst=max(1, round(2 * address_messages_per_second)),
+                http_per_minute=http_per_minute,
+            ),
             allow_origins=allow_origin or (),
+            server_names=server_name or (),
             database=database,
             max_rooms=max_rooms,
             redis=redis,
@@ -297,7 +504,14 @@ def serve_command(
             host=host,
             port=port,
             **uvicorn_options(
-                log_level.value, log_format.value, None if node_label is None else {"node": node_label}
+                log_level.value,
+                log_format.value,
+                None if node_label is None else {"node": node_label},
+                forwarded_allow_ips=forwarded_allow_ips,
+                header_timeout=header_timeout,
+                body_timeout=body_timeout,
+                max_connections=max_connections,
+                connections_per_address=max_connections_per_address,
             ),
         )
     finally:

@@ -1,8 +1,9 @@
 """The FastAPI application: HTTP API, the ``/ws`` WebSocket and the static page (docs/protocol.md).
 
 Its defences (docs/web.md "Security") live in :mod:`cuarenta.server.security`: security headers, gzip,
-a request-body limit, no tokens in addresses, rate limits and the Origin check of ``/ws``. The API's
-schema is served at ``/api/openapi.json`` (and nowhere else).
+a request-body limit, no tokens in addresses, rate limits and the Origin check of ``/ws``; the limits per
+client address in :mod:`cuarenta.server.limits` and the Host check in :mod:`cuarenta.server.hosts`
+(docs/operations.md "Limits"). The API's schema is served at ``/api/openapi.json`` (and nowhere else).
 
 >>> import tempfile, pathlib
 >>> from fastapi.testclient import TestClient
@@ -45,6 +46,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server.health import INTEGRITY_SECONDS, Readiness
+from cuarenta.server.hosts import HostCheck, ServerNames
+from cuarenta.server.limits import AddressLimits
 from cuarenta.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from cuarenta.server.names import clean_name
 from cuarenta.server.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level
@@ -337,6 +340,7 @@ def create_app(
     init: bool = False,
     accept_lost_wal: bool = False,
     integrity_seconds: float = INTEGRITY_SECONDS,
+    server_names: Iterable[str] | None = None,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -356,8 +360,12 @@ def create_app(
     WAL (``cuarenta serve --init``, ``--accept-lost-wal``; docs/storage.md "Storage faults"), which is
     otherwise refused with :class:`~cuarenta.server.store.StoreError`; ``integrity_seconds`` the
     shortest time between two ``PRAGMA quick_check`` of ``/readyz`` (docs/operations.md).
+    ``server_names`` turns the Host check on (:mod:`cuarenta.server.hosts`): requests must name an IP
+    address, ``localhost``, this machine, one of these names or a host of ``allow_origins``; ``None`` (the
+    default of the library function; ``cuarenta serve`` always checks) leaves it off.
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
+    names = None if server_names is None else ServerNames.with_origins(server_names, allow_origins)
     limits = Limits() if limits is None else limits
     if redis is not None and (database is None or not database.startswith("postgresql")):
         raise ValueError(
@@ -422,9 +430,17 @@ def create_app(
     app.state.limits = limits
     app.state.origins = origins
     app.state.established = established or Established()
-    # outermost last: headers on every answer, then gzip, then the request checks
+    app.state.server_names = names
+    # outermost last: headers on every answer, the Host check, gzip, the limits per address, the request
+    # checks
     app.add_middleware(RequestGuard)
+    # -- limits per address (docs/operations.md "Limits") --
+    app.add_middleware(AddressLimits, limits=limits)
+    message_limit = AddressLimiter(limits.message_rate * 60, limits.message_burst)
+    # --
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    if names is not None:
+        app.add_middleware(HostCheck, names=names)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RequestValidationError)
@@ -652,6 +668,7 @@ def create_app(
         conn = Connection()
         conn.address = ws.client.host if ws.client else None
         bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
+        address = ws.client.host if ws.client else None
         sender = asyncio.create_task(_send_loop(ws, conn))
         rooms.metrics.sockets.inc()
         try:
@@ -662,10 +679,11 @@ def create_app(
                     break
                 if message["type"] == "websocket.disconnect":
                     break
-                if not bucket.take():
+                over_socket = not bucket.take()
+                if over_socket or not message_limit.allow(address):  # the socket's, then its address's
                     rooms.metrics.refused.labels(code="rate_limited").inc()
                     rooms.leave(conn)  # nothing more is queued for it: the error is its last message
-                    await _refuse(ws, conn, sender, _rate_limited(limits))
+                    await _refuse(ws, conn, sender, _rate_limited(limits, per_address=not over_socket))
                     break
                 raw = message.get("text")
                 if raw is None:
@@ -720,7 +738,13 @@ def create_app(
     return app
 
 
-def _rate_limited(limits: Limits) -> dict[str, Any]:
+def _rate_limited(limits: Limits, per_address: bool = False) -> dict[str, Any]:
+    if per_address:
+        return error_message(
+            "rate_limited",
+            f"too many messages from your address: at most {limits.message_rate:g} a second across its "
+            f"sockets (bursts of {limits.message_burst}); the socket is closed",
+        )
     return error_message(
         "rate_limited",
         f"too many messages: at most {limits.ws_rate:g} a second (bursts of {limits.ws_burst}); "

@@ -5,10 +5,12 @@
   no-store`` to the API's answers (one of them carries a seat's token).
 - :class:`RequestGuard` refuses a request body above :data:`MAX_BODY_BYTES` (413) and a token in the
   address of an API request (400): tokens travel in the ``Authorization`` header or a JSON body only.
-- :class:`TokenBucket` and :class:`AddressLimiter` are the rate limits: messages per WebSocket, rooms per
-  client address.
+- :class:`TokenBucket` and :class:`AddressLimiter` are the rate limits: messages per WebSocket and per
+  client address, rooms and API requests per client address (:mod:`cuarenta.server.limits` applies the
+  ones of HTTP requests and sockets; :mod:`cuarenta.server.protocols` those of connections).
 - :class:`Origins` is the Origin check of ``/ws``.
-- :class:`RedactTokens` is a logging filter that hides any ``token=`` value a client put in an address.
+- :class:`RedactTokens` is a logging filter that hides any ``token=`` or ``invite=`` value a client put in
+  an address.
 
 >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
 >>> [bucket.take() for _ in range(3)]
@@ -41,6 +43,8 @@ WS_MAX_FRAME_BYTES: Final = 64 * 1024
 #: Query parameters that may never carry a token (a seat's token, or a profile's key).
 TOKEN_PARAMETERS: Final = frozenset({"token", "tokens", "key"})
 TOKEN_IN_ADDRESS: Final = "send the token in the Authorization header, never in the address"
+#: The socket's version of :data:`TOKEN_IN_ADDRESS` (docs/protocol.md: refused with 400 at the handshake).
+TOKEN_IN_SOCKET_ADDRESS: Final = 'send the token in the socket\'s "join" message, never in the address'
 _HOST = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
@@ -48,18 +52,36 @@ _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 # -- limits -------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Limits:
-    """The server's rate limits (docs/web.md "Security").
+    """The server's rate limits (docs/web.md "Security", docs/operations.md "Limits").
 
     ``ws_rate`` messages per second per WebSocket, with bursts of ``ws_burst``: the page sends a move
-    every second or so at most, and a ping every 20 s. ``rooms_per_minute`` new rooms per client
+    every second or so at most, and a ping every 25 s. ``rooms_per_minute`` new rooms per client
     address, with bursts of ``rooms_burst`` (a person starts a few a minute; a family behind one address
     a few more); 0 turns the room limit off (for benchmarks that create hundreds of rooms).
+
+    Per client address (:func:`client_key`: an IPv6 address by its /64), whatever the number of its
+    sockets and connections: ``sockets_per_address`` WebSockets open at once; ``address_rate`` messages a
+    second across all its sockets, in bursts of ``address_burst`` (default: twice a socket's,
+    ``2 * ws_rate`` and ``2 * ws_burst``); ``http_per_minute`` API requests a minute, in bursts of
+    ``http_burst`` (default half a minute's), the expensive ones counting
+    :data:`~cuarenta.server.limits.EXPENSIVE_COST` each. 0 turns any of them off.
+
+    >>> limits = Limits()
+    >>> limits.sockets_per_address, limits.message_rate, limits.message_burst
+    (20, 40.0, 80)
+    >>> limits.http_per_minute, limits.request_burst
+    (240.0, 120)
     """
 
     ws_rate: float = 20.0
     ws_burst: int = 40
     rooms_per_minute: float = 30.0
     rooms_burst: int = 30
+    sockets_per_address: int = 20
+    address_rate: float | None = None
+    address_burst: int | None = None
+    http_per_minute: float = 240.0
+    http_burst: int | None = None
 
     def __post_init__(self) -> None:
         if not (self.ws_rate > 0 and self.ws_burst >= 1):
@@ -71,10 +93,40 @@ class Limits:
                 f"rooms_per_minute must be 0 or more and rooms_burst at least 1, "
                 f"not {self.rooms_per_minute}, {self.rooms_burst}"
             )
+        if self.sockets_per_address < 0:
+            raise ValueError(
+                f"sockets_per_address must be 0 (no limit) or more, not {self.sockets_per_address}"
+            )
+        if not (self.message_rate >= 0 and self.message_burst >= 1):
+            raise ValueError(
+                f"address_rate must be 0 or more and address_burst at least 1, "
+                f"not {self.address_rate}, {self.address_burst}"
+            )
+        if not (self.http_per_minute >= 0 and self.request_burst >= 1):
+            raise ValueError(
+                f"http_per_minute must be 0 or more and http_burst at least 1, "
+                f"not {self.http_per_minute}, {self.http_burst}"
+            )
+
+    @property
+    def message_rate(self) -> float:
+        """Messages a second per client address, across its sockets (0: no limit)."""
+        return 2 * self.ws_rate if self.address_rate is None else self.address_rate
+
+    @property
+    def message_burst(self) -> int:
+        """The burst of :attr:`message_rate`."""
+        return 2 * self.ws_burst if self.address_burst is None else self.address_burst
+
+    @property
+    def request_burst(self) -> int:
+        """The burst of :attr:`http_per_minute` (default: half a minute's requests, at least 1)."""
+        return max(1, round(self.http_per_minute / 2)) if self.http_burst is None else self.http_burst
 
 
 class TokenBucket:
-    """A token bucket: ``burst`` tokens at most, ``rate`` new tokens per second.
+    """A token bucket: ``burst`` tokens at most, ``rate`` new tokens per second. A request may cost more
+    than one token (``take(cost)``).
 
     >>> now = [0.0]
     >>> bucket = TokenBucket(rate=2.0, burst=3, clock=lambda: now[0])
@@ -85,6 +137,9 @@ class TokenBucket:
     [True, True, False]
     >>> round(bucket.wait(), 2)  # seconds until the next token
     0.5
+    >>> now[0] = 2.0
+    >>> bucket.take(cost=3), bucket.take(cost=2), round(bucket.wait(cost=2), 2)
+    (False, True, 1.0)
     """
 
     __slots__ = ("_clock", "_last", "_tokens", "burst", "rate")
@@ -101,18 +156,18 @@ class TokenBucket:
         self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
         self._last = now
 
-    def take(self) -> bool:
-        """Spend one token if there is one."""
+    def take(self, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if there are that many (nothing is spent otherwise)."""
         self._refill()
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        if self._tokens >= cost:
+            self._tokens -= cost
             return True
         return False
 
-    def wait(self) -> float:
-        """Seconds until a token is there (0 if one is)."""
+    def wait(self, cost: float = 1.0) -> float:
+        """Seconds until ``cost`` tokens are there (0 if they are)."""
         self._refill()
-        return 0.0 if self._tokens >= 1.0 else (1.0 - self._tokens) / self.rate
+        return 0.0 if self._tokens >= cost else (cost - self._tokens) / self.rate
 
     def full(self) -> bool:
         """Whether the bucket has refilled completely (its owner has been idle)."""
@@ -178,13 +233,13 @@ class AddressLimiter:
             self._buckets.move_to_end(key)
         return bucket
 
-    def allow(self, host: str | None) -> bool:
-        """Whether a client address may go on (spends one of its tokens)."""
-        return True if not self.enabled else self._bucket(host).take()
+    def allow(self, host: str | None, cost: float = 1.0) -> bool:
+        """Whether a client address may go on (spends ``cost`` of its tokens)."""
+        return True if not self.enabled else self._bucket(host).take(cost)
 
-    def retry_after(self, host: str | None) -> int:
-        """Whole seconds until that address may go on."""
-        return 0 if not self.enabled else max(1, round(self._bucket(host).wait() + 0.5))
+    def retry_after(self, host: str | None, cost: float = 1.0) -> int:
+        """Whole seconds until that address may go on (for a request of that ``cost``)."""
+        return 0 if not self.enabled else max(1, round(self._bucket(host).wait(cost) + 0.5))
 
 
 # -- the Origin check ---------------------------------------------------------------------------------
@@ -307,37 +362,66 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-async def _answer(send: Send, status: int, detail: str) -> None:
+async def refuse(
+    scope: Scope, send: Send, status: int, detail: str, headers: Iterable[tuple[str, str]] = ()
+) -> None:
+    """Answer ``status`` with the API's error body ``{"detail": detail}``, before the app sees the request.
+
+    On a WebSocket handshake the answer is the same HTTP response (the ASGI ``websocket.http.response``
+    extension, which uvicorn and Starlette's TestClient have); a server without it gets the socket closed
+    with 1008 before it is accepted (uvicorn's answer to that is a bare 403).
+    """
     body = json.dumps({"detail": detail}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
+    fields = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *((name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers),
+    ]
+    if scope["type"] == "websocket":
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await send({"type": "websocket.http.response.start", "status": status, "headers": fields})
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send({"type": "http.response.start", "status": status, "headers": fields})
     await send({"type": "http.response.body", "body": body})
 
 
+async def _answer(send: Send, status: int, detail: str) -> None:
+    await refuse({"type": "http"}, send, status, detail)
+
+
+def tokens_in_query(scope: Scope) -> bool:
+    """Whether a request's query string names a token (:data:`TOKEN_PARAMETERS`, any case).
+
+    >>> tokens_in_query({"query_string": b"room=a&Token=x"}), tokens_in_query({"query_string": b"room=a"})
+    (True, False)
+    """
+    query = scope.get("query_string", b"").decode("latin-1")
+    names = {name.lower() for name, _ in parse_qsl(query, keep_blank_values=True)}
+    return bool(names & TOKEN_PARAMETERS)
+
+
 class RequestGuard:
-    """Refuses, before the app sees it, an API request with a token in its address (400) and any
-    request whose body is larger than ``max_body`` bytes (413, also when the body is sent in chunks
-    without a ``Content-Length``)."""
+    """Refuses, before the app sees it, an API request or a socket with a token in its address (400; a
+    socket at the handshake) and any request whose body is larger than ``max_body`` bytes (413, also when
+    the body is sent in chunks without a ``Content-Length``)."""
 
     def __init__(self, app: ASGIApp, max_body: int = MAX_BODY_BYTES) -> None:
         self.app = app
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and tokens_in_query(scope):
+            await refuse(scope, send, 400, TOKEN_IN_SOCKET_ADDRESS)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if str(scope.get("path", "")).startswith("/api/"):
-            query = scope.get("query_string", b"").decode("latin-1")
-            names = {name.lower() for name, _ in parse_qsl(query, keep_blank_values=True)}
-            if names & TOKEN_PARAMETERS:
-                await _answer(send, 400, TOKEN_IN_ADDRESS)
-                return
+        if str(scope.get("path", "")).startswith("/api/") and tokens_in_query(scope):
+            await _answer(send, 400, TOKEN_IN_ADDRESS)
+            return
         length = None
         for key, value in scope.get("headers", ()):
             if key == b"content-length":
@@ -412,14 +496,18 @@ class ThrottledLog:
         return True
 
 
-_TOKEN_VALUE = re.compile(r"(?i)([?&;](?:token|tokens|key)=)[^&;\s\"]*")
+#: Query parameters whose values never reach a log line: the tokens, and a table's invite code.
+REDACTED_PARAMETERS: Final = (*sorted(TOKEN_PARAMETERS), "invite")
+_TOKEN_VALUE = re.compile(rf"(?i)([?&;](?:{'|'.join(REDACTED_PARAMETERS)})=)[^&;\s\"]*")
 
 
 def redact(text: str) -> str:
-    """``text`` with every ``token=`` value of an address replaced.
+    """``text`` with every ``token=`` (``tokens=``, ``key=``) and ``invite=`` value of an address replaced.
 
     >>> redact('GET /api/history?token=abc&x=1 HTTP/1.1')
     'GET /api/history?token=[redacted]&x=1 HTTP/1.1'
+    >>> redact('GET /api/tables/AbC?invite=s3cr3t HTTP/1.1')
+    'GET /api/tables/AbC?invite=[redacted] HTTP/1.1'
     """
     return _TOKEN_VALUE.sub(r"\1[redacted]", text)
 
@@ -427,10 +515,11 @@ def redact(text: str) -> str:
 class RedactTokens(logging.Filter):
     """A logging filter that keeps tokens out of the server's log.
 
-    The server refuses tokens in addresses, but a client may still put one there, and the access log
-    prints addresses: the value is hidden. At ``--log-level debug`` the WebSocket library logs every
-    frame and every handshake header: a data frame (a ``join`` carries a token) is logged as its kind
-    and size only, and the ``Authorization`` and ``Cookie`` headers as ``[redacted]``.
+    The server refuses tokens in addresses, but a client may still put one there (or a table's invite
+    code), and the access log prints addresses: the value is hidden. At ``--log-level debug`` the
+    WebSocket library logs every frame and every handshake header: a data frame (a ``join`` carries a
+    token) is logged as its kind and size only, and the ``Authorization`` and ``Cookie`` headers as
+    ``[redacted]``.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:

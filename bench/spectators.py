@@ -137,8 +137,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data:
         cmd = [sys.executable, "-m", "cuarenta", "serve", "--port", str(port), "--data", data,
                "--bot-delay", "0", "--workers", "0", "--rooms-per-minute", "0"]  # fmt: skip
-        extra = os.environ.get("CUARENTA_BENCH_SERVE_ARGS", "").split()  # e.g. lifted per-address limits
-        proc = subprocess.Popen([*cmd, *extra], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        help_text = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
+        if "--max-sockets-per-address" in help_text:  # hundreds of sockets, all from 127.0.0.1
+            cmd += [
+                "--max-sockets-per-address",
+                "0",
+                "--address-messages-per-second",
+                "0",
+                "--http-per-minute",
+                "0",
+            ]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(200):

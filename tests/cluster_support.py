@@ -590,7 +590,11 @@ async def play_turns(people: list[Person], turns: int) -> None:
     """Play ``turns`` moves, each by whoever's turn it is; every person sees every new state."""
     for _ in range(turns):
         movers = [p for p in people if p.my_turn()]
-        assert movers, [(p.last or {}).get("state") for p in people]
+        assert movers, [
+            {k: (p.last or {}).get(k) for k in ("state", "seat", "status", "mesa")}
+            | {"turn": (p.last or {}).get("view", {}).get("turn"), "base": p.base}
+            for p in people
+        ]
         mover = movers[0]
         answer = await mover.move()
         assert answer["type"] == "state", answer

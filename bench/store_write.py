@@ -127,7 +127,10 @@ def after(folder: Path, rules: Rules, seed: int, actions: list[Action], moves: l
             store.save_room(
                 room_id, updated=when, mesa=1, state=k - 1, mesa_state=0, status="playing", actions=rows
             )
-            room = Room(room_id, when, "facil", rules, seed, seats, 1, game.copy(), state=k - 1, logged=k - 1)
+            # the room at the version the two writes above left it at (each write is a compare-and-set)
+            room = Room(
+                room_id, when, "facil", rules, seed, seats, 1, game.copy(), state=k - 1, logged=k - 1, version=1
+            )
             room.game.play(actions[k - 1])
             room.state = k
             ready[k].append(room)
@@ -139,7 +142,7 @@ def after(folder: Path, rules: Rules, seed: int, actions: list[Action], moves: l
                 start = time.perf_counter()
                 rooms._save(room)
                 samples[k].append(time.perf_counter() - start)
-                assert not room.dirty
+                assert room.logged == k
     asyncio.run(rooms.close())
     store.close()
     return samples

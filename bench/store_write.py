@@ -128,9 +128,8 @@ def after(folder: Path, rules: Rules, seed: int, actions: list[Action], moves: l
                 room_id, updated=when, mesa=1, state=k - 1, mesa_state=0, status="playing", actions=rows
             )
             # the room at the version the two writes above left it at (each write is a compare-and-set)
-            room = Room(
-                room_id, when, "facil", rules, seed, seats, 1, game.copy(), state=k - 1, logged=k - 1, version=1
-            )
+            room = Room(room_id, when, "facil", rules, seed, seats, 1, game.copy(), state=k - 1, logged=k - 1)
+            room.version = 1
             room.game.play(actions[k - 1])
             room.state = k
             ready[k].append(room)

@@ -153,7 +153,8 @@ class MoveWorker:
         return entries
 
     async def _job(self, entry_id: Any, fields: dict[Any, Any] | None) -> None:
-        hold = asyncio.create_task(self._hold(entry_id))
+        done = asyncio.Event()
+        hold = asyncio.create_task(self._hold(entry_id, done))
         try:
             raw = None if fields is None else fields.get(b"job", fields.get("job"))
             try:
@@ -180,18 +181,26 @@ class MoveWorker:
         except (RedisError, OSError) as exc:
             log.warning("job %s: Redis failed (%s); it will be taken again", entry_id, exc)
         finally:
+            # The claim's renewal stops on ``done`` as well as on the cancel: a cancel that lands inside a
+            # Redis call may come back as a Redis error, which the renewal ignores, and the job's slot
+            # would then never be free again (seen in tests/test_cluster_edges.py: a worker of one slot
+            # read no job after its first). The job never waits for it long.
+            done.set()
             hold.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await hold
+            await asyncio.wait({hold}, timeout=HOLD_SECONDS)
 
     async def _finish(self, entry_id: Any) -> None:
         await self.redis.xack(JOBS_STREAM, JOBS_GROUP, entry_id)
         await self.redis.xdel(JOBS_STREAM, entry_id)
 
-    async def _hold(self, entry_id: Any) -> None:
-        """Renew the claim on a job in hand, so no other worker takes it over while this one lives."""
-        while True:
-            await asyncio.sleep(HOLD_SECONDS)
+    async def _hold(self, entry_id: Any, done: asyncio.Event) -> None:
+        """Renew the claim on a job in hand, so no other worker takes it over while this one lives, until
+        ``done`` is set."""
+        while not done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), HOLD_SECONDS)
+            if done.is_set():
+                return
             with contextlib.suppress(RedisError, OSError):
                 await self.redis.xclaim(
                     JOBS_STREAM, JOBS_GROUP, self.name, min_idle_time=0, message_ids=[entry_id], justid=True

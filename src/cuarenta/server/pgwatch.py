@@ -175,11 +175,16 @@ class Watchdog:
                         log.warning(
                             "the database answers again (after %.1f s)", time.monotonic() - self._hung_since
                         )
+                    # both at once: a call cut between the two would otherwise find a probe still
+                    # "running" that is about to end, and the database would count as hung for good
                     self._hung_since = None
+                    self._probing = False
                     return
         finally:
             with self._lock:
-                self._probing = False
+                if self._probing:
+                    self._probing = False
+                    self._lock.notify()  # the watchdog's loop starts another probe if one is needed
 
 
 def _shut(fd: int) -> None:

@@ -55,8 +55,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
-import cluster_support as cs  # noqa: E402
 from server_load import start_server, stop_server, think_range  # noqa: E402
+from support import cluster as cs  # noqa: E402
 from tables_load import drive  # noqa: E402
 
 CONFIGS = ("sqlite", "pg-1", "nginx-2", "nginx-3", "nginx-2-rr", "nginx-3-rr")

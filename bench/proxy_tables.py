@@ -39,7 +39,7 @@ import httpx
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-import cluster_support as cs  # noqa: E402
+from support import cluster as cs  # noqa: E402
 
 
 async def make_tables(

@@ -30,7 +30,7 @@ from typing import Any
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from ports import free_port
+from support.ports import free_port
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

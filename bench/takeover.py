@@ -44,7 +44,7 @@ from websockets.sync.client import connect as sync_connect
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-import cluster_support as cs  # noqa: E402
+from support import cluster as cs  # noqa: E402
 
 
 def figures(samples: Sequence[tuple[float, float]], start: float, end: float) -> dict[str, Any]:

@@ -33,13 +33,13 @@ from pathlib import Path
 from redis.asyncio import Redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-import cluster_support as cs
 from cuarenta.game import Game
 from cuarenta.rules import Rules
 from cuarenta.server.cluster import JOBS_STREAM
 from cuarenta.server.rooms import TableOptions, mesa_seed, now_text
 from cuarenta.server.store import RoomRow, SeatRow, Store, dumps
 from cuarenta.server.worker import MoveWorker
+from support import cluster as cs
 
 
 def computer_table(store: Store, rules: Rules, level: str) -> tuple[str, int]:

@@ -33,7 +33,7 @@ from cuarenta.i18n import LANGS, card_name
 
 # the tests' port chooser (below the ephemeral range), shared with the browser tests
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from ports import free_port
+from support.ports import free_port
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 CHROMIUM: Final = os.environ.get("CUARENTA_CHROMIUM", "/usr/bin/chromium")

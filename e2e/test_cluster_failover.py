@@ -13,11 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 from harness import PageLog, start_game, state_number, wait_step
+from playing import play_moves
 from playwright.sync_api import Page
-from test_resume import play_moves
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-import cluster_support as cs
+from support import cluster as cs
 
 cs.require()
 

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from conftest import program
 from cuarenta import CARDS, Game, Move, Rules
 from cuarenta import players as players_mod
 from cuarenta.cli import app
@@ -37,6 +36,7 @@ from cuarenta.players.arena import (
     seat_labels,
     wilson_interval,
 )
+from support.served import program
 
 runner = CliRunner()
 

@@ -9,7 +9,6 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from conftest import program
 from cuarenta import PRESET_NAMES, Rules, RulesError
 from cuarenta.cli import app, chica_end, play_demo
 from cuarenta.events import (
@@ -28,6 +27,7 @@ from cuarenta.events import (
     Zapatero,
 )
 from cuarenta.i18n import describe_event, seat_names, team_names
+from support.served import program
 
 runner = CliRunner()
 

@@ -25,7 +25,7 @@ import pytest
 import sqlalchemy as sa
 from websockets.asyncio.client import connect
 
-import cluster_support as cs
+from support import cluster as cs
 
 cs.require()
 

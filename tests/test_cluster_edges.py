@@ -23,8 +23,8 @@ import pytest
 import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 
-import cluster_support as cs
 from cuarenta.server.pgwatch import CALL_SECONDS
+from support import cluster as cs
 
 cs.require()
 BENCH = Path(__file__).resolve().parents[1] / "bench"

@@ -26,7 +26,7 @@ import psutil
 import pytest
 from websockets.sync.client import connect
 
-from ports import LISTEN_PORTS
+from support.ports import LISTEN_PORTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "cluster.sh"

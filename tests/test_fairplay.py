@@ -15,23 +15,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from cuarenta.server.fairplay import PAIR_MESAS_PER_DAY, SHARED_ADDRESS_DAYS, note_address, unrated_reason
 from cuarenta.server.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
 from cuarenta.server.store import Store
-from test_server import Spy, check_all, install_spy, running
-from test_tables import Seat, new_table, play_out, take_seat
+from support.app import running
+from support.spy import Spy, check_all
+from support.tables import Seat, new_table, play_out, take_seat
 
 ANA, BETO = "192.0.2.10", "198.51.100.20"
 #: a mesa's end "now" (the networks noted by the test are seen now)
 NOW = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@pytest.fixture
-def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
-    return install_spy(monkeypatch)
 
 
 @contextlib.contextmanager

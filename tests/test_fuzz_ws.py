@@ -33,7 +33,7 @@ from cuarenta.server import create_app
 from cuarenta.server.protocol import ERROR_CODES
 from cuarenta.server.rooms import Room, Rooms, mesa_seed
 from cuarenta.server.security import Limits
-from ports import free_port
+from support.ports import free_port
 
 PING = {"v": 1, "type": "ping"}
 FUZZ = settings(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import position
 from cuarenta import Game, Rules
 from cuarenta.players.hints import EASY, holds_any, seat_hints
+from support.positions import position
 
 
 def hints_by_card(game: Game) -> dict[str, dict[str, Any]]:

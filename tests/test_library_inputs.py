@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from conftest import position
 from cuarenta import (
     CARDS,
     Card,
@@ -30,6 +29,7 @@ from cuarenta import (
     SeedError,
 )
 from cuarenta.catalogue import LANGS, messages, placeholders
+from support.positions import position
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cuarenta"
 

@@ -42,7 +42,7 @@ from cuarenta.server.security import (
     TokenBucket,
     redact,
 )
-from served import Served, serve_process
+from support.served import Served, serve_process
 
 PING = json.dumps({"v": 1, "type": "ping"})
 #: Generous slack over a timeout: CI is a loaded 2-core machine.

@@ -38,7 +38,7 @@ from cuarenta.server.names import (
     is_visible,
 )
 from cuarenta.server.profiles import clean_name as profile_clean_name
-from served import Served, serve_process
+from support.served import Served, serve_process
 
 C0 = ["\x00", "\x01", "\x09", "\x0a", "\x0d", "\x1b", "\x1e", "\x1f"]
 C1 = ["\x7f", "\x80", "\x85", "\x8d", "\x9b", "\x9f"]

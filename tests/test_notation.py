@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import assert_illegal, position
 from cuarenta import (
     CARDS,
     Card,
@@ -15,6 +14,7 @@ from cuarenta import (
     MoveParseError,
     parse_action,
 )
+from support.positions import assert_illegal, position
 
 
 # -- cards --------------------------------------------------------------------------------------

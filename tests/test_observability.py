@@ -30,25 +30,13 @@ from cuarenta.server.logs import JsonFormatter, logging_config
 from cuarenta.server.metrics import Metrics
 from cuarenta.server.security import RedactTokens
 from cuarenta.server.store import Store, StoreError
-from ports import free_port
-from served import Served, serve_process
-from test_server import Browser, Spy, bearer, install_spy, new_room, running, server_room
+from support.app import Browser, bearer, new_room, running, server_room
+from support.ports import free_port
+from support.served import Served, serve_process
+from support.spy import Spy
 
-
-@pytest.fixture
-def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
-    return install_spy(monkeypatch)
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
-
-
-@pytest.fixture
-def client(data_dir: Path) -> Iterator[TestClient]:
-    with running(data_dir, workers=0) as c:
-        yield c
+#: the ``client`` fixture's app (tests/conftest.py): computer players think on a thread
+pytestmark = pytest.mark.app(workers=0)
 
 
 def scrape(client: TestClient) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:

@@ -7,7 +7,6 @@ ever) and any even number for the other points options. The ranges are in docs/r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,8 +17,10 @@ from hypothesis import strategies as st
 from cuarenta import OPTIONS, Game, RecordError, Rules, RulesError
 from cuarenta.record import GameRecord
 from cuarenta.rules import OPTIONS_BY_NAME
-from cuarenta.server import create_app
 from cuarenta.server.security import Limits
+
+#: the app of the ``module_client`` fixture (tests/conftest.py), shared by this module's server tests
+pytestmark = pytest.mark.app(workers=0, limits=Limits(rooms_per_minute=0))
 
 RANGES = {
     "caida_limpia_points": (2, 10),
@@ -93,16 +94,8 @@ def test_a_number_is_taken_exactly_when_it_is_in_range(name: str, value: int) ->
 
 
 # -- the server's options and bodies --------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    app = create_app(
-        tmp_path_factory.mktemp("ranges") / "data", bot_delay=0, workers=0, limits=Limits(rooms_per_minute=0)
-    )
-    with TestClient(app) as c:
-        yield c
-
-
-def test_the_options_of_the_form_publish_the_ranges(client: TestClient) -> None:
+def test_the_options_of_the_form_publish_the_ranges(module_client: TestClient) -> None:
+    client = module_client
     options = {o["name"]: o for o in client.get("/api/options").json()["options"]}
     for name, (low, high) in RANGES.items():
         assert (options[name]["min"], options[name]["max"]) == (low, high)
@@ -110,7 +103,8 @@ def test_the_options_of_the_form_publish_the_ranges(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("path", ["/api/rooms", "/api/tables"])
-def test_a_room_or_table_with_an_unbounded_target_is_refused(client: TestClient, path: str) -> None:
+def test_a_room_or_table_with_an_unbounded_target_is_refused(module_client: TestClient, path: str) -> None:
+    client = module_client
     body: dict[str, Any] = {"rules": {"preset": "custom", "target": 10**9}}
     if path == "/api/tables":
         body["name"] = "Ana"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from cuarenta import Claim, Game, Move, Rules, parse_action
-from test_reference_movegen import move_key, ref_rank, reference_claims, reference_move_keys
+from support.movegen import move_key, ref_rank, reference_claims, reference_move_keys
 
 DATA = Path(__file__).parent / "data" / "perft"
 FILES = sorted(DATA.glob("*.json"))

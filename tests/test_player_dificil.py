@@ -12,7 +12,6 @@ import random
 
 import pytest
 
-from conftest import position
 from cuarenta import Game, Rules
 from cuarenta.events import Caida, CaidaLimpia, CaidaRonda, Carton, ChicaWon, Deal, HandEnd, Limpia
 from cuarenta.moves import Action, Move
@@ -22,6 +21,7 @@ from cuarenta.players.dificil import Budget, DificilPlayer, passed_caidas
 from cuarenta.players.oracle import OraclePlayer
 from cuarenta.players.search import WorldSearch, move_classes, rank_key
 from cuarenta.players.winprob import WinModel, carton_points, win_model
+from support.positions import position
 
 #: A small budget so that whole hands play fast in tests.
 SMALL = Budget(nodes=300, min_worlds=2, max_worlds=3, depth=4, depth4=3)

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from conftest import position
 from cuarenta import CARDS, Card, Claim, Game, Move, Rules
 from cuarenta.moves import Action
 from cuarenta.players import act, make_player
@@ -29,6 +28,7 @@ from cuarenta.players.heuristics import (
 )
 from cuarenta.players.knowledge import Knowledge
 from cuarenta.players.normal import NormalPlayer
+from support.positions import position
 
 CAMPEONATO = Rules.preset("campeonato", players=4)
 

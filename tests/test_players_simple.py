@@ -15,12 +15,12 @@ import random
 
 import pytest
 
-from conftest import position
 from cuarenta import CARDS, Card, Claim, Game, Move, Rules
 from cuarenta.moves import Action
 from cuarenta.players import PLAYER_NAMES, Player, act, make_player
 from cuarenta.players.simple import FacilPlayer, RandomPlayer, capture_facts
 from cuarenta.rules import PRESET_NAMES
+from support.positions import position
 
 #: The players these tests cover (``dificil`` and ``oracle`` have their own, slower tests).
 PLAYERS = ("aleatorio", "facil", "normal")

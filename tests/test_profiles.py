@@ -39,11 +39,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
     opened.close()
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "data", bot_delay=0, workers=0)
-    with TestClient(app) as test_client:
-        yield test_client
+#: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
+pytestmark = pytest.mark.app(workers=0, limits=Limits())
 
 
 def people(store: Store, *names: str) -> list[str]:

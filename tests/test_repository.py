@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 from pathlib import Path
@@ -51,4 +52,30 @@ def test_no_committed_file_names_a_machine_path() -> None:
         for number, line in enumerate(text.splitlines(), start=1):
             if MACHINE_PATH.search(line) and "MACHINE_PATH" not in line:
                 found.append(f"{name}:{number}: {line.strip()[:100]}")
+    assert not found, "\n".join(found)
+
+
+def _imported_modules(tree: ast.Module) -> set[str]:
+    """The top-level names of every module a file imports (``import a.b`` and ``from a.b import c``: ``a``),
+    its imports inside functions included; relative imports are left out."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("folder", ["tests", "e2e"])
+def test_no_test_module_is_imported_as_a_library(folder: str) -> None:
+    """What tests share lives in support modules (tests/support/, e2e/harness.py, e2e/playing.py), never in
+    a test module or a conftest: importing one runs its module-level code a second time under another
+    name, drags its fixtures along, and ties the two files' edits together."""
+    found = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for name in sorted(_imported_modules(tree)):
+            if name == "conftest" or name.startswith("test_"):
+                found.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not found, "\n".join(found)

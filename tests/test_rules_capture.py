@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import assert_illegal, kinds, legal, of_kind, one, position
 from cuarenta import Card, Claim, GameOverError, IllegalMoveError, Move, Rules
+from support.positions import assert_illegal, kinds, legal, of_kind, one, position
 
 CAMPEONATO = Rules.preset("campeonato", players=4)
 TWO_ONLY = Rules(sum_cards="two")

@@ -9,8 +9,8 @@ import itertools
 
 import pytest
 
-from conftest import kinds, of_kind, one, position
 from cuarenta import CARDS, RANK_CHARS, SUIT_CHARS, Card, Game, PositionError, Rules
+from support.positions import kinds, of_kind, one, position
 
 FOUR = Rules(players=4)
 

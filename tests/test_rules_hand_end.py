@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import assert_illegal, deal_points, kinds, of_kind, one, position
 from cuarenta import Game, GameOverError, PositionError, Rules
 from cuarenta.events import Event
+from support.positions import assert_illegal, deal_points, kinds, of_kind, one, position
 
 A_TODO_RIGOR = Rules.preset("a_todo_rigor")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import kinds, of_kind, one, position
 from cuarenta import Card, Game, Rules
 from cuarenta.events import Event
+from support.positions import kinds, of_kind, one, position
 
 A_TODO_RIGOR = Rules.preset("a_todo_rigor")
 TODO_DOS = Rules.preset("todo_dos")

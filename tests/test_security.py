@@ -50,7 +50,7 @@ from cuarenta.server.security import (
     normal_origin,
     redact,
 )
-from served import Served, serve_process
+from support.served import Served, serve_process
 
 PING = {"v": 1, "type": "ping"}
 
@@ -61,10 +61,8 @@ def running(data_dir: Path, **options: Any) -> Iterator[TestClient]:
         yield client
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with running(tmp_path / "data") as c:
-        yield c
+#: the ``client`` fixture's app (tests/conftest.py) is this module's ``running`` one
+pytestmark = pytest.mark.app(workers=0, limits=Limits())
 
 
 def new_room(client: TestClient, **body: Any) -> dict[str, Any]:

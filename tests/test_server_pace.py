@@ -12,15 +12,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import test_server
 from cuarenta.server import rooms as rooms_module
 from cuarenta.server.protocol import PACES, parse_client_message
 from cuarenta.server.rooms import PACE_FACTORS
-from test_server import Browser, Spy, check_all, new_room, running, server_room
-
-# the fixtures of tests/test_server.py: a data directory, and the spy that checks every message sent
-data_dir = test_server.data_dir
-spy = test_server.spy
+from support.app import Browser, new_room, running, server_room
+from support.spy import Spy, check_all
 
 
 def computer_first(client: TestClient) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from cuarenta.cli import app
 from cuarenta.cli.serve import DEFAULT_BOT_DELAY, address, default_data_dir
-from served import Served, serve_process
+from support.served import Served, serve_process
 
 
 @pytest.fixture

@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,15 +21,12 @@ from cuarenta import OPTIONS, PRESET_NAMES, Game, Move, Rules, RulesError, catal
 from cuarenta.errors import render
 from cuarenta.i18n import Narrator
 from cuarenta.moves import parse_action
-from cuarenta.server import create_app
 from cuarenta.server.protocol import error_message
 from cuarenta.server.rooms import Connection, Room, Seat, available_levels, mesa_seed
+from cuarenta.server.security import Limits
 
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "data", bot_delay=0, workers=0)) as c:
-        yield c
+#: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
+pytestmark = pytest.mark.app(workers=0, limits=Limits())
 
 
 # -- /api/options -------------------------------------------------------------------------------------------

@@ -27,12 +27,11 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import program
 from cuarenta.server.sqlite_files import marker_path, read_marker, wal_path
 from cuarenta.server.store import DB_NAME, Store, StoreGone
-from ports import free_port
-from served import Served, serve_process
-from test_server import bearer, running
+from support.app import bearer, running
+from support.ports import free_port
+from support.served import Served, program, serve_process
 
 FAST = ("--bot-delay", "0", "--workers", "0")
 PAGE = 4096

@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 from cuarenta import Game, Rules
 from cuarenta.server.rooms import mesa_seed
 from cuarenta.server.store import DB_NAME, Store
-from served import serve_process
+from support.served import serve_process
 
 #: what a resumed room must show exactly as before
 SAME = ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status")

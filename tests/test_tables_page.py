@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_server import bearer, running
+from support.app import bearer, running
 
 
 def test_a_waiting_tables_seat_is_resumed_like_a_room(tmp_path: Path) -> None:

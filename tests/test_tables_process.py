@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from ports import free_port
-from served import serve_process
+from support.ports import free_port
+from support.served import serve_process
 
 
 @contextmanager

@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 import pytest
 from typer.testing import CliRunner
 
-from conftest import position, program
 from cuarenta import CARDS, Card, Claim, Game, IllegalMoveError, Move, Rules
 from cuarenta.cli import app
 from cuarenta.cli.terminal import (
@@ -44,6 +43,8 @@ from cuarenta.i18n import describe_event, score_text
 from cuarenta.moves import Action
 from cuarenta.players import Player, View
 from cuarenta.players.hints import seat_hints
+from support.positions import position
+from support.served import program
 
 runner = CliRunner()
 

@@ -27,7 +27,6 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import program
 from cuarenta import Game, Rules
 from cuarenta.server.gcpolicy import GcPolicy
 from cuarenta.server.protocol import JoinMessage
@@ -43,7 +42,8 @@ from cuarenta.server.thinking import (
     default_workers,
     make_thinking,
 )
-from ports import free_port
+from support.ports import free_port
+from support.served import program
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][hdcs])(?![A-Za-z0-9])")
 

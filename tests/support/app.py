@@ -1,0 +1,146 @@
+"""The web app in a test: a server on a data directory (FastAPI's TestClient, real worker processes),
+a browser's WebSocket that checks what it received against the spy, and small HTTP helpers.
+
+    with running(tmp_path / "data") as client, Browser(client, spy) as browser:
+        made = new_room(client)
+        browser.join(made["room"], made["token"])
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from cuarenta.server import create_app
+from cuarenta.server.protocol import ERROR_CODES
+from cuarenta.server.rooms import Room
+from cuarenta.server.security import Limits
+from support.spy import Spy
+
+#: Browsers not closed yet (a failed test closes them before its server stops, or the server would wait).
+OPEN: list[Browser] = []
+
+
+@contextlib.contextmanager
+def running(data_dir: Path, bot_delay: float = 0, **options: Any) -> Iterator[TestClient]:
+    """A server on ``data_dir`` for the length of a ``with`` block; its sockets are closed first.
+
+    The tests play far faster than a person: the rate limits (tests/test_security.py) are lifted.
+    Computer players think in two worker processes (``cuarenta serve``'s default is one per core)."""
+    options.setdefault(
+        "limits",
+        Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0, sockets_per_address=0, http_per_minute=0),
+    )
+    options.setdefault("workers", 2)  # real worker processes, as many whatever the machine's cores
+    with TestClient(create_app(data_dir, bot_delay=bot_delay, **options)) as client:
+        try:
+            yield client
+        finally:
+            for browser in [b for b in OPEN if b.client is client]:
+                browser.close()
+
+
+# -- a browser ----------------------------------------------------------------------------------------------
+class Browser:
+    """One WebSocket with the messages it received; checks them against what the server recorded."""
+
+    def __init__(self, client: TestClient, spy: Spy) -> None:
+        self.client = client
+        self.spy = spy
+        self._cm: Any = client.websocket_connect("/ws")
+        self.ws = self._cm.__enter__()
+        OPEN.append(self)
+        self.received: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None
+
+    def close(self) -> None:
+        if self._cm is not None:
+            cm, self._cm = self._cm, None
+            OPEN.remove(self)
+            cm.__exit__(None, None, None)
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        if isinstance(message, bytes):
+            self.ws.send_bytes(message)
+        elif isinstance(message, str):
+            self.ws.send_text(message)
+        else:
+            self.ws.send_json(message)
+
+    def recv(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        assert message["v"] == 1
+        self.received.append(message)
+        if message["type"] == "state":
+            self.last = message
+        return message
+
+    def join(self, room: str, token: str) -> dict[str, Any]:
+        self.send({"v": 1, "type": "join", "room": room, "token": token})
+        return self.recv()
+
+    def until_my_turn_or_end(self) -> dict[str, Any]:
+        """Read state messages until this seat has legal moves or the mesa is finished."""
+        assert self.last is not None
+        while not self.last["legal"] and self.last["status"] == "playing":
+            message = self.recv()
+            assert message["type"] == "state", message
+        return self.last
+
+    def play_first_legal(self) -> dict[str, Any]:
+        state = self.until_my_turn_or_end()
+        assert state["status"] == "playing"
+        self.send({"v": 1, "type": "move", "move": state["legal"][0], "state": state["state"]})
+        reply = self.recv()
+        assert reply["type"] == "state", reply
+        return reply
+
+    def error(self, message: dict[str, Any] | str | bytes) -> dict[str, Any]:
+        self.send(message)
+        reply = self.recv()
+        assert reply["type"] == "error", reply
+        assert reply["code"] in ERROR_CODES and reply["message"]
+        return reply
+
+
+def seen_by_server(spy: Spy, browser: Browser) -> list[dict[str, Any]]:
+    """The messages the server queued for this browser's socket (the socket is found by its first message)."""
+    with spy.lock:
+        conns = list(dict.fromkeys(s.conn for s in spy.sent))
+    for conn in conns:
+        messages = spy.of(conn)
+        if messages[: len(browser.received)] == browser.received and messages:
+            return messages
+    raise AssertionError("no socket of the server sent what this browser received")
+
+
+def new_room(client: TestClient, **body: Any) -> dict[str, Any]:
+    """A room made over HTTP; a chosen ``seed`` makes it a practice room (the only kind that may have one)."""
+    if "seed" in body:
+        body.setdefault("practice", True)
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert set(answer) == {"room", "seat", "token"} and answer["seat"] == 0
+    return answer
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that carries a seat's token (never the address)."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def server_room(client: TestClient, room: str) -> Room:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    found: Room = rooms.get(room)
+    return found

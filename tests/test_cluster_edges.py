@@ -171,8 +171,10 @@ def test_the_metrics_show_a_peer_lost_and_a_redis_outage(cluster: cs.Cluster) ->
     _until_metric(one, "cuarenta_bus_up", 1, 10)
     assert cs.metric(one, "cuarenta_bus_outages_total") == 1
     assert cs.metric(one, "cuarenta_bus_reconnects_total") == 1
-    # after Redis restarted the set of live processes is empty: nobody is counted as lost for it
-    time.sleep(2 * 2.0 + 1)
+    # after Redis restarted the set of live processes is empty: nobody is counted as lost for it (the
+    # worker has announced itself again, and node 1 has looked at the live processes since)
+    cs.wait_until(lambda: "w1" in cs.live_workers(cluster), 10 + SLACK, "worker w1 announces itself again")
+    cs.heartbeats(cluster, "n1", 2, 2 * 2.0 + SLACK)
     assert cs.metric(one, "cuarenta_peers_lost_total", kind="worker") == 0
 
 
@@ -202,10 +204,17 @@ def test_a_node_taking_over_a_dead_nodes_sockets_keeps_answering(cluster: cs.Clu
         prober, mover = Prober(f"{two}/readyz"), Mover(two, control, [ana, beto])
         prober.start()
         mover.start()
-        await asyncio.sleep(1)
+        await cs.until(lambda: prober.samples and mover.samples, 30, "the prober and the mover are under way")
         try:
             taken = await asyncio.wait_for(take_over(people, proxy, n1.kill), 30)
-            await asyncio.sleep(1)
+            await cs.until(  # both went on after the kill (the prober's pace: 50 a second)
+                lambda: (
+                    any(sent >= taken["killed"] for sent, _ in mover.samples)
+                    and sum(sent >= taken["killed"] for sent, _ in prober.samples) >= 20
+                ),
+                10 + SLACK,
+                "the control table's moves and the prober's requests after the kill",
+            )
         finally:
             prober.stop.set()
             mover.stop.set()

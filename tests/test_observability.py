@@ -228,10 +228,16 @@ def test_a_check_that_hangs_is_never_started_twice() -> None:
         release.wait(10)
 
     async def scenario() -> list[str]:
-        probe = Probe(lambda: asyncio.to_thread(hang), timeout=0.05)
+        runs: list[asyncio.Future[None]] = []
+
+        def start() -> asyncio.Future[None]:
+            runs.append(asyncio.ensure_future(asyncio.to_thread(hang)))
+            return runs[-1]
+
+        probe = Probe(start, timeout=0.05)
         answers = [await probe.check(), await probe.check()]  # the second waits for the first's thread
         release.set()
-        await asyncio.sleep(0.2)
+        await asyncio.wait_for(asyncio.shield(runs[0]), 10)
         answers.append(await probe.check())  # the first has answered: a new check starts
         return answers
 

@@ -408,7 +408,12 @@ def test_a_table_everyone_left_waits_instead_of_playing_itself_out(tmp_path: Pat
         while not all(s.stand_in for s in room.seats) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert all(s.stand_in for s in room.seats)  # both away, the grace (0 s) over
-        time.sleep(1.5)  # the computers would have played many moves by now (no delay)
+        # the computer players' task has stopped (or never started): nothing of theirs is under way, so
+        # none can move unless a person comes back (before, they played the mesa out with no delay)
+        deadline = time.monotonic() + 10
+        while (task := room.bot_task) is not None and not task.done():
+            assert time.monotonic() < deadline, "the computer players go on with nobody at the table"
+            time.sleep(0.05)
         assert room.state == before and room.computer_to_move() is None
         with Seat(client, spy) as back:
             state = back.join(made["room"], made["token"], since=0)

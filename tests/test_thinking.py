@@ -312,7 +312,10 @@ def test_a_closed_pool_leaves_no_process_and_starts_again_on_use() -> None:
 
     async def use() -> list[int]:
         await pool.choose(request)
-        await asyncio.sleep(0.5)  # let the second worker start too
+        deadline = time.monotonic() + 30
+        while len(pool.pids()) < 2:  # the second worker starts too
+            assert time.monotonic() < deadline, pool.pids()
+            await asyncio.sleep(0.05)
         pids = pool.pids()
         await pool.close()
         return pids

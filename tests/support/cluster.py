@@ -56,6 +56,17 @@ def _as_postgres(argv: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
 
 
+async def until(check: object, seconds: float, what: str) -> None:
+    """:func:`wait_until` in a coroutine: the event loop goes on meanwhile."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if check():  # type: ignore[operator]
+                return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{what}: not within {seconds} s")
+
+
 def wait_until(check: object, seconds: float, what: str) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -641,3 +652,23 @@ def job_holders(cluster: Cluster) -> dict[str, str]:
     finally:
         client.close()
     return held
+
+
+def heartbeats(cluster: Cluster, name: str, count: int, seconds: float) -> None:
+    """Wait until process ``name`` (``n1``, ``worker/w1``) has announced itself ``count`` times from now
+    among the cluster's live processes: each announcement moves its entry's expiry on. A node reads the
+    live processes in the same round trip as it announces itself and counts the lost ones just after, so
+    ``count=2`` proves that one whole heartbeat ran after this call."""
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(cluster.redis.url)
+    deadline = time.monotonic() + seconds
+    try:
+        last = client.zscore("cuarenta:nodes", name)
+        for seen in range(count):
+            while (now := client.zscore("cuarenta:nodes", name)) == last:
+                assert time.monotonic() < deadline, f"{name} announced itself {seen} times in {seconds} s"
+                time.sleep(0.05)
+            last = now
+    finally:
+        client.close()

@@ -19,7 +19,7 @@ configuration after another:
     through the Redis fan-out and is applied by every node that holds one of the table's sockets.
 
 Every cluster configuration gets a fresh PostgreSQL, Redis and nginx in a temporary directory, started by
-tests/cluster_support.py. PostgreSQL runs **durable** (fsync, synchronous_commit and full_page_writes on,
+tests/support/cluster.py. PostgreSQL runs **durable** (fsync, synchronous_commit and full_page_writes on,
 as a deployment runs; ``--no-durable`` turns them off as the tests do). Besides the figures of
 bench/tables_load.py it samples the CPU of every component (the server or nodes, the worker, PostgreSQL's
 postmaster with all its processes, Redis, nginx with its workers) and reports the **CPU per acknowledged

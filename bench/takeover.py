@@ -1,7 +1,7 @@
 """Takeover: a node of a cluster dies and another one takes its sockets over; how long does the survivor's
 event loop stop answering meanwhile?
 
-Starts PostgreSQL, Redis, two nodes and nginx (tests/cluster_support.py), makes ``--tables`` tables of two
+Starts PostgreSQL, Redis, two nodes and nginx (tests/support/cluster.py), makes ``--tables`` tables of two
 people on node 1 (their sockets straight to it) and plays ``--moves`` moves on each, so that every room
 has a log to load; a control table of two people sits on node 2. Then node 1 is SIGKILLed, and every one
 of its sockets reconnects through nginx (to node 2, the one left) after half a second, as the page does,

@@ -1,6 +1,6 @@
 """Worker cost: how much CPU a ``cuarenta worker`` spends per computer move, by level.
 
-Starts a throwaway PostgreSQL and Redis (tests/cluster_support.py, loopback, a temporary folder), stores
+Starts a throwaway PostgreSQL and Redis (tests/support/cluster.py, loopback, a temporary folder), stores
 ``--rooms`` tables whose every seat is a computer player of ``--level`` (started, nobody connected), puts
 the first job of each on the cluster's stream and runs one :class:`cuarenta.server.worker.MoveWorker` in
 this process until ``--moves`` moves are written. Each move is a whole job: read the room from PostgreSQL,

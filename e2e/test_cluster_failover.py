@@ -22,6 +22,10 @@ from support import cluster as cs
 cs.require()
 
 
+#: a real cluster: left out of the quick loop (pytest -m "not slow")
+pytestmark = pytest.mark.slow
+
+
 class Running:
     def __init__(self, root: Path) -> None:
         self.pg = cs.Postgres(root)

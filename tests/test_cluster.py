@@ -29,7 +29,7 @@ from support import cluster as cs
 
 cs.require()
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 @pytest.fixture(scope="module")

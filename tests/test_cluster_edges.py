@@ -29,7 +29,7 @@ from support import cluster as cs
 cs.require()
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 #: Slack on a bound, for CI's loaded 2-core machine.
 SLACK = 3.0

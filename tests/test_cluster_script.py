@@ -32,7 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "cluster.sh"
 NOT_INSTALLABLE = 4  # the script's exit code when the Debian packages cannot be installed
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="scripts/cluster.sh is for Debian")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform != "linux", reason="scripts/cluster.sh is for Debian"),
+]
 
 
 def cluster(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:

@@ -1,7 +1,7 @@
 """Limits per client address and per connection (docs/operations.md "Limits"), the trusted proxies, the
 Host check, a token in the socket's address and invite codes in the log.
 
-Against real ``cuarenta serve`` processes (tests/served.py) over real sockets on loopback: a Linux
+Against real ``cuarenta serve`` processes (tests/support/served.py) over real sockets on loopback: a Linux
 loopback answers every 127.0.0.0/8 address, so a test's clients bind 127.0.0.1, 127.0.0.2 … as their
 source address to be different client addresses. In-process (TestClient) where the server process adds
 nothing: the Host check of ``create_app`` and the IPv6 /64 of the socket count.

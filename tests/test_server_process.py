@@ -16,6 +16,9 @@ from cuarenta.cli import app
 from cuarenta.cli.serve import DEFAULT_BOT_DELAY, address, default_data_dir
 from support.served import Served, serve_process
 
+#: real `cuarenta serve` processes: left out of the quick loop (pytest -m "not slow")
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[Served, Path]]:

@@ -33,6 +33,9 @@ from support.app import bearer, running
 from support.ports import free_port
 from support.served import Served, program, serve_process
 
+#: real `cuarenta serve` processes and damaged files: left out of the quick loop (pytest -m "not slow")
+pytestmark = pytest.mark.slow
+
 FAST = ("--bot-delay", "0", "--workers", "0")
 PAGE = 4096
 

@@ -10,12 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta import Game, Rules
 from cuarenta.server.rooms import mesa_seed
 from cuarenta.server.store import DB_NAME, Store
 from support.served import serve_process
+
+#: real `cuarenta serve` processes: left out of the quick loop (pytest -m "not slow")
+pytestmark = pytest.mark.slow
 
 #: what a resumed room must show exactly as before
 SAME = ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status")

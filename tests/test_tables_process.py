@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from support.ports import free_port
 from support.served import serve_process
+
+#: real `cuarenta serve` processes: left out of the quick loop (pytest -m "not slow")
+pytestmark = pytest.mark.slow
 
 
 @contextmanager

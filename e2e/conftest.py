@@ -7,8 +7,9 @@ Run them with ``.venv/bin/pytest e2e`` (scripts/test.sh does, after the main sui
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import CHROMIUM, PHONE, PageLog, Server, launch_browser, new_context, watch_page
@@ -86,14 +87,31 @@ def page_log(watched: tuple[Page, PageLog]) -> PageLog:
 
 
 @pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Server]:
-    """A server of one test alone (which may stop, start or restart it), on its own data directory."""
-    srv = Server(tmp_path / "data", bot_delay=0.05)
-    srv.start()
+def start_server() -> Iterator[Callable[..., Server]]:
+    """Start a server of one test on a data directory it may have filled first: ``start_server(data,
+    options=(...), bot_delay=...)`` (:class:`harness.Server`'s arguments); every one is stopped at the end."""
+    started: list[Server] = []
+
+    def start(data_dir: Path, **kwargs: Any) -> Server:
+        kwargs.setdefault("bot_delay", 0.05)
+        srv = Server(data_dir, **kwargs)
+        started.append(srv)
+        srv.start()
+        return srv
+
     try:
-        yield srv
+        yield start
     finally:
-        srv.stop()
+        for srv in started:
+            srv.stop()
+
+
+@pytest.fixture
+def own_server(request: pytest.FixtureRequest, tmp_path: Path, start_server: Callable[..., Server]) -> Server:
+    """A server of one test alone (which may stop, start or restart it), on its own data directory; a
+    ``serve`` marker gives it :class:`harness.Server`'s arguments (``@pytest.mark.serve(options=(...))``)."""
+    marker = request.node.get_closest_marker("serve")
+    return start_server(tmp_path / "data", **(marker.kwargs if marker is not None else {}))
 
 
 @pytest.fixture

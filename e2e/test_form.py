@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -159,7 +159,7 @@ THEIRS = [(f"theirs{i}", "facil", 10 + i, True, 9, 9) for i in range(4)] + [
 
 
 @pytest.fixture
-def stats_server(tmp_path: Path) -> Iterator[Server]:
+def stats_server(tmp_path: Path, start_server: Callable[..., Server]) -> Server:
     """A server whose database holds finished mesas of this browser and of another one."""
     data = tmp_path / "data"
     data.mkdir()
@@ -178,12 +178,7 @@ def stats_server(tmp_path: Path) -> Iterator[Server]:
             )
     finally:
         store.close()
-    server = Server(data, bot_delay=0.05)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    return start_server(data)
 
 
 def test_statistics_are_this_browsers_own(browser: Browser, stats_server: Server) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,16 +25,9 @@ document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.
 """
 
 
-@pytest.fixture
-def club_server(tmp_path: Path) -> Iterator[Server]:
-    """A club's own server, whose leaderboard lists a profile from its first rated mesa on (the default
-    waits for 5 against 3 opponents: test_a_new_profile_is_provisional_and_an_unrated_mesa_says_why)."""
-    srv = Server(tmp_path / "data", options=("--leaderboard-games", "1", "--leaderboard-opponents", "1"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+#: a club's own server (``own_server``), whose leaderboard lists a profile from its first rated mesa on (the
+#: default waits for 5 against 3 opponents: test_a_new_profile_is_provisional_and_an_unrated_mesa_says_why)
+club_server = pytest.mark.serve(options=("--leaderboard-games", "1", "--leaderboard-opponents", "1"))
 
 
 def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -51,8 +42,8 @@ def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return found
 
 
-def test_the_leaderboard_and_the_profiles_in_both_languages(club_server: Server, page: Page) -> None:
-    own_server = club_server
+@club_server
+def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, page: Page) -> None:
     ana, beto, carla = (
         post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "<i>Beto</i>", "Carla")
     )
@@ -142,9 +133,9 @@ def test_the_leaderboard_and_the_profiles_in_both_languages(club_server: Server,
     assert page.evaluate("() => window.__csp") == []
 
 
-def test_the_rating_pages_fit_a_phone(club_server: Server, phone: tuple[Page, PageLog]) -> None:
+@club_server
+def test_the_rating_pages_fit_a_phone(own_server: Server, phone: tuple[Page, PageLog]) -> None:
     page, _ = phone
-    own_server = club_server
     ana = post(own_server, "/api/profiles", {"name": "Ana"})
     beto = post(own_server, "/api/profiles", {"name": "Bartolomé con un nombre larguísimo, sí"})
     store = Store.in_dir(own_server.data_dir)

@@ -169,6 +169,7 @@ def test_pip_install_cuarenta_installs_nothing_else() -> None:
     assert {"cli", "web", "all", "test"} <= set(extras)
 
 
+@pytest.mark.slow
 def test_the_built_wheel_installs_alone_with_its_data(tmp_path: Path) -> None:
     """Build the wheel, install it with no dependency into a fresh virtualenv, and play with it there: the
     package data (texts, win-probability tables, the page, the migrations) is in the wheel, and the

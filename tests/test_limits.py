@@ -129,6 +129,7 @@ def until_logged(served: Served, text: str) -> str:
 
 
 # -- sockets per address -------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_real_server_holds_20_sockets_per_address_and_refuses_the_21st(tmp_path: Path) -> None:
     with serving(tmp_path) as served, contextlib.ExitStack() as stack:
         sockets = [stack.enter_context(ws_from("127.0.0.1", served)) for _ in range(20)]
@@ -189,6 +190,7 @@ def test_address_slots_keep_no_address_that_holds_none() -> None:
 
 
 # -- messages per address ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_messages_per_address_are_limited_across_its_sockets(tmp_path: Path) -> None:
     """20 sockets each under its own rate (30 pings, its burst is 40): 600 messages from one address. The
     address may send 80 at once and 40 a second: the rest is refused with rate_limited."""
@@ -220,6 +222,7 @@ def test_messages_per_address_are_limited_across_its_sockets(tmp_path: Path) -> 
 
 
 # -- HTTP requests per address -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_http_floods_get_429_with_retry_after_and_the_operators_endpoints_stay_open(tmp_path: Path) -> None:
     with serving(tmp_path) as served, http_from("127.0.0.1", served) as http:
         codes = [
@@ -276,12 +279,14 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield served
 
 
+@pytest.mark.slow
 def test_an_idle_new_connection_is_closed_after_the_header_timeout(quick: Served) -> None:
     with raw_from("127.0.0.3", quick) as conn:
         received, seconds = until_closed(conn, 2 + SLACK)
     assert received == b"" and seconds >= 1.5  # nothing was asked: nothing is answered
 
 
+@pytest.mark.slow
 def test_half_sent_headers_are_answered_408_and_closed(quick: Served) -> None:
     with raw_from("127.0.0.3", quick) as conn:
         conn.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{quick.port}\r\nAccept: */*\r\n".encode())
@@ -290,6 +295,7 @@ def test_half_sent_headers_are_answered_408_and_closed(quick: Served) -> None:
     assert seconds >= 1.5
 
 
+@pytest.mark.slow
 def test_a_slowloris_is_closed_after_the_header_timeout(quick: Served) -> None:
     """A byte every 0.4 s: each byte resets no timer, the head has 2 s in all."""
     head = f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{quick.port}\r\nX-Slow: {'a' * 200}".encode()
@@ -312,6 +318,7 @@ def test_a_slowloris_is_closed_after_the_header_timeout(quick: Served) -> None:
     assert 1.5 <= seconds < 2 + SLACK
 
 
+@pytest.mark.slow
 def test_a_stalled_body_is_answered_408_and_closed(quick: Served) -> None:
     with raw_from("127.0.0.3", quick) as conn:
         conn.sendall(
@@ -326,6 +333,7 @@ def test_a_stalled_body_is_answered_408_and_closed(quick: Served) -> None:
     assert "Traceback" not in quick.log()
 
 
+@pytest.mark.slow
 def test_an_idle_kept_alive_connection_is_closed_after_the_keep_alive(quick: Served) -> None:
     assert KEEP_ALIVE_SECONDS == 5
     with raw_from("127.0.0.3", quick) as conn:
@@ -334,6 +342,7 @@ def test_an_idle_kept_alive_connection_is_closed_after_the_keep_alive(quick: Ser
     assert status_of(received) == 200 and seconds >= KEEP_ALIVE_SECONDS - 0.5
 
 
+@pytest.mark.slow
 def test_a_kept_alive_connection_serves_many_requests_in_time(quick: Served) -> None:
     with http_from("127.0.0.4", quick) as http:
         for _ in range(5):
@@ -341,6 +350,7 @@ def test_a_kept_alive_connection_serves_many_requests_in_time(quick: Served) -> 
             time.sleep(0.5)  # under both timeouts: the same connection goes on
 
 
+@pytest.mark.slow
 def test_connections_per_address(quick: Served) -> None:
     held = [raw_from("127.0.0.5", quick) for _ in range(4)]
     try:
@@ -365,12 +375,14 @@ def test_connections_per_address(quick: Served) -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_the_defaults_close_an_idle_connection_after_10_s(tmp_path: Path) -> None:
     with serving(tmp_path) as served, raw_from("127.0.0.1", served) as conn:
         received, seconds = until_closed(conn, 10 + SLACK)
     assert received == b"" and seconds >= 9.5
 
 
+@pytest.mark.slow
 def test_max_connections_refuses_http_and_sockets_with_503(tmp_path: Path) -> None:
     with serving(tmp_path, "--max-connections", "4") as served:
         held = [raw_from(f"127.0.0.{10 + i}", served) for i in range(4)]
@@ -416,6 +428,7 @@ def rooms_made_rotating_xff(served: Served, count: int) -> int:
         )
 
 
+@pytest.mark.slow
 def test_x_forwarded_for_is_ignored_from_a_peer_that_is_not_a_configured_proxy(tmp_path: Path) -> None:
     with serving(tmp_path) as served:
         assert rooms_made_rotating_xff(served, 40) < 35  # the room limit (30 at once) holds
@@ -429,6 +442,7 @@ def test_x_forwarded_for_is_ignored_from_a_peer_that_is_not_a_configured_proxy(t
         assert refused.response.status_code == 403
 
 
+@pytest.mark.slow
 def test_x_forwarded_for_is_honoured_from_a_configured_proxy(tmp_path: Path) -> None:
     with serving(tmp_path, "--forwarded-allow-ips", "127.0.0.1") as served:
         assert rooms_made_rotating_xff(served, 40) == 40  # each forwarded address is a client of its own
@@ -450,6 +464,7 @@ def test_x_forwarded_for_is_honoured_from_a_configured_proxy(tmp_path: Path) -> 
 
 
 # -- the Host check ------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_real_server_refuses_a_rebinding_host(tmp_path: Path) -> None:
     with serving(tmp_path, "--server-name", "cuarenta.example.org") as served:
         evil = f"rebind.attacker.example:{served.port}"
@@ -529,6 +544,7 @@ def test_any_host_header_is_read_without_error(header: str) -> None:
 
 
 # -- a token in the socket's address -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_token_in_the_sockets_address_is_refused_with_400(tmp_path: Path) -> None:
     with serving(tmp_path) as served:
         for query in ("?token=abc", "?room=r&Token=abc", "?tokens=a", "?key=k"):
@@ -540,6 +556,7 @@ def test_a_token_in_the_sockets_address_is_refused_with_400(tmp_path: Path) -> N
 
 
 # -- invite codes in the log ---------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("log_format", ["text", "json"])
 def test_an_invite_code_in_an_address_is_redacted_in_the_log(tmp_path: Path, log_format: str) -> None:
     secret = "Inv1teC0deS3cret"

@@ -256,6 +256,7 @@ def new_table(s: Served, name: str) -> httpx.Response:
     return httpx.post(s.base + "/api/tables", json={"players": 2, "name": name})
 
 
+@pytest.mark.slow
 def test_profile_names_at_the_http_api(served: Served) -> None:
     made = httpx.post(served.base + "/api/profiles", json={"name": "Ana"}).json()
     where, auth = served.base + f"/api/profiles/{made['id']}", {"Authorization": f"Bearer {made['key']}"}
@@ -269,6 +270,7 @@ def test_profile_names_at_the_http_api(served: Served) -> None:
     assert httpx.post(served.base + "/api/profiles", json={"name": "Ana\u200b"}).json()["name"] == "Ana"
 
 
+@pytest.mark.slow
 def test_table_seat_names_at_the_http_api(served: Served) -> None:
     for name in [*REFUSED.values(), *NOTHING.values()]:
         expect_refused(new_table(served, name), fragment_of(name))
@@ -292,6 +294,7 @@ def seat_name(s: Served, room: str, token: str) -> str:
         return str(state["seats"][0]["name"])
 
 
+@pytest.mark.slow
 def test_room_names_at_the_http_api(served: Served) -> None:
     for name in [*REFUSED.values(), *NOTHING.values()]:
         expect_refused(httpx.post(served.base + "/api/rooms", json={"name": name}), fragment_of(name))
@@ -304,6 +307,7 @@ def test_room_names_at_the_http_api(served: Served) -> None:
         assert seat_name(served, made.json()["room"], made.json()["token"]) == kept
 
 
+@pytest.mark.slow
 def test_the_schema_publishes_the_patterns(served: Served) -> None:
     schema = httpx.get(served.base + "/api/openapi.json").json()
     patterns: list[str] = []

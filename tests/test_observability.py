@@ -330,6 +330,7 @@ def json_server(tmp_path: Path) -> Iterator[Served]:
         yield served
 
 
+@pytest.mark.slow
 def test_serve_log_format_json_writes_only_json_lines(json_server: Served) -> None:
     base = json_server.base
     assert httpx.get(f"{base}/readyz?token=SECRETSECRET", timeout=10).status_code == 200

@@ -600,6 +600,7 @@ def still_serving(served: Served) -> None:
     assert httpx.get(f"{served.base}/api/health", timeout=10).status_code == 200
 
 
+@pytest.mark.slow
 def test_real_server_closes_big_frames_with_1009_and_keeps_serving(served: Served) -> None:
     before = rss_mib(served.proc.pid)
     for size in (1_000_000, 10_000_000):
@@ -627,6 +628,7 @@ def test_real_server_closes_big_frames_with_1009_and_keeps_serving(served: Serve
         assert json.loads(ws.recv(timeout=10))["type"] == "pong"
 
 
+@pytest.mark.slow
 def test_real_server_refuses_a_big_frame_from_its_header_alone(served: Served) -> None:
     """A frame announcing 10 MB whose first kilobyte only is sent: the server answers close 1009 at once,
     without waiting for (or reading) the rest."""
@@ -657,6 +659,7 @@ def test_real_server_refuses_a_big_frame_from_its_header_alone(served: Served) -
     still_serving(served)
 
 
+@pytest.mark.slow
 def test_real_server_closes_a_flooding_socket(served: Served) -> None:
     # (max_queue=None: the client reads on while it floods, so the server's close reaches it at once)
     with connect(served.ws, close_timeout=5, max_queue=None) as ws:
@@ -675,6 +678,7 @@ def test_real_server_closes_a_flooding_socket(served: Served) -> None:
     still_serving(served)
 
 
+@pytest.mark.slow
 def test_real_server_limits_room_creation(served: Served) -> None:
     # the server believes X-Forwarded-For from loopback here (--forwarded-allow-ips 127.0.0.1, a proxy on
     # the same machine): each test is then a client of its own
@@ -694,6 +698,7 @@ def test_real_server_limits_room_creation(served: Served) -> None:
     still_serving(served)
 
 
+@pytest.mark.slow
 def test_real_server_checks_the_origin_at_the_handshake(served: Served) -> None:
     for origin in ("http://evil.example", f"http://localhost:{served.port}", "null"):
         with pytest.raises(InvalidStatus) as refused, connect(served.ws, origin=origin):  # type: ignore[arg-type]
@@ -705,12 +710,14 @@ def test_real_server_checks_the_origin_at_the_handshake(served: Served) -> None:
             assert json.loads(ws.recv(timeout=10))["type"] == "pong"
 
 
+@pytest.mark.slow
 def test_real_server_headers_and_gzip(served: Served) -> None:
     answer = httpx.get(f"{served.base}/app.js", headers={"Accept-Encoding": "gzip"})
     check_security_headers(answer.headers, f"127.0.0.1:{served.port}")
     assert answer.headers["content-encoding"] == "gzip" and "server" not in answer.headers
 
 
+@pytest.mark.slow
 def test_no_token_reaches_the_servers_log(served: Served) -> None:
     """The server logs every request (``--log-level debug``): with tokens in headers and bodies, none
     appears, and one a client put in an address anyway is hidden."""

@@ -474,6 +474,7 @@ def play_moves(base: str, moves: int, players: int = 2, level: str = "facil") ->
         return state
 
 
+@pytest.mark.slow
 def test_the_real_server_thinks_in_workers_replaces_a_killed_one_and_leaves_none_behind(serve: Any) -> None:
     base, proc = serve("--bot-delay", "0", "--workers", "2")
     play_moves(base, 2)
@@ -503,6 +504,7 @@ def test_the_real_server_thinks_in_workers_replaces_a_killed_one_and_leaves_none
     assert "stopped with code -9" in err  # the replacement was logged
 
 
+@pytest.mark.slow
 def test_the_real_server_with_workers_0_thinks_in_process(serve: Any) -> None:
     base, proc = serve("--bot-delay", "0", "--workers", "0")
     state = play_moves(base, 3, players=4)

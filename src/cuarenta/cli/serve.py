@@ -87,6 +87,8 @@ def uvicorn_options(
     >>> uvicorn_options(forwarded_allow_ips="127.0.0.1")["forwarded_allow_ips"]
     '127.0.0.1'
     """
+    from uvicorn.config import LOGGING_CONFIG
+
     from cuarenta.server.edge.protocols import (
         BODY_TIMEOUT,
         CONNECTIONS_PER_ADDRESS,
@@ -100,7 +102,9 @@ def uvicorn_options(
 
     if log_format not in ("text", "json"):
         raise ValueError(f"unknown log format {log_format!r}: text or json")
-    log_config = logging_config("json" if log_format == "json" else "text", log_level, fields=log_fields)
+    log_config = logging_config(
+        "json" if log_format == "json" else "text", log_level, fields=log_fields, base=LOGGING_CONFIG
+    )
     proxies = (forwarded_allow_ips or "").strip()
     guard = ConnectionGuard(
         header_timeout=HEADER_TIMEOUT if header_timeout is None else header_timeout,

@@ -97,24 +97,28 @@ def _text(value: object) -> str:
 
 
 def logging_config(
-    fmt: LogFormat = "text", level: str = "warning", *, fields: Mapping[str, Any] | None = None
+    fmt: LogFormat = "text",
+    level: str = "warning",
+    *,
+    fields: Mapping[str, Any] | None = None,
+    base: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The :func:`logging.config.dictConfig` of a server process: uvicorn's loggers (uvicorn's own
-    configuration when uvicorn is installed) and the app's ``cuarenta`` loggers at ``level``, every
-    handler with the :class:`RedactTokens` filter; in ``json``, every
-    formatter is :class:`JsonFormatter` (with the constant ``fields``).
+    """The :func:`logging.config.dictConfig` of a server process: the loggers of ``base`` (``cuarenta
+    serve`` passes uvicorn's own configuration, ``uvicorn.config.LOGGING_CONFIG``; default: none) and the
+    app's ``cuarenta`` loggers at ``level``, every handler with the :class:`RedactTokens` filter; in
+    ``json``, every formatter is :class:`JsonFormatter` (with the constant ``fields``). This module never
+    imports uvicorn: only the edge does (docs/architecture.md).
 
     >>> config = logging_config("json", "info", fields={"node": "web-1"})
     >>> config["formatters"]["cuarenta"]["fields"], config["loggers"]["cuarenta"]["level"]
     ({'node': 'web-1'}, 'INFO')
+    >>> base = {"version": 1, "formatters": {"access": {}}, "handlers": {"access": {}}}
+    >>> sorted(logging_config("json", base=base)["formatters"])
+    ['access', 'cuarenta']
     """
     if fmt not in LOG_FORMATS:
         raise ValueError(f"unknown log format {fmt!r}: choose one of {', '.join(LOG_FORMATS)}")
-    try:
-        from uvicorn.config import LOGGING_CONFIG
-    except ImportError:  # pragma: no cover - a process without uvicorn (a worker)
-        LOGGING_CONFIG = {"version": 1, "disable_existing_loggers": False}
-    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config: dict[str, Any] = copy.deepcopy(dict(base or {"version": 1, "disable_existing_loggers": False}))
     config.setdefault("formatters", {})
     config.setdefault("handlers", {})
     config.setdefault("loggers", {})
@@ -139,7 +143,7 @@ def configure_logging(
     fmt: LogFormat = "text", level: str = "warning", *, fields: Mapping[str, Any] | None = None
 ) -> None:
     """Set up the process' logging as :func:`logging_config` says (``cuarenta worker``; ``cuarenta serve``
-    hands the same configuration to uvicorn, which applies it)."""
+    hands the same configuration, over uvicorn's, to uvicorn, which applies it)."""
     logging.config.dictConfig(logging_config(fmt, level, fields=fields))
 
 

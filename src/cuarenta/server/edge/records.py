@@ -30,7 +30,7 @@ from cuarenta.server.edge.rooms import RoomId
 from cuarenta.server.edge.security import TOKEN_IN_ADDRESS
 from cuarenta.server.rooms import available_levels
 from cuarenta.server.stats import stats_of
-from cuarenta.server.store import hash_token
+from cuarenta.server.store import FinishedRow, PlayingRow, hash_token
 
 log = logging.getLogger("cuarenta.server")
 router = APIRouter()
@@ -120,54 +120,61 @@ def history(body: HistoryRequest, store: StoreDep) -> dict[str, Any]:
     hashes = [hash_token(t) for t in body.tokens]
     seats = store.rooms_of_tokens(hashes)
     # a table the person left for good is not one to go on with (its finished mesas stay listed)
-    playing = []
-    for room in store.playing_of_rooms([room for room, _ in store.rooms_of_tokens(hashes, left=False)]):
-        try:
-            rules = json.loads(room.rules)
-        except ValueError:
-            log.error("room %s has corrupt rules; left out of the history", room.room)
-            continue
-        playing.append(
-            {
-                "room": room.room,
-                "mesa": room.mesa,
-                "started": room.created,
-                "updated": room.updated,
-                "level": room.level,
-                "players": room.players,
-                "rules": rules,
-                "moves": room.moves,
-                "practice": room.practice,
-            }
-        )
-    games = []
+    still_seated = [room for room, _ in store.rooms_of_tokens(hashes, left=False)]
+    playing = [entry for room in store.playing_of_rooms(still_seated) if (entry := _playing(room))]
     team_of = {room: seat % 2 for room, seat in seats}  # each seat sees its own team's side
-    for row in store.finished_of_rooms([room for room, _ in seats]):
-        row = row.for_team(team_of.get(row.room, row.person_team))
-        try:
-            games.append(
-                {
-                    "room": row.room,
-                    "mesa": row.mesa,
-                    "finished": row.finished,
-                    "level": row.level,
-                    "players": row.players,
-                    "rules": json.loads(row.rules),
-                    "seats": json.loads(row.seats),
-                    "person_team": row.person_team,
-                    "winner": row.winner,
-                    "won": row.winner == row.person_team,
-                    "chicas": json.loads(row.chicas),
-                    "chica_results": json.loads(row.chica_results),
-                    "caidas": row.caidas,
-                    "limpias": row.limpias,
-                    "record": f"/api/games/{row.room}/record?mesa={row.mesa}",
-                    "practice": row.practice,
-                }
-            )
-        except ValueError:
-            log.error("history row of room %s mesa %d is corrupt; left out", row.room, row.mesa)
+    games = [
+        entry
+        for row in store.finished_of_rooms([room for room, _ in seats])
+        if (entry := _finished(row.for_team(team_of.get(row.room, row.person_team))))
+    ]
     return {"games": games, "playing": playing}
+
+
+def _playing(room: PlayingRow) -> dict[str, Any] | None:
+    """One entry of ``playing``, or ``None`` (logged) when the room's rules cannot be read."""
+    try:
+        rules = json.loads(room.rules)
+    except ValueError:
+        log.error("room %s has corrupt rules; left out of the history", room.room)
+        return None
+    return {
+        "room": room.room,
+        "mesa": room.mesa,
+        "started": room.created,
+        "updated": room.updated,
+        "level": room.level,
+        "players": room.players,
+        "rules": rules,
+        "moves": room.moves,
+        "practice": room.practice,
+    }
+
+
+def _finished(row: FinishedRow) -> dict[str, Any] | None:
+    """One entry of ``games`` (seen from the seat's team), or ``None`` (logged) when it cannot be read."""
+    try:
+        return {
+            "room": row.room,
+            "mesa": row.mesa,
+            "finished": row.finished,
+            "level": row.level,
+            "players": row.players,
+            "rules": json.loads(row.rules),
+            "seats": json.loads(row.seats),
+            "person_team": row.person_team,
+            "winner": row.winner,
+            "won": row.winner == row.person_team,
+            "chicas": json.loads(row.chicas),
+            "chica_results": json.loads(row.chica_results),
+            "caidas": row.caidas,
+            "limpias": row.limpias,
+            "record": f"/api/games/{row.room}/record?mesa={row.mesa}",
+            "practice": row.practice,
+        }
+    except ValueError:
+        log.error("history row of room %s mesa %d is corrupt; left out", row.room, row.mesa)
+        return None
 
 
 @router.get("/api/history", include_in_schema=False)

@@ -4,6 +4,8 @@ mapping of refusals to answers, the bearer secrets, and the old module paths tha
 from __future__ import annotations
 
 import importlib
+import logging
+import sqlite3
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,3 +135,21 @@ def test_the_old_modules_give_the_same_objects(old: str) -> None:
         assert any(getattr(home, name, None) is found for home in homes), name
     with pytest.raises(AttributeError):
         module.no_such_name  # noqa: B018
+
+
+def test_a_room_whose_rules_cannot_be_read_is_left_out_of_the_history(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The history answers with what it can read and logs what it left out (never a 500)."""
+    from cuarenta.server.store import DB_NAME
+
+    with TestClient(create_app(tmp_path, bot_delay=0, workers=0)) as client:
+        kept = client.post("/api/rooms", json={}).json()
+        broken = client.post("/api/rooms", json={}).json()
+        with sqlite3.connect(tmp_path / DB_NAME) as db:
+            db.execute("UPDATE rooms SET rules = '{not json' WHERE id = ?", (broken["room"],))
+        with caplog.at_level(logging.ERROR, logger="cuarenta.server"):
+            answer = client.post("/api/history", json={"tokens": [kept["token"], broken["token"]]})
+    assert answer.status_code == 200
+    assert [game["room"] for game in answer.json()["playing"]] == [kept["room"]]
+    assert f"room {broken['room']} has corrupt rules; left out of the history" in caplog.text

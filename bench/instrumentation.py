@@ -73,7 +73,7 @@ async def play(moves: int, warmup: int = 50) -> list[float]:
 def metric_operations(number: int = 100_000) -> float | None:
     """Seconds of the metric operations one move adds (None where there are no metrics)."""
     try:
-        from cuarenta.server.metrics import Metrics
+        from cuarenta.server.ops.metrics import Metrics
     except ImportError:
         return None
     metrics = Metrics(process=False)

@@ -1,6 +1,6 @@
 """The `limits` package's in-memory rate limiters against the server's own AddressLimiter.
 
-Why the server keeps :class:`cuarenta.server.security.AddressLimiter` (docs/operations.md "Limits"):
+Why the server keeps :class:`cuarenta.server.edge.ratelimits.AddressLimiter` (docs/operations.md "Limits"):
 ``limits.storage.MemoryStorage`` runs a timer thread every 10 ms while hits come, and each run walks every
 key it holds. This script fills each with ``--keys`` addresses (10 hits each), then times one hit and one
 such walk. Needs ``pip install limits`` (not a dependency of cuarenta).
@@ -20,7 +20,7 @@ from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
-from cuarenta.server.security import AddressLimiter
+from cuarenta.server.edge.ratelimits import AddressLimiter
 
 
 def main() -> int:

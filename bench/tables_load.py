@@ -12,6 +12,8 @@ random legal move; after a mesa it sends ``rematch``. It measures, inside a wind
 * **lost moves**: after the run, every table is joined again and its ``state`` number compared with the
   highest one any of its people saw acknowledged (a move is acknowledged only once stored): a table behind
   it lost moves;
+* **bytes on the wire**: the mean size of a ``state`` message and every frame's bytes per socket per
+  move (a move is answered with a ``state`` to each socket of its table);
 * the server process's **CPU** (from ``/proc``) and **memory** (its resident set at the end).
 
 Run from the repository root (loopback only; bounded by ``--tables`` and ``--seconds``)::
@@ -89,6 +91,10 @@ class Tally:
     mesas: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     closed: int = 0
+    frames: int = 0  #: every frame the people's sockets received inside the window
+    frame_bytes: int = 0
+    states: int = 0  #: of them, the ``state`` messages (one per socket per move)
+    state_bytes: int = 0
 
     def inside(self, t: float) -> bool:
         return bool(self.start) and self.start <= t < self.end
@@ -154,6 +160,13 @@ async def person(
                     break
                 now = time.monotonic()
                 message = json.loads(raw)
+                if tally.inside(now):
+                    size = len(raw.encode() if isinstance(raw, str) else raw)
+                    tally.frames += 1
+                    tally.frame_bytes += size
+                    if message["type"] == "state":
+                        tally.states += 1
+                        tally.state_bytes += size
                 if message["type"] == "error":
                     tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
                     continue
@@ -270,6 +283,7 @@ async def drive(
     lost = sum(max(0, t.acknowledged - s) for t, s in zip(tables, stored, strict=True))
     wall = after.at - before.at
     acknowledged = sum(len(t.answered) for t in tables)
+    moved = sum(1 for t in tables for s in t.sent.values() if start <= s < end)
     figures: dict[str, Any] = {
         "tables": args.tables,
         "players": args.players,
@@ -277,14 +291,18 @@ async def drive(
         "think": list(args.think),
         "seconds": round(wall, 1),
         "move_broadcast_latency_ms": summary(tally.latencies),
-        "moves_per_s": round(sum(1 for t in tables for s in t.sent.values() if start <= s < end) / wall, 1),
+        "moves_per_s": round(moved / wall, 1),
         "mesas_finished": tally.mesas,
         "errors": tally.errors,
         "sockets_closed": tally.closed,
         "lost_moves": lost,
+        # what the wire costs: a move is one ``state`` to each socket of its table
+        "state_bytes_mean": round(tally.state_bytes / max(1, tally.states)),
+        "bytes_per_socket_per_move": round(tally.frame_bytes / max(1, moved * args.players)),
     }
     if pid is not None:
         figures["server_cpu_pct"] = round(100 * (after.server - before.server) / wall, 1)
+        figures["server_cpu_ms_per_move"] = round(1000 * (after.server - before.server) / max(1, moved), 2)
         figures["server_rss_mb"] = rss_mb(pid)
     figures["driver_cpu_pct"] = round(100 * (after.me - before.me) / wall, 1)
     if components:

@@ -149,7 +149,7 @@ def test_engine_and_players_run_on_the_standard_library_alone() -> None:
 
 def test_the_blocker_really_blocks() -> None:
     """The check above could pass by accident if nothing were blocked: the web app must fail here."""
-    result = run_blocked("import cuarenta.server\n")
+    result = run_blocked("from cuarenta.server import create_app\n")
     assert result.returncode != 0
     assert "third-party module" in result.stderr
 
@@ -271,3 +271,95 @@ def test_the_command_line_extra_works_without_the_web_extra() -> None:
     assert "Fin de la demostración" in result.stdout
     assert result.returncode == 1
     assert "pip install 'cuarenta[web]'" in result.stderr and "Traceback" not in result.stderr
+
+
+#: The web framework and its server: only the HTTP/WebSocket edge imports them.
+WEB_FRAMEWORK = ("fastapi", "starlette", "uvicorn")
+#: The modules that may import :data:`WEB_FRAMEWORK`: the edge, and the command that serves it.
+EDGE = "cuarenta.server.edge"
+SERVES = {"cuarenta.cli.serve"}
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """The top-level names of every module a source file imports (at any depth)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def in_edge(module: str) -> bool:
+    return module == EDGE or module.startswith(EDGE + ".") or module in SERVES
+
+
+def test_only_the_edge_imports_the_web_framework() -> None:
+    """FastAPI, Starlette and uvicorn are imported by ``cuarenta.server.edge`` (and ``cuarenta serve``)
+    alone: the rooms, the store, the cluster, the workers and the operations code never see them."""
+    wrong = {
+        module_name(p): sorted(third_party_imports(p) & set(WEB_FRAMEWORK))
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if not in_edge(module_name(p))
+    }
+    assert not {m: names for m, names in wrong.items() if names}
+
+
+def test_the_edge_is_where_the_web_framework_is() -> None:
+    """The check above looks where it should: the edge's modules do import FastAPI."""
+    app = PACKAGE / "server" / "edge" / "app.py"
+    assert "fastapi" in third_party_imports(app)
+
+
+LOADED_SCRIPT = r"""
+import importlib, sys
+for name in NAMES:
+    importlib.import_module(name)
+print(sorted({m.split(".")[0] for m in sys.modules} & {"fastapi", "starlette", "uvicorn"}))
+"""
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["cuarenta.server"],
+        ["cuarenta.server.worker"],
+        ["cuarenta.server.thinking", "cuarenta.server.cluster", "cuarenta.server.tables"],
+        ["cuarenta.server.ops.health", "cuarenta.server.ops.metrics", "cuarenta.server.ops.logs"],
+        ["cuarenta.server.security", "cuarenta.server.fairplay"],  # an old import of client_key
+    ],
+    ids=lambda names: "+".join(n.removeprefix("cuarenta.server.") for n in names),
+)
+def test_importing_the_server_loads_no_web_framework(names: list[str]) -> None:
+    """A worker process (``cuarenta worker``, the computer players' pool) imports the server's modules
+    but never FastAPI: ``cuarenta.server`` is lazy (PEP 562) and nothing below the edge imports it."""
+    script = f"NAMES = {names!r}\n" + LOADED_SCRIPT
+    result = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SRC)!r})\n" + script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]", result.stdout
+
+
+def test_create_app_is_still_where_it_was() -> None:
+    """The lazy package still gives ``create_app``, as the old module does (public API)."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {str(SRC)!r})\n"
+            "import cuarenta.server, cuarenta.server.app as old\n"
+            "print(cuarenta.server.create_app is old.create_app, 'create_app' in dir(cuarenta.server))\n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.stdout.split() == ["True", "True"], result.stderr

@@ -311,7 +311,7 @@ def test_serve_log_format_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     first = json.loads(result.output.strip())  # the start lines are one JSON object too
     assert first["msg"] == "serving" and first["address"] == "http://127.0.0.1:8000/"
     formatters = ran[0]["log_config"]["formatters"].values()
-    assert formatters and all(f["()"] == "cuarenta.server.logs.JsonFormatter" for f in formatters)
+    assert formatters and all(f["()"] == f"{JsonFormatter.__module__}.JsonFormatter" for f in formatters)
     assert CliRunner().invoke(cli_app, data).exit_code == 0  # text by default
     assert all(
         "()" not in f or "JsonFormatter" not in f["()"] for f in ran[1]["log_config"]["formatters"].values()

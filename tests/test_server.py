@@ -152,10 +152,17 @@ def test_handlers_that_use_the_rooms_run_on_the_event_loop(client: TestClient) -
 
     from fastapi.routing import APIRoute
 
+    def walk(routes: list[Any]) -> Iterator[APIRoute]:
+        for route in routes:
+            if isinstance(route, APIRoute):
+                yield route
+            included = getattr(route, "original_router", None)  # a router the app includes (FastAPI 0.13x+)
+            if included is not None:
+                yield from walk(included.routes)
+
     routes = {
         (route.path, method): route.endpoint
-        for route in client.app.routes  # type: ignore[attr-defined]
-        if isinstance(route, APIRoute)
+        for route in walk(client.app.routes)  # type: ignore[attr-defined]
         for method in route.methods
     }
     for key in (

@@ -7,7 +7,7 @@ the file: ``monotonic-time generation wall-ms cpu-ms collected``. CPU time is th
 collecting thread's, so a collection slowed by a busy machine shows wall > cpu.
 
 With ``CUARENTA_BENCH_NO_GC_POLICY=1`` the server runs without its
-:class:`cuarenta.server.gcpolicy.GcPolicy`, to measure what the policy changes.
+:class:`cuarenta.server.ops.gcpolicy.GcPolicy`, to measure what the policy changes.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ if _PATH and "serve" in sys.argv[1:2]:
     gc.callbacks.append(_trace)
 
     if os.environ.get("CUARENTA_BENCH_NO_GC_POLICY") == "1":
-        import cuarenta.server.gcpolicy as _policy
+        import cuarenta.server.ops.gcpolicy as _policy
 
         _policy.GcPolicy.install = lambda self: None  # type: ignore[method-assign]
         _policy.GcPolicy.uninstall = lambda self: None  # type: ignore[method-assign]

@@ -30,7 +30,7 @@ DEFAULT_SOCKETS_PER_ADDRESS: Final = 20
 DEFAULT_ADDRESS_MESSAGES: Final = 40.0
 DEFAULT_HTTP_PER_MINUTE: Final = 240.0
 DEFAULT_MAX_CONNECTIONS: Final = 4096
-#: (the same as ``cuarenta.server.protocols``'s, which this module does not import until it serves)
+#: (the same as ``cuarenta.server.edge.protocols``'s, which this module does not import until it serves)
 DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 50
 DEFAULT_HEADER_TIMEOUT: Final = 10.0
 DEFAULT_BODY_TIMEOUT: Final = 30.0
@@ -71,7 +71,7 @@ def uvicorn_options(
     and the app's (``cuarenta.*``) are text or, with ``log_format="json"``, one JSON object each, with the
     constant ``log_fields`` (e.g. ``{"node": "web-1"}``) on every line.
 
-    Connections: the HTTP protocol is :func:`cuarenta.server.protocols.guarded_protocol` (the head and
+    Connections: the HTTP protocol is :func:`cuarenta.server.edge.protocols.guarded_protocol` (the head and
     body timeouts, ``connections_per_address``), idle kept-alive connections close after
     :data:`KEEP_ALIVE_SECONDS`, at most ``max_connections`` at once (``None``: no limit), and
     ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed from the ``forwarded_allow_ips`` proxies only
@@ -87,8 +87,9 @@ def uvicorn_options(
     >>> uvicorn_options(forwarded_allow_ips="127.0.0.1")["forwarded_allow_ips"]
     '127.0.0.1'
     """
-    from cuarenta.server.logs import logging_config
-    from cuarenta.server.protocols import (
+    from uvicorn.config import LOGGING_CONFIG
+
+    from cuarenta.server.edge.protocols import (
         BODY_TIMEOUT,
         CONNECTIONS_PER_ADDRESS,
         HEADER_TIMEOUT,
@@ -96,11 +97,14 @@ def uvicorn_options(
         guarded_protocol,
         proxy_networks,
     )
-    from cuarenta.server.security import WS_MAX_FRAME_BYTES
+    from cuarenta.server.edge.security import WS_MAX_FRAME_BYTES
+    from cuarenta.server.ops.logs import logging_config
 
     if log_format not in ("text", "json"):
         raise ValueError(f"unknown log format {log_format!r}: text or json")
-    log_config = logging_config("json" if log_format == "json" else "text", log_level, fields=log_fields)
+    log_config = logging_config(
+        "json" if log_format == "json" else "text", log_level, fields=log_fields, base=LOGGING_CONFIG
+    )
     proxies = (forwarded_allow_ips or "").strip()
     guard = ConnectionGuard(
         header_timeout=HEADER_TIMEOUT if header_timeout is None else header_timeout,
@@ -127,7 +131,7 @@ def uvicorn_options(
 
 def _check_proxies(value: str | None) -> str | None:
     """``--forwarded-allow-ips``: IP addresses or networks, comma-separated, or ``*``."""
-    from cuarenta.server.protocols import BadProxyAddress, proxy_networks
+    from cuarenta.server.edge.protocols import BadProxyAddress, proxy_networks
 
     try:
         proxy_networks(value)
@@ -138,7 +142,7 @@ def _check_proxies(value: str | None) -> str | None:
 
 def _check_names(values: list[str] | None) -> list[str] | None:
     """``--server-name`` values must be host names."""
-    from cuarenta.server.hosts import BadServerName, normal_name
+    from cuarenta.server.edge.hosts import BadServerName, normal_name
 
     names: list[str] = []
     for value in values or ():
@@ -152,7 +156,7 @@ def _check_names(values: list[str] | None) -> list[str] | None:
 
 def _check_origins(values: list[str] | None) -> list[str] | None:
     """``--allow-origin`` values must be origins (``https://host[:port]``)."""
-    from cuarenta.server.security import normal_origin
+    from cuarenta.server.edge.security import normal_origin
 
     for value in values or ():
         if normal_origin(value) is None or value.rstrip("/").count("/") > 2:
@@ -450,9 +454,9 @@ def serve_command(
     import uvicorn
 
     from cuarenta.server import create_app
-    from cuarenta.server.gcpolicy import GcPolicy
+    from cuarenta.server.edge.ratelimits import Limits
+    from cuarenta.server.ops.gcpolicy import GcPolicy
     from cuarenta.server.profiles import Established
-    from cuarenta.server.security import Limits
     from cuarenta.server.store import StoreError
 
     raise_open_files(max_connections)
@@ -490,7 +494,7 @@ def serve_command(
     if moved is not None:
         typer.echo(f"--init: a new database; the old file is kept as {moved}", err=True)
     if log_format is LogFormat.json:  # every line a JSON object, these too (printed whatever the level)
-        from cuarenta.server.logs import json_line
+        from cuarenta.server.ops.logs import json_line
 
         typer.echo(json_line("cuarenta.serve", "serving", address=address(host, port), store=where))
     else:

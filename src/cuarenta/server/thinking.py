@@ -85,15 +85,10 @@ WORKER_NICE: Final = 10
 #: Seconds a closing pool waits for its workers to leave before killing them.
 CLOSE_GRACE: Final = 3.0
 
-# The worker imports this module without ``cuarenta/server/__init__.py``, which would import the web
-# framework (FastAPI, pydantic: 0.4 s and 25 MB more per worker): it registers the ``cuarenta.server``
-# package as an empty namespace first. This module imports only the engine and the players.
+# What a worker process runs. ``cuarenta.server`` imports nothing when imported (its ``create_app`` is
+# lazy), so the worker loads no web framework; this module imports only the engine and the players.
 _BOOT: Final = """\
-import os, sys, types
-import cuarenta
-package = types.ModuleType("cuarenta.server")
-package.__path__ = [os.path.join(os.path.dirname(cuarenta.__file__), "server")]
-sys.modules.setdefault("cuarenta.server", package)
+import sys
 from cuarenta.server.thinking import worker_main
 worker_main(int(sys.argv[1]))
 """

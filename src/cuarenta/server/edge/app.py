@@ -1,0 +1,194 @@
+"""The FastAPI application: :func:`create_app` assembles the store and the rooms, the middleware, the
+app's state and the routers of the edge — nothing else lives here (docs/architecture.md).
+
+The routes are one module per group (:mod:`~cuarenta.server.edge.operations` health and the operator's
+endpoints, :mod:`~cuarenta.server.edge.options`, :mod:`~cuarenta.server.edge.profiles`,
+:mod:`~cuarenta.server.edge.rooms`, :mod:`~cuarenta.server.edge.tables`, :mod:`~cuarenta.server.edge.qr`,
+:mod:`~cuarenta.server.edge.records`, :mod:`~cuarenta.server.edge.sockets` the ``/ws`` WebSocket,
+:mod:`~cuarenta.server.edge.pages` the page); what they share (tokens, rate limits, errors) is
+:mod:`~cuarenta.server.edge.deps`. Its defences (docs/web.md "Security") are
+:mod:`~cuarenta.server.edge.security` (security headers, a request-body limit, no tokens in addresses, the
+Origin check of ``/ws``), :mod:`~cuarenta.server.edge.limits` (the limits per client address) and
+:mod:`~cuarenta.server.edge.hosts` (the Host check; docs/operations.md "Limits"). The API's schema is
+served at ``/api/openapi.json`` (and nowhere else).
+
+>>> import tempfile, pathlib
+>>> from fastapi.testclient import TestClient
+>>> with tempfile.TemporaryDirectory() as d, TestClient(create_app(pathlib.Path(d), bot_delay=0)) as client:
+...     client.get("/api/health").json()["protocol"]
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from fastapi import FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
+
+from cuarenta import __version__
+from cuarenta.server.edge import operations, options, pages, profiles, qr, records, rooms, sockets, tables
+from cuarenta.server.edge.deps import CreationLimits, errors, install_error_handlers
+from cuarenta.server.edge.hosts import HostCheck, ServerNames
+from cuarenta.server.edge.limits import AddressLimits
+from cuarenta.server.edge.pages import STATIC_DIR
+from cuarenta.server.edge.ratelimits import Limits
+from cuarenta.server.edge.records import MAX_TOKENS
+from cuarenta.server.edge.rooms import rules_of
+from cuarenta.server.edge.security import TOKEN_IN_ADDRESS, Origins, RequestGuard, SecurityHeaders
+from cuarenta.server.ops.health import INTEGRITY_SECONDS, Readiness
+from cuarenta.server.profiles import Established
+from cuarenta.server.rooms import DEFAULT_MAX_ROOMS
+from cuarenta.server.store import Store
+from cuarenta.server.tables import TableRooms
+from cuarenta.server.thinking import make_thinking
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from cuarenta.server.cluster import ClusterRooms
+
+#: Where the API's OpenAPI schema is served (nothing at /openapi.json, /docs or /redoc).
+OPENAPI_URL: Final = "/api/openapi.json"
+#: Answers smaller than this are sent uncompressed (the token of ``POST /api/rooms`` is never compressed).
+GZIP_MINIMUM_BYTES: Final = 500
+
+
+def create_app(
+    data_dir: Path,
+    bot_delay: float = 0.8,
+    static_dir: Path | None = None,
+    workers: int | None = None,
+    *,
+    limits: Limits | None = None,
+    allow_origins: Iterable[str] = (),
+    database: str | None = None,
+    max_rooms: int | None = None,
+    redis: str | None = None,
+    node: str | None = None,
+    established: Established | None = None,
+    init: bool = False,
+    accept_lost_wal: bool = False,
+    integrity_seconds: float = INTEGRITY_SECONDS,
+    server_names: Iterable[str] | None = None,
+) -> FastAPI:
+    """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
+
+    ``bot_delay`` is the pause in seconds before each computer move; ``static_dir`` the page to serve at
+    ``/`` (default: the installed package's ``web/static``).
+    ``workers`` is the number of worker processes the computer players think in (default: one per core;
+    0: in-process, on one thread — :mod:`cuarenta.server.thinking`).
+    ``limits`` are the rate limits (default :class:`~cuarenta.server.edge.ratelimits.Limits`);
+    ``allow_origins`` the browser origins besides the server's own that may open ``/ws`` (``cuarenta
+    serve --allow-origin``); ``max_rooms`` the
+    rooms kept in memory at most (default :data:`~cuarenta.server.rooms.DEFAULT_MAX_ROOMS`, docs/storage.md).
+    With ``redis`` (a URL) the app is one node of a cluster named ``node`` (:mod:`cuarenta.server.cluster`,
+    docs/scaling.md): ``database`` must then be a PostgreSQL URL, and computer moves are played by
+    ``cuarenta worker`` processes. ``established`` says when a rating is on the leaderboard (default
+    :class:`~cuarenta.server.profiles.Established`: 5 rated mesas against 3 different opponents).
+    ``init`` and ``accept_lost_wal`` are for a SQLite file that is missing, empty, damaged or lost its
+    WAL (``cuarenta serve --init``, ``--accept-lost-wal``; docs/storage.md "Storage faults"), which is
+    otherwise refused with :class:`~cuarenta.server.store.StoreError`; ``integrity_seconds`` the
+    shortest time between two ``PRAGMA quick_check`` of ``/readyz`` (docs/operations.md).
+    ``server_names`` turns the Host check on (:mod:`cuarenta.server.edge.hosts`): requests must name an IP
+    address, ``localhost``, this machine, one of these names or a host of ``allow_origins``; ``None`` (the
+    default of the library function; ``cuarenta serve`` always checks) leaves it off.
+    """
+    origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
+    names = None if server_names is None else ServerNames.with_origins(server_names, allow_origins)
+    limits = Limits() if limits is None else limits
+    if redis is not None and (database is None or not database.startswith("postgresql")):
+        raise ValueError(
+            "a cluster (--redis) keeps its games in PostgreSQL: give --database postgresql+psycopg://…"
+        )
+    if database is None:
+        store = Store.in_dir(Path(data_dir), init=init, accept_lost_wal=accept_lost_wal)
+    else:
+        store = Store(database, init=init, accept_lost_wal=accept_lost_wal)
+    kept = max_rooms or DEFAULT_MAX_ROOMS
+    the_rooms: TableRooms
+    cluster: ClusterRooms | None = None
+    redis_client: Redis | None = None
+    if redis is None:
+        the_rooms = TableRooms(store, bot_delay=bot_delay, thinking=make_thinking(workers), max_rooms=kept)
+    else:
+        cluster, redis_client = _cluster_rooms(store, redis, node, bot_delay, kept)
+        the_rooms = cluster
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.open()
+        try:
+            yield
+        finally:
+            await the_rooms.close()
+            store.close()
+
+    app = FastAPI(
+        title="Cuarenta",
+        version=__version__,
+        summary="Play Cuarenta, the card game of Ecuador, against the computer (docs/protocol.md).",
+        lifespan=lifespan,
+        openapi_url=OPENAPI_URL,
+        docs_url=None,
+        redoc_url=None,
+    )
+    state = app.state
+    state.rooms = the_rooms
+    state.store = store
+    state.redis = redis_client
+    state.limits = limits
+    state.origins = origins
+    state.established = established or Established()
+    state.server_names = names
+    state.creation = CreationLimits(limits)
+    state.sockets = sockets.SocketEdge(the_rooms, origins, limits)
+    # a cluster sets app.state.redis: read at each check
+    state.readiness = Readiness(store, lambda: getattr(app.state, "redis", None), integrity_seconds)
+    # outermost last: headers on every answer, the Host check, gzip, the limits per address
+    # (docs/operations.md "Limits"), the request checks
+    app.add_middleware(RequestGuard)
+    app.add_middleware(AddressLimits, limits=limits)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    if names is not None:
+        app.add_middleware(HostCheck, names=names)
+    app.add_middleware(SecurityHeaders)
+    install_error_handlers(app)
+
+    app.include_router(operations.router)
+    app.include_router(options.router, responses=errors(404, 422))  # /api/options, /api/texts/{lang}
+    app.include_router(profiles.router)  # profiles and the leaderboard (docs/tables.md)
+    app.include_router(rooms.router)
+    app.include_router(tables.router)  # tables with friends (docs/tables.md)
+    app.include_router(qr.router)
+    app.include_router(records.router)
+    app.include_router(sockets.router)
+    pages.mount_page(app, STATIC_DIR if static_dir is None else Path(static_dir))  # last: it takes "/"
+    return app
+
+
+def _cluster_rooms(
+    store: Store, url: str, node: str | None, bot_delay: float, kept: int
+) -> tuple[ClusterRooms, Redis]:
+    """The rooms of one node of a cluster over the Redis at ``url`` (docs/scaling.md), and its client."""
+    from redis.asyncio import Redis
+
+    from cuarenta.server.cluster import ClusterRooms
+
+    client = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
+    rooms = ClusterRooms(
+        store,
+        bot_delay=bot_delay,
+        thinking=make_thinking(0),  # a node never thinks: the workers do
+        max_rooms=kept,
+        redis=client,
+        node=node or "node",
+    )
+    return rooms, client
+
+
+__all__ = ["MAX_TOKENS", "OPENAPI_URL", "STATIC_DIR", "TOKEN_IN_ADDRESS", "create_app", "rules_of"]

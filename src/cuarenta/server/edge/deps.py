@@ -1,0 +1,345 @@
+"""What every route of the edge shares: the bearer secrets, the rate limits of creation, and errors.
+
+- **Secrets.** :func:`seat_token`, :func:`optional_seat_token` and :func:`profile_key` read the
+  ``Authorization: Bearer`` header (:func:`bearer_secret`: 401 without one, 403 when it is too long to be
+  one); the server's secrets are compared by their hashes in the authority and the store.
+- **Rate limits.** :func:`limit_room_creation` (new rooms, new tables, joins) and
+  :func:`limit_profile_creation` spend a token of the client address' bucket, 429 with ``Retry-After``
+  over it.
+- **Errors.** The one place that turns an error into an answer: :func:`problem_http` maps the domain's
+  refusals (a room's, a table's, a profile's) to an HTTP status, :func:`install_error_handlers` gives the
+  app its answers to invalid requests (422) and a failed store (503), and :func:`socket_error` makes the
+  WebSocket error frame of a refused message (docs/protocol.md).
+
+>>> from cuarenta.server.rooms import RoomProblem
+>>> problem_http(RoomProblem("seat_left", "you left")).status_code
+410
+>>> socket_error(ProtocolError("stale", "state 3 is older than 4"))
+('stale', {'v': 1, 'type': 'error', 'code': 'stale', 'message': 'state 3 is older than 4'})
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Annotated, Any, Final
+
+import sqlalchemy as sa
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
+
+from cuarenta.server.edge.ratelimits import AddressLimiter, Limits
+from cuarenta.server.ops.logs import ThrottledLog
+from cuarenta.server.profiles import ProfileProblem
+from cuarenta.server.protocol import ProtocolError, error_message
+from cuarenta.server.rooms import RoomProblem
+from cuarenta.server.store import Store, StoreError, store_text, unavailable_text
+from cuarenta.server.tables import PROBLEM_STATUS, TableProblem, TableRooms
+
+log = logging.getLogger("cuarenta.server")
+
+#: The longest seat token the API reads (the server's tokens have 32 characters).
+MAX_TOKEN_CHARS: Final = 200
+#: The longest profile key the API reads (the server's keys have 32 characters).
+MAX_KEY_CHARS: Final = 200
+#: The HTTP status of a refused profile, by the refusal's code (:class:`ProfileProblem`).
+PROFILE_STATUS: Final = {"unknown_profile": 404, "bad_key": 403}
+#: The refusals the routes let through to :func:`install_error_handlers`'s handler.
+Problem = RoomProblem | TableProblem | ProfileProblem
+
+
+# -- the answers' schema ------------------------------------------------------------------------------
+class ErrorAnswer(BaseModel):
+    """Every HTTP error: one clear sentence in English."""
+
+    detail: str
+
+
+# The profiles API's name of ErrorAnswer in the schema (kept, so that the schema is unchanged; no
+# docstring: it would become the schema's description).
+class _Error(BaseModel):
+    detail: str
+
+
+def errors(*codes: int, model: type[BaseModel] = ErrorAnswer) -> dict[int | str, dict[str, Any]]:
+    """A route's ``responses``: each of ``codes`` answers ``model``.
+
+    >>> errors(404)
+    {404: {'model': <class 'cuarenta.server.edge.deps.ErrorAnswer'>}}
+    """
+    return {code: {"model": model} for code in codes}
+
+
+def profile_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a profile route (:func:`errors` under the profiles API's name)."""
+    return errors(*codes, model=_Error)
+
+
+def json_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers of a route whose own answer is not JSON (FastAPI would give them its type)."""
+    schema = {"$ref": "#/components/schemas/ErrorAnswer"}
+    return {
+        code: {"description": "an error", "content": {"application/json": {"schema": schema}}}
+        for code in codes
+    }
+
+
+# -- secrets in the Authorization header --------------------------------------------------------------
+seat_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="seat token",
+    description="The token of a seat (from POST /api/rooms), as `Authorization: Bearer <token>`.",
+)
+profile_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="profile key",
+    description="The key of a profile (from POST /api/profiles), as `Authorization: Bearer <key>`.",
+)
+
+
+def bearer_secret(credentials: HTTPAuthorizationCredentials | None, what: str, longest: int) -> str:
+    """The secret of an ``Authorization: Bearer`` header: :class:`HTTPException` 401 without one, 403 when
+    it is longer than ``longest`` (``what`` names it: ``"seat's token"``, ``"profile's key"``).
+
+    >>> bearer_secret(HTTPAuthorizationCredentials(scheme="Bearer", credentials="abc"), "seat's token", 9)
+    'abc'
+    >>> bearer_secret(None, "seat's token", 9)
+    Traceback (most recent call last):
+    ...
+    fastapi.exceptions.HTTPException: 401: send the seat's token in the header Authorization: Bearer <token>
+    """
+    word = what.rsplit(" ", 1)[-1]
+    if credentials is None or not credentials.credentials:
+        raise HTTPException(
+            401,
+            f"send the {what} in the header Authorization: Bearer <{word}>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    secret = credentials.credentials
+    if len(secret) > longest:
+        raise HTTPException(403, f"that is not a {what} (longer than {longest} characters)")
+    return secret
+
+
+def seat_token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(seat_bearer)]) -> str:
+    """The token of the ``Authorization: Bearer`` header: 401 without one, 403 when it cannot be a token."""
+    return bearer_secret(credentials, "seat's token", MAX_TOKEN_CHARS)
+
+
+async def optional_seat_token(request: Request) -> str | None:
+    """The seat token of an ``Authorization: Bearer`` header if there is one (the schema says it is
+    optional through the route's ``security``)."""
+    credentials = await seat_bearer(request)
+    return credentials.credentials if credentials is not None and credentials.credentials else None
+
+
+def profile_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(profile_bearer)]) -> str:
+    """The key of the ``Authorization: Bearer`` header: 401 without one, 403 when it cannot be a key."""
+    return bearer_secret(credentials, "profile's key", MAX_KEY_CHARS)
+
+
+#: The parameter of a route that needs a seat's token.
+SeatToken = Annotated[str, Depends(seat_token)]
+#: The security requirement of a route whose seat token is optional (its ``openapi_extra``).
+OPTIONAL_SEAT_TOKEN: Final[dict[str, Any]] = {"security": [{}, {seat_bearer.scheme_name: []}]}
+
+
+# -- the app's parts, for the routes ------------------------------------------------------------------
+async def rooms_of(request: Request) -> TableRooms:
+    """The app's rooms and tables (``app.state.rooms``: a :class:`TableRooms`, or a cluster node's).
+    Coroutines, these two: FastAPI would run a plain function in a thread."""
+    rooms: TableRooms = request.app.state.rooms
+    return rooms
+
+
+async def store_of(request: Request) -> Store:
+    """The app's store (``app.state.store``)."""
+    store: Store = request.app.state.store
+    return store
+
+
+#: The parameters of a route that reads the rooms or the store.
+RoomsDep = Annotated[TableRooms, Depends(rooms_of)]
+StoreDep = Annotated[Store, Depends(store_of)]
+
+
+# -- rate limits of creation --------------------------------------------------------------------------
+class CreationLimits:
+    """The per-address buckets of new rooms (tables and joins too) and of new profiles, both at
+    ``Limits.rooms_per_minute`` in bursts of ``rooms_burst``, with their throttled refusal lines. One per
+    app, in ``app.state.creation``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.rooms = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
+        self.profiles = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
+        self.refused_rooms = ThrottledLog(log)
+        self.refused_profiles = ThrottledLog(log)
+
+
+def _creation(request: Request) -> CreationLimits:
+    state = request.app.state
+    found = getattr(state, "creation", None)
+    if not isinstance(found, CreationLimits):
+        limits = getattr(state, "limits", None)
+        found = state.creation = CreationLimits(limits if isinstance(limits, Limits) else Limits())
+    return found
+
+
+def _client(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def limit_room_creation(request: Request) -> None:
+    """New rooms, tables and joins per client address (a coroutine: on the loop, not in a thread)."""
+    creation, host = _creation(request), _client(request)
+    if not creation.rooms.allow(host):
+        wait = creation.rooms.retry_after(host)
+        creation.refused_rooms("room creation refused to %s: over the rate limit", host)
+        limits = creation.limits
+        raise HTTPException(
+            429,
+            f"too many new rooms from your address: at most {limits.rooms_burst} at once and "
+            f"{limits.rooms_per_minute:g} a minute; try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+async def limit_profile_creation(request: Request) -> None:
+    """New profiles per client address: the limits of new rooms (``rooms_per_minute``, ``rooms_burst``)."""
+    creation, host = _creation(request), _client(request)
+    limiter = creation.profiles
+    if not limiter.allow(host):
+        wait = limiter.retry_after(host)
+        creation.refused_profiles("profile creation refused to %s: over the rate limit", host)
+        raise HTTPException(
+            429,
+            f"too many new profiles from your address: at most {limiter.burst} at once; "
+            f"try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+# -- errors -------------------------------------------------------------------------------------------
+def problem_status(problem: Problem) -> int:
+    """The HTTP status of a domain refusal.
+
+    >>> from cuarenta.server.profiles import ProfileProblem
+    >>> problem_status(ProfileProblem("bad_key", "no")), problem_status(RoomProblem("unknown_room", "no"))
+    (403, 404)
+    """
+    if isinstance(problem, TableProblem):
+        return problem.status
+    if isinstance(problem, ProfileProblem):
+        return PROFILE_STATUS.get(problem.code, 400)
+    return PROBLEM_STATUS.get(problem.code, 500)
+
+
+def problem_http(problem: Problem) -> HTTPException:
+    """A domain refusal as the HTTP error the routes answer: its status and its sentence."""
+    return HTTPException(problem_status(problem), problem.message)
+
+
+def validation_text(exc: RequestValidationError) -> str:
+    """An invalid request's first problems as one sentence (``field: what is wrong; …``)."""
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        if not loc and re.match(r"^[a-z_]+: ", msg):  # a check of the whole body that names its field
+            parts.append(msg)
+        else:
+            parts.append(f"{'.'.join(loc) or 'body'}: {msg}")
+    return "; ".join(parts) or "the request is not valid"
+
+
+async def _invalid(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return JSONResponse({"detail": validation_text(exc)}, status_code=422)
+
+
+async def _store_failed(request: Request, exc: Exception) -> JSONResponse:
+    log.error("%s %s: the store failed: %s", request.method, request.url.path, store_text(exc))
+    return JSONResponse({"detail": unavailable_text(exc)}, status_code=503)
+
+
+async def _refused(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RoomProblem | TableProblem | ProfileProblem)
+    return JSONResponse({"detail": exc.message}, status_code=problem_status(exc))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """The app's answers to errors: an invalid request 422 with what is wrong, a store that fails 503 with
+    the documented body on every route (never a bare 500, docs/protocol.md), a domain refusal its
+    :func:`problem_status`."""
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(sa.exc.SQLAlchemyError, _store_failed)
+    app.add_exception_handler(StoreError, _store_failed)
+    for problem in (RoomProblem, TableProblem, ProfileProblem):
+        app.add_exception_handler(problem, _refused)
+
+
+def socket_error(exc: Exception) -> tuple[str, dict[str, Any]]:
+    """A socket message's failure as ``(code, the error frame)``: a :class:`ProtocolError` as it says; a
+    store that failed as ``store_unavailable`` (logged: an error frame, never a silent close). Anything
+    else is raised again.
+
+    >>> code, frame = socket_error(StoreError("disk I/O error"))
+    >>> code, frame["message"].endswith("disk I/O error")
+    ('store_unavailable', True)
+    """
+    if isinstance(exc, ProtocolError):
+        return exc.code, error_message(exc.code, exc.message, exc.reason)
+    if isinstance(exc, StoreError | sa.exc.SQLAlchemyError):
+        log.error("a socket's request failed in the store: %s", store_text(exc))
+        return "store_unavailable", error_message("store_unavailable", unavailable_text(exc))
+    raise exc
+
+
+def rate_limited_frame(limits: Limits, *, per_address: bool = False) -> dict[str, Any]:
+    """The error frame of a socket closed for sending too much (its own rate, or its address')."""
+    if per_address:
+        return error_message(
+            "rate_limited",
+            f"too many messages from your address: at most {limits.message_rate:g} a second across its "
+            f"sockets (bursts of {limits.message_burst}); the socket is closed",
+        )
+    return error_message(
+        "rate_limited",
+        f"too many messages: at most {limits.ws_rate:g} a second (bursts of {limits.ws_burst}); "
+        "the socket is closed",
+    )
+
+
+__all__ = [
+    "MAX_KEY_CHARS",
+    "MAX_TOKEN_CHARS",
+    "OPTIONAL_SEAT_TOKEN",
+    "PROFILE_STATUS",
+    "CreationLimits",
+    "ErrorAnswer",
+    "RoomsDep",
+    "SeatToken",
+    "StoreDep",
+    "bearer_secret",
+    "errors",
+    "install_error_handlers",
+    "json_errors",
+    "limit_profile_creation",
+    "limit_room_creation",
+    "optional_seat_token",
+    "problem_http",
+    "problem_status",
+    "profile_bearer",
+    "profile_errors",
+    "profile_key",
+    "rate_limited_frame",
+    "rooms_of",
+    "seat_bearer",
+    "seat_token",
+    "socket_error",
+    "store_of",
+]

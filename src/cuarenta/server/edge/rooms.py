@@ -1,0 +1,154 @@
+"""The routes of rooms against the computer (docs/protocol.md): ``POST /api/rooms`` makes one,
+``GET /api/rooms/{room}`` tells a seat's token the state of its room (to resume).
+
+Handlers that touch the rooms are coroutines: they run on the event loop, like the sockets and the
+computer players' moves, so a room is never loaded or changed from two threads at once.
+
+>>> rules_for(4, {"preset": "a_todo_rigor"}).players
+4
+>>> rules_for(2, {"players": 4})
+Traceback (most recent call last):
+...
+fastapi.exceptions.HTTPException: 422: rules.players is 4 but players is 2: make them agree
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException
+from fastapi import Path as PathParameter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+
+from cuarenta.errors import CuarentaError
+from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.edge.deps import RoomsDep, SeatToken, errors, limit_room_creation
+from cuarenta.server.edge.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level
+from cuarenta.server.names import clean_name
+from cuarenta.server.rooms import available_levels, default_level, room_status
+
+router = APIRouter()
+#: A room's id in a path.
+RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
+
+
+class NewRoom(BaseModel):
+    """The body of ``POST /api/rooms``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    players: Annotated[StrictInt, Field(json_schema_extra={"enum": [2, 4]})] = 2
+    level: Annotated[StrictStr | None, Field(json_schema_extra={"enum": [*available_levels(), None]})] = None
+    rules: dict[str, Any] = Field(
+        default_factory=lambda: {"preset": PRESET_NAMES[0]},
+        description='{"preset": NAME} and any options to change, as in Rules.from_dict (GET /api/options)',
+    )
+    name: Annotated[
+        StrictStr, Field(max_length=NAME_MAX_CHARS, json_schema_extra={"pattern": OPTIONAL_NAME_PATTERN})
+    ] = ""
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63, description="only with practice: true")] | None = None
+    practice: StrictBool = Field(
+        False, description="a practice room: its seed may be chosen; not in the stats"
+    )
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, value: int) -> int:
+        if value not in (2, 4):
+            raise ValueError(f"{value} players: Cuarenta is played by 2 or 4")
+        return value
+
+    _level = field_validator("level")(known_level)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value, empty_ok=True)  # "" (the default): no name; the page shows its own
+
+    @model_validator(mode="after")
+    def _seed_only_for_practice(self) -> NewRoom:
+        if self.seed is not None and not self.practice:
+            raise ValueError(
+                "seed: the server chooses the seed of every room; a chosen seed is only for a practice "
+                'room, which is kept out of the statistics: send "practice": true with it'
+            )
+        return self
+
+
+class NewRoomAnswer(BaseModel):
+    room: str
+    seat: int
+    token: str
+
+
+class RoomInfo(BaseModel):
+    """``GET /api/rooms/{room}``: the state of a token's room, no cards."""
+
+    model_config = ConfigDict(extra="allow")
+
+    room: str
+    seat: int
+    status: Literal["waiting", "playing", "finished"]
+    mesa: int
+    practice: bool = False
+    table: bool = False  #: a table with friends (docs/tables.md)
+
+
+def rules_for(players: int, asked: dict[str, Any]) -> Rules:
+    """The rules a new room or table asks for (``{"preset": NAME, ...options}``) for ``players``;
+    :class:`HTTPException` 422 saying what is wrong."""
+    data = dict(asked)
+    if "players" in data and data["players"] != players:
+        raise HTTPException(
+            422, f"rules.players is {data['players']!r} but players is {players}: make them agree"
+        )
+    data["players"] = players
+    try:
+        return Rules.from_dict(data)
+    except (CuarentaError, TypeError, ValueError) as exc:
+        raise HTTPException(422, f"rules: {exc}") from None
+
+
+def rules_of(body: NewRoom) -> Rules:
+    """The rules a new room asks for; :class:`HTTPException` 422 saying what is wrong."""
+    return rules_for(body.players, body.rules)
+
+
+@router.post(
+    "/api/rooms",
+    response_model=NewRoomAnswer,
+    responses=errors(400, 413, 422, 429),
+    dependencies=[Depends(limit_room_creation)],
+)
+async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
+    """A new room against the computer; the answer's token is the person's (seat 0)."""
+    rules = rules_of(body)
+    room, token = rooms.create(
+        rules=rules,
+        level=body.level or default_level(),
+        name=body.name,
+        seed=body.seed,
+        practice=body.practice,
+    )
+    return {"room": room.id, "seat": 0, "token": token}
+
+
+@router.get(
+    "/api/rooms/{room_id}", response_model=RoomInfo, responses=errors(400, 401, 403, 404, 410, 422, 500)
+)
+async def get_room(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
+    """The state of a token's room (used to resume)."""
+    room, seat = rooms.authorize(room_id, token)  # a RoomProblem answers its status (deps)
+    return {**room_status(room), "seat": seat}
+
+
+__all__ = ["NewRoom", "NewRoomAnswer", "RoomId", "RoomInfo", "router", "rules_for", "rules_of"]

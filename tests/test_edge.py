@@ -1,0 +1,155 @@
+"""The HTTP/WebSocket edge's own parts (src/cuarenta/server/edge): the socket's dispatch table, the one
+mapping of refusals to answers, the bearer secrets, and the old module paths that still import."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sqlite3
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cuarenta.server import create_app
+from cuarenta.server.edge import deps, sockets
+from cuarenta.server.profiles import ProfileProblem
+from cuarenta.server.protocol import ClientMessage, ProtocolError, parse_client_message
+from cuarenta.server.rooms import Connection, RoomProblem
+from cuarenta.server.tables import PROBLEM_STATUS, TableProblem
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path, bot_delay=0, workers=0)) as client:
+        yield client
+
+
+def test_the_dispatch_table_has_one_handler_per_client_message() -> None:
+    """Every message type the protocol parses has its handler, and no handler waits for a type that the
+    protocol never parses."""
+    types = {
+        typing.get_args(model.model_fields["type"].annotation)[0] for model in typing.get_args(ClientMessage)
+    }
+    assert set(sockets.HANDLERS) == types
+
+
+def test_a_handler_calls_the_rooms_own_method() -> None:
+    """The table names the rooms' methods, looked up on the instance: a cluster node's override runs."""
+    called: list[tuple[str, object]] = []
+
+    class Rooms:
+        def next_mesa(self, conn: Connection, message: object) -> None:
+            called.append(("next_mesa", message))
+
+    message = parse_client_message('{"v": 1, "type": "next"}')
+    sockets.dispatch(Rooms(), Connection(), message)  # type: ignore[arg-type]
+    assert called == [("next_mesa", message)]
+
+
+def test_ping_is_answered_by_the_socket_itself() -> None:
+    conn = Connection()
+    sockets.dispatch(None, conn, parse_client_message('{"v": 1, "type": "ping"}'))  # type: ignore[arg-type]
+    assert conn.queue.get_nowait() == {"v": 1, "type": "pong"}
+
+
+@pytest.mark.parametrize("code", sorted(PROBLEM_STATUS))
+def test_a_room_refusal_has_the_status_of_its_code(code: str) -> None:
+    assert deps.problem_status(RoomProblem(code, "why")) == PROBLEM_STATUS[code]
+    answer = deps.problem_http(RoomProblem(code, "why"))
+    assert (answer.status_code, answer.detail) == (PROBLEM_STATUS[code], "why")
+
+
+def test_table_and_profile_refusals_have_their_statuses() -> None:
+    assert deps.problem_status(TableProblem(409, "the table has started")) == 409
+    assert deps.problem_status(ProfileProblem("unknown_profile", "no")) == 404
+    assert deps.problem_status(ProfileProblem("bad_key", "no")) == 403
+    assert deps.problem_status(RoomProblem("something_new", "no")) == 500
+
+
+def test_socket_errors_are_frames_and_other_errors_are_not_swallowed() -> None:
+    code, frame = deps.socket_error(ProtocolError("illegal_move", "no", {"code": "x", "params": {}}))
+    assert code == "illegal_move" and frame["reason"] == {"code": "x", "params": {}}
+    with pytest.raises(KeyError):
+        deps.socket_error(KeyError("a bug, not a refusal"))
+
+
+def test_a_refusal_from_the_rooms_is_answered_with_its_status(client: TestClient) -> None:
+    """The routes let the domain's refusals through: the app's one handler answers them."""
+    made = client.post("/api/rooms", json={}).json()
+    answer = client.get(f"/api/rooms/{made['room']}", headers={"Authorization": "Bearer wrong"})
+    assert answer.status_code == 403 and answer.json()["detail"]
+    assert client.get("/api/tables/nope").status_code == 404
+    missing = client.get("/api/profiles/nobody")
+    assert missing.status_code == 404 and missing.json() == {"detail": "there is no profile 'nobody'"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "what", "word"),
+    [
+        ("GET", "/api/rooms/AbC", "seat's token", "token"),
+        ("PATCH", "/api/profiles/AbC", "profile's key", "key"),
+    ],
+)
+def test_the_bearer_secrets(client: TestClient, method: str, path: str, what: str, word: str) -> None:
+    body = {"name": "Ana"} if method == "PATCH" else None
+    missing = client.request(method, path, json=body)
+    assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
+    assert missing.json() == {"detail": f"send the {what} in the header Authorization: Bearer <{word}>"}
+    long = client.request(method, path, json=body, headers={"Authorization": "Bearer " + "x" * 201})
+    assert long.status_code == 403
+    assert long.json() == {"detail": f"that is not a {what} (longer than 200 characters)"}
+
+
+#: Each old module and where its names live now (the old modules re-export them until the lead removes
+#: them).
+MOVED = {
+    "cuarenta.server.app": ["cuarenta.server.edge.app"],
+    "cuarenta.server.tables_api": ["cuarenta.server.edge.tables"],
+    "cuarenta.server.profiles_api": ["cuarenta.server.edge.profiles"],
+    "cuarenta.server.options": ["cuarenta.server.edge.options"],
+    "cuarenta.server.hosts": ["cuarenta.server.edge.hosts"],
+    "cuarenta.server.limits": ["cuarenta.server.edge.limits"],
+    "cuarenta.server.protocols": ["cuarenta.server.edge.protocols"],
+    "cuarenta.server.security": [
+        "cuarenta.server.edge.security",
+        "cuarenta.server.edge.ratelimits",
+        "cuarenta.server.ops.logs",
+    ],
+    "cuarenta.server.health": ["cuarenta.server.ops.health"],
+    "cuarenta.server.metrics": ["cuarenta.server.ops.metrics"],
+    "cuarenta.server.logs": ["cuarenta.server.ops.logs"],
+    "cuarenta.server.gcpolicy": ["cuarenta.server.ops.gcpolicy"],
+}
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_the_old_modules_give_the_same_objects(old: str) -> None:
+    module = importlib.import_module(old)
+    homes = [importlib.import_module(new) for new in MOVED[old]]
+    assert module.__all__
+    for name in module.__all__:
+        found = getattr(module, name)
+        assert any(getattr(home, name, None) is found for home in homes), name
+    with pytest.raises(AttributeError):
+        module.no_such_name  # noqa: B018
+
+
+def test_a_room_whose_rules_cannot_be_read_is_left_out_of_the_history(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The history answers with what it can read and logs what it left out (never a 500)."""
+    from cuarenta.server.store import DB_NAME
+
+    with TestClient(create_app(tmp_path, bot_delay=0, workers=0)) as client:
+        kept = client.post("/api/rooms", json={}).json()
+        broken = client.post("/api/rooms", json={}).json()
+        with sqlite3.connect(tmp_path / DB_NAME) as db:
+            db.execute("UPDATE rooms SET rules = '{not json' WHERE id = ?", (broken["room"],))
+        with caplog.at_level(logging.ERROR, logger="cuarenta.server"):
+            answer = client.post("/api/history", json={"tokens": [kept["token"], broken["token"]]})
+    assert answer.status_code == 200
+    assert [game["room"] for game in answer.json()["playing"]] == [kept["room"]]
+    assert f"room {broken['room']} has corrupt rules; left out of the history" in caplog.text

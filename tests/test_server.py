@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 

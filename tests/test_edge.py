@@ -7,7 +7,6 @@ import importlib
 import logging
 import sqlite3
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,11 @@ from cuarenta.server.edge import deps, sockets
 from cuarenta.server.profiles import ProfileProblem
 from cuarenta.server.protocol import ClientMessage, ProtocolError, parse_client_message
 from cuarenta.server.rooms import Connection, RoomProblem
+from cuarenta.server.security import Limits
 from cuarenta.server.tables import PROBLEM_STATUS, TableProblem
 
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path, bot_delay=0, workers=0)) as client:
-        yield client
+#: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
+pytestmark = pytest.mark.app(workers=0, limits=Limits())
 
 
 def test_the_dispatch_table_has_one_handler_per_client_message() -> None:

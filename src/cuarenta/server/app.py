@@ -45,6 +45,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta import __version__
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.seats import check_players
+from cuarenta.server.errors_http import http_status
 from cuarenta.server.health import INTEGRITY_SECONDS, Readiness
 from cuarenta.server.hosts import HostCheck, ServerNames
 from cuarenta.server.limits import AddressLimits
@@ -91,7 +94,7 @@ from cuarenta.server.security import (
 )
 from cuarenta.server.stats import stats_of
 from cuarenta.server.store import Store, StoreError, hash_token, store_text, unavailable_text
-from cuarenta.server.tables import PROBLEM_STATUS, TableRooms
+from cuarenta.server.tables import TableRooms
 from cuarenta.server.tables_api import rules_for, tables_router
 from cuarenta.server.thinking import make_thinking
 
@@ -153,9 +156,7 @@ class NewRoom(BaseModel):
     @field_validator("players")
     @classmethod
     def _players(cls, value: int) -> int:
-        if value not in (2, 4):
-            raise ValueError(f"{value} players: Cuarenta is played by 2 or 4")
-        return value
+        return check_players(value)
 
     _level = field_validator("level")(known_level)
 
@@ -297,8 +298,8 @@ def rules_of(body: NewRoom) -> Rules:
     return rules_for(body.players, body.rules)
 
 
-def _problem_http(problem: RoomProblem) -> HTTPException:
-    return HTTPException(PROBLEM_STATUS.get(problem.code, 500), problem.message)
+def _problem_http(problem: TableError) -> HTTPException:
+    return HTTPException(http_status(problem), problem.message)
 
 
 _bearer = HTTPBearer(
@@ -690,7 +691,7 @@ def create_app(
                     raw = message.get("bytes") or b""
                 try:
                     handle(conn, parse_client_message(raw))
-                except ProtocolError as exc:
+                except TableError as exc:  # the authority's refusals (ProtocolError, the wire's, among them)
                     rooms.metrics.refused.labels(code=exc.code).inc()
                     conn.send(error_message(exc.code, exc.message, exc.reason))
                 except (StoreError, sa.exc.SQLAlchemyError) as exc:  # an error message, never a silent close

@@ -28,12 +28,15 @@ from pydantic import (
 
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.seats import check_players
+from cuarenta.server.errors_http import http_status
 from cuarenta.server.fairplay import note_address
 from cuarenta.server.options import NAME_MAX_CHARS, NAME_PATTERN, known_level
 from cuarenta.server.profiles import ProfileProblem, check_profile, clean_name
 from cuarenta.server.rooms import available_levels
 from cuarenta.server.store import StoreError
-from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableProblem, TableRooms
+from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableRooms
 
 log = logging.getLogger("cuarenta.server")
 
@@ -86,9 +89,7 @@ class NewTable(BaseModel):
     @field_validator("players")
     @classmethod
     def _players(cls, value: int) -> int:
-        if value not in (2, 4):
-            raise ValueError(f"{value} players: Cuarenta is played by 2 or 4")
-        return value
+        return check_players(value)
 
 
 class JoinTable(BaseModel):
@@ -207,8 +208,8 @@ def _profile_id(rooms: TableRooms, proof: ProfileProof | None, request: Request)
     return found
 
 
-def _http(problem: TableProblem) -> HTTPException:
-    return HTTPException(problem.status, problem.message)
+def _http(problem: TableError) -> HTTPException:
+    return HTTPException(http_status(problem), problem.message)
 
 
 def tables_router(
@@ -255,7 +256,7 @@ def tables_router(
             )
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
-        except TableProblem as exc:
+        except TableError as exc:
             raise _http(exc) from None
         return {"room": seat.room, "seat": seat.seat, "token": seat.token, "invite": invite}
 
@@ -271,10 +272,10 @@ def tables_router(
         """A table's public facts; with a seat's token also that seat and the invite code."""
         try:
             if token is None:
-                room = rooms._table_or_problem(room_id)
+                room = rooms.table(room_id)
                 return rooms.describe(room)
             room, seat = rooms.seat_of_token(room_id, token)
-        except TableProblem as exc:
+        except TableError as exc:
             raise _http(exc) from None
         return rooms.describe(room, seat)
 
@@ -295,7 +296,7 @@ def tables_router(
                 team=body.team,
                 profile=_profile_id(rooms, body.profile, request),
             )
-        except TableProblem as exc:
+        except TableError as exc:
             raise _http(exc) from None
         return {"room": seat.room, "seat": seat.seat, "token": seat.token}
 
@@ -310,7 +311,7 @@ def tables_router(
         """The creator turns an open seat into a computer player."""
         try:
             room = rooms.make_computer(room_id, token, seat, body.level)
-        except TableProblem as exc:
+        except TableError as exc:
             raise _http(exc) from None
         return rooms.describe(room, room.table.creator if room.table else None)
 
@@ -323,7 +324,7 @@ def tables_router(
         """The creator starts the table (open seats become computer players)."""
         try:
             room = rooms.start(room_id, token)
-        except TableProblem as exc:
+        except TableError as exc:
             raise _http(exc) from None
         return rooms.describe(room, room.table.creator if room.table else None)
 
@@ -336,7 +337,7 @@ def tables_router(
         """Leave the table for good: the computer plays the seat from now on."""
         try:
             room = rooms.leave_table(room_id, token)
-        except TableProblem as exc:
+        except TableError as exc:
             raise _http(exc) from None
         return rooms.describe(room)
 

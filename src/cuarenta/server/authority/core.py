@@ -278,8 +278,7 @@ class Authority:
         digest = hash_token(token)
         found: tuple[int, bool] | None = None
         if room is not None and self.bus.trusts(room_id):
-            s = seat_of_hash(room.seats, digest)
-            found = None if s is None else (s.seat, s.left)
+            found = self._seat_in(room, digest)
         else:
             try:
                 if not self.store.room_exists(room_id):
@@ -287,6 +286,15 @@ class Authority:
                 found = self.store.token_seat(room_id, digest)
             except StoreError as exc:
                 raise store_problem(room_id, exc) from None
+        return self._checked_seat(room_id, found, left_ok=left_ok)
+
+    @staticmethod
+    def _seat_in(room: Room, digest: str) -> tuple[int, bool] | None:
+        s = seat_of_hash(room.seats, digest)
+        return None if s is None else (s.seat, s.left)
+
+    @staticmethod
+    def _checked_seat(room_id: str, found: tuple[int, bool] | None, *, left_ok: bool = False) -> int:
         if found is None:
             raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
         seat, left = found
@@ -295,7 +303,12 @@ class Authority:
         return seat
 
     def authorize(self, room_id: str, token: str) -> tuple[Room, int]:
-        """The room (loaded, current) and the token's seat in it, or :class:`RoomProblem`."""
+        """The room (loaded, current) and the token's seat in it, or :class:`RoomProblem`. A room in
+        memory is brought up to date first (a cluster node), and its seats are then the truth; another is
+        not loaded for a token that opens nothing."""
+        if room_id in self._rooms:
+            room = self.get(room_id)
+            return room, self._checked_seat(room_id, self._seat_in(room, hash_token(token)))
         seat = self.seat_of(room_id, token)
         return self.get(room_id), seat
 

@@ -158,3 +158,16 @@ def test_an_away_holdout_does_not_block_a_rematch_the_others_asked_for(
             assert seen["status"] == "playing" and seen["table"]["rematch"] == []
             assert not seen["seats"][1]["connected"]
     check_all(spy)
+
+
+def test_every_refusal_of_a_table_request_has_an_http_status() -> None:
+    """The authority refuses with codes only; the edge's one table (server/errors_http.py) gives each code
+    an HTTP status, and the wire's codes (docs/protocol.md) cover those a socket can be sent."""
+    from cuarenta.server.authority.errors import TABLE_CODES
+    from cuarenta.server.errors_http import STATUS
+    from cuarenta.server.protocol import ERROR_CODES
+
+    source = (Path(__file__).resolve().parents[1] / "src/cuarenta/server/authority/core.py").read_text()
+    raised = set(re.findall(r'(?:TableError|RoomProblem)\(\s*"(\w+)"', source))
+    assert raised <= set(STATUS) | set(ERROR_CODES), raised - set(STATUS) - set(ERROR_CODES)
+    assert set(TABLE_CODES) <= set(STATUS)  # every HTTP refusal of a table maps to a status

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import secrets
 import time
@@ -37,7 +36,7 @@ from cuarenta.errors import CuarentaError, GameOverError, IllegalMoveError, Move
 from cuarenta.game import Game
 from cuarenta.moves import Action, parse_action
 from cuarenta.rules import Rules
-from cuarenta.server.authority import clock, rematch
+from cuarenta.server.authority import clock, rematch, setup
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.computer import LocalScheduler
 from cuarenta.server.authority.errors import SEAT_LEFT, RoomProblem, TableError
@@ -76,23 +75,13 @@ from cuarenta.server.authority.requests import (
     WatchRequest,
 )
 from cuarenta.server.authority.rows import play_logged, room_from_row, room_row, store_problem
-from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
+from cuarenta.server.authority.seats import new_token, seat_of_hash
+from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
 
 log = logging.getLogger("cuarenta.server")
 
-#: What a table's other seat may be besides a computer level: a seat for a friend.
-FRIEND: Final = "friend"
-#: The longest grace (seconds) a table may give an away person, and the default.
-GRACE_MAX: Final = 600
-DEFAULT_GRACE: Final = 60
-#: The turn clocks a table may have (seconds; ``None``: no clock).
-CLOCKS: Final = (None, 30, 60)
-#: Characters of an invite code.
-INVITE_CHARS: Final = 16
-#: The most tables ``lobby`` lists.
-LOBBY_MAX: Final = 50
 #: Spectators coming and going are told to the table at most once in this many seconds: a ``table``
 #: message with the count, not one message per spectator to every socket (issue 15).
 WATCHERS_SECONDS: Final = 1.0
@@ -376,51 +365,28 @@ class Authority:
         profile: str | None = None,
         rated: bool = False,
     ) -> tuple[Room, NewSeat, str]:
-        """A new table: the creator at seat 0; every other seat ``"friend"`` (open) or a computer level.
+        """A new table (:func:`.setup.new_table`), stored; it starts at once if nobody is awaited.
 
         A ``rated`` table is for people only, each with a profile (``profile``: the creator's, checked by
         the caller), and its rules must be a preset's (checked by the caller). Returns the room, the
         creator's seat and token, and the invite code. ``ValueError`` says what is wrong with an option.
         """
-        levels = available_levels()
-        level = level or ("normal" if "normal" in levels else levels[0])
-        if level not in levels:
-            raise ValueError(f"unknown level {level!r}: choose one of {', '.join(levels)}")
-        others = [FRIEND] * (rules.players - 1) if seats is None else list(seats)
-        if len(others) != rules.players - 1:
-            raise ValueError(
-                f"seats lists the {rules.players - 1} other seats of a table for {rules.players}, "
-                f"not {len(others)}"
-            )
-        for other in others:
-            if other != FRIEND and other not in levels:
-                raise ValueError(
-                    f"seat {other!r}: each other seat is {FRIEND!r} or one of {', '.join(levels)}"
-                )
-        if rated and any(other != FRIEND for other in others):
-            raise ValueError("a rated table is for people only: every other seat must be for a friend")
-        if rated and profile is None:
-            raise ValueError("a rated table needs the creator's profile")
-        if isinstance(grace, bool) or not 0 <= grace <= GRACE_MAX:
-            raise ValueError(f"grace must be 0 to {GRACE_MAX} seconds, not {grace!r}")
-        if clock not in CLOCKS or isinstance(clock, bool):
-            choices = ", ".join(str(c) for c in CLOCKS)
-            raise ValueError(f"clock must be one of {choices} (seconds), not {clock!r}")
         token, digest = new_token()
-        table = TableOptions(
-            invite=secrets.token_urlsafe(12)[:INVITE_CHARS],
-            creator=0,
+        table, seat_list = setup.new_table(
+            rules,
+            name=name,
+            digest=digest,
+            seats=seats,
             level=level,
-            grace=float(grace),
+            grace=grace,
             clock=clock,
             lobby=lobby,
+            profile=profile,
             rated=rated,
+            invite=secrets.token_urlsafe(12),
         )
-        seat_list = [Seat(0, "person", name, None, digest, profile)]
-        for s, other in enumerate(others, start=1):
-            seat_list.append(Seat(s, "open") if other == FRIEND else Seat(s, "computer", "", other))
         room = self._open(
-            rules=rules, level=level, seed=secrets.randbelow(2**63), seats=seat_list, table=table
+            rules=rules, level=table.level, seed=secrets.randbelow(2**63), seats=seat_list, table=table
         )
         if not any(s.kind == "open" for s in seat_list):
             self._start(room)  # nobody to wait for
@@ -435,51 +401,12 @@ class Authority:
         return room
 
     def describe(self, room: Room, seat: int | None = None) -> dict[str, Any]:
-        """``GET /api/tables/{room}`` (docs/tables.md): public facts, and the invite for a seat's holder."""
-        assert room.table is not None
-        out: dict[str, Any] = {
-            "room": room.id,
-            "players": room.players,
-            "status": room.status,
-            "mesa": room.mesa,
-            "rules": room.rules.to_dict(),
-            "seats": room.public_seats(),
-            **(room.table_info() or {}),
-        }
-        if seat is not None:
-            out["seat"] = seat
-            out["invite"] = room.table.invite
-        return out
+        """``GET /api/tables/{room}`` (:func:`.setup.describe`)."""
+        return setup.describe(room, seat)
 
     def lobby(self) -> list[dict[str, Any]]:
-        """The tables listed in the lobby that wait for people, newest first (at most :data:`LOBBY_MAX`),
-        read from the store without loading the tables into memory."""
-        tables = []
-        for row in self.store.waiting_table_rows(LOBBY_MAX * 4):
-            try:
-                options = TableOptions.from_json(row.table_options or "")
-                rules = json.loads(row.rules)
-            except ValueError:
-                log.warning("waiting table %s has options or rules that do not read: not listed", row.id)
-                continue
-            open_seats = sum(1 for s in row.seats if s.kind == "open")
-            if not options.lobby or not open_seats or options.creator >= len(row.seats):
-                continue
-            tables.append(
-                {
-                    "room": row.id,
-                    "invite": options.invite,
-                    "players": row.players,
-                    "rules": rules,
-                    "host": row.seats[options.creator].name,
-                    "open": open_seats,
-                    "created": row.created,
-                    "clock": options.clock,
-                }
-            )
-            if len(tables) >= LOBBY_MAX:
-                break
-        return tables
+        """The tables of the lobby that wait for people (:func:`.setup.lobby`)."""
+        return setup.lobby(self.store)
 
     def join_table(
         self,
@@ -494,35 +421,7 @@ class Authority:
         """Take an open seat with the invite code: ``seat`` if given, else the first open seat of ``team``
         if given, else the first open seat. :class:`TableError` says why not."""
         room = self.table(room_id)
-        assert room.table is not None
-        if not same_token(invite, room.table.invite):
-            raise TableError("bad_invite", "the invite code is not this table's: ask for the link again")
-        open_seats = [s.seat for s in room.seats if s.kind == "open"]
-        if room.started or not open_seats:
-            raise TableError("table_full", "the table is full: you may watch it")
-        if room.table.rated and profile is None:
-            raise TableError(
-                "profile_required", "this table is rated: join it with your profile (a name and its key)"
-            )
-        if room.table.rated and any(s.profile == profile for s in room.seats):
-            raise TableError("profile_seated", "that profile holds a seat at this table already")
-        if seat is not None:
-            if not 0 <= seat < room.players:
-                raise TableError(
-                    "bad_seat", f"seat {seat} is not a seat of this table (0..{room.players - 1})"
-                )
-            if seat not in open_seats:
-                raise TableError("seat_not_open", f"seat {seat} is not open")
-            chosen = seat
-        elif team is not None:
-            if team not in (0, 1):
-                raise TableError("bad_team", f"team {team} is not a team (0 or 1)")
-            of_team = [s for s in open_seats if s % 2 == team]
-            if not of_team:
-                raise TableError("team_full", f"team {team} has no open seat")
-            chosen = of_team[0]
-        else:
-            chosen = open_seats[0]
+        chosen = setup.seat_to_take(room, invite=invite, seat=seat, team=team, profile=profile)
         token, digest = new_token()
         self._change_seats(
             room,

@@ -7,6 +7,8 @@ module                   concern
 :mod:`.model`            rooms, seats, a table's options, sockets (the outbox)
 :mod:`.redaction`        what a seat, a spectator or the history may see (the one place)
 :mod:`.rows`             a room from its stored row and log (checked), the rows of a change
+:mod:`.catchup`          a copy brought up to what another process stored (a notice, the store)
+:mod:`.setup`            a table's options and seats, the seat a friend takes, the lobby
 :mod:`.ports`            what it is given: the store, the bus, the scheduler, the ratings
 :mod:`.bus`              the bus of one process
 :mod:`.computer`         the computer players of one process (paced, thought in a pool)

@@ -36,7 +36,7 @@ from cuarenta.errors import CuarentaError, GameOverError, IllegalMoveError, Move
 from cuarenta.game import Game
 from cuarenta.moves import Action, parse_action
 from cuarenta.rules import Rules
-from cuarenta.server.authority import clock, rematch, setup
+from cuarenta.server.authority import catchup, clock, rematch, setup
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.computer import LocalScheduler
 from cuarenta.server.authority.errors import SEAT_LEFT, RoomProblem, TableError
@@ -58,7 +58,6 @@ from cuarenta.server.authority.ports import (
     Bus,
     FinishedRow,
     Ratings,
-    RoomRow,
     Scheduler,
     StoreConflict,
     StoreError,
@@ -74,7 +73,7 @@ from cuarenta.server.authority.requests import (
     ReactRequest,
     WatchRequest,
 )
-from cuarenta.server.authority.rows import play_logged, room_from_row, room_row, store_problem
+from cuarenta.server.authority.rows import room_from_row, room_row, store_problem
 from cuarenta.server.authority.seats import new_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.metrics import Metrics, Mover
@@ -844,64 +843,10 @@ class Authority:
         self._tell(room)
 
     def refresh(self, room: Room) -> bool:
-        """Bring a room in memory up to its stored version, written by another server process (a cluster,
-        docs/scaling.md): the new actions of the same mesa are played on its game, anything else (a new
-        mesa, the start of a table) rebuilds it from the store. Sockets, presence and timers stay. Returns
-        whether the room changed; :class:`RoomProblem` if it is gone or cannot be read."""
+        """Bring a room in memory up to its stored version, written by another server process
+        (:func:`.catchup.refresh`); whether it changed, :class:`RoomProblem` if it is gone or unreadable."""
         self.bus.read(room.id)
-        version = self.store.room_versions([room.id]).get(room.id)  # one small query when nothing changed
-        if version == room.version:
-            return False
-        row = self.store.load_room(room.id)
-        if row is None:
-            raise RoomProblem("unknown_room", f"there is no room {room.id!r}")
-        if row.version == room.version:
-            return False
-        if not self._catch_up(room, row):
-            fresh = room_from_row(row, self.store.load_actions(room.id, row.mesa))
-            room.game, room.mesa, room.logged, room.recorded = (
-                fresh.game,
-                fresh.mesa,
-                fresh.logged,
-                fresh.recorded,
-            )
-            room.table, room.seed = fresh.table, fresh.seed  # a table's start deals from a new seed
-        room.state, room.mesa_state, room.started, room.version = (
-            row.state,
-            row.mesa_state,
-            row.started,
-            row.version,
-        )
-        for stored in row.seats:  # seats change at tables (joins, leaves); presence stays as it is
-            seat = room.seats[stored.seat]
-            if (seat.kind, seat.token_hash) != (stored.kind, stored.token_hash) or seat.left != stored.left:
-                keep = seat.kind == "person" == stored.kind and seat.token_hash == stored.token_hash
-                room.seats[stored.seat] = Seat(
-                    stored.seat,
-                    stored.kind,  # type: ignore[arg-type]
-                    stored.name,
-                    stored.level,
-                    stored.token_hash,
-                    stored.profile,
-                    stored.left,
-                    seat.away_until if keep else None,
-                    seat.stand_in if keep else False,
-                )
-        return True
-
-    def _catch_up(self, room: Room, row: RoomRow) -> bool:
-        """Play the stored actions of the room's current mesa that its game lacks; ``False`` (the room
-        unchanged) when that is not enough: another mesa, a table that started, a log that does not fit."""
-        if row.mesa != room.mesa or row.started != room.started or row.mesa_state != room.mesa_state:
-            return False
-        if room.logged != len(room.game.actions):
-            return False
-        new = self.store.load_actions(room.id, row.mesa, after=room.logged)
-        if row.state != row.mesa_state + room.logged + len(new):
-            return False
-        if [seq for seq, _ in new] != list(range(room.logged + 1, room.logged + 1 + len(new))):
-            return False
-        return play_logged(room, [text for _, text in new])
+        return catchup.refresh(self.store, room)
 
     def follow(
         self, room: Room, *, version: int, mesa: int, after: int, state: int, actions: list[str]
@@ -909,13 +854,8 @@ class Authority:
         """Play a move stored by another process (its notice: the version it made, the actions appended
         after ``after`` of ``mesa``) on the room's copy, if it follows the copy exactly; else ``False``
         (the caller reads the store). Tells the sockets here."""
-        if version != room.version + 1 or mesa != room.mesa or after != room.logged:
+        if not catchup.follow(room, version=version, mesa=mesa, after=after, state=state, actions=actions):
             return False
-        if room.logged != len(room.game.actions) or not room.started:
-            return False
-        if not play_logged(room, actions):
-            return False
-        room.state, room.version = state, version
         self.caught_up(room)
         return True
 

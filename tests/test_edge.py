@@ -60,7 +60,7 @@ def test_a_room_refusal_has_the_status_of_its_code(code: str) -> None:
 
 
 def test_table_and_profile_refusals_have_their_statuses() -> None:
-    assert deps.problem_status(TableProblem(409, "the table has started")) == 409
+    assert deps.problem_status(TableProblem("already_started", "the table has started")) == 409
     assert deps.problem_status(ProfileProblem("unknown_profile", "no")) == 404
     assert deps.problem_status(ProfileProblem("bad_key", "no")) == 403
     assert deps.problem_status(RoomProblem("something_new", "no")) == 500

@@ -280,8 +280,17 @@ EDGE = "cuarenta.server.edge"
 SERVES = {"cuarenta.cli.serve"}
 
 
+# -- the authority (issue 16): the table's rules know no web stack, no database library, no Redis ---------
+AUTHORITY = PACKAGE / "server" / "authority"
+#: What the authority may import of the server beside itself: its metrics and the computer players' pool.
+AUTHORITY_MAY_IMPORT = {"cuarenta.server.metrics", "cuarenta.server.thinking"}
+#: Third-party packages the authority may not import, at any depth (a type-checking block included).
+AUTHORITY_NEVER = {"fastapi", "starlette", "pydantic", "sqlalchemy", "alembic", "redis", "psycopg", "uvicorn"}
+
+
+
 def third_party_imports(path: Path) -> set[str]:
-    """The top-level names of every module a source file imports (at any depth)."""
+    """The top-level names of every module a source file imports (at any depth) that is not of the package."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -289,7 +298,7 @@ def third_party_imports(path: Path) -> set[str]:
             found.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module.split(".")[0])
-    return found
+    return found - {"cuarenta"}
 
 
 def in_edge(module: str) -> bool:
@@ -363,3 +372,45 @@ def test_create_app_is_still_where_it_was() -> None:
         check=False,
     )
     assert result.stdout.split() == ["True", "True"], result.stderr
+
+
+
+
+@pytest.mark.parametrize("path", sorted(AUTHORITY.rglob("*.py")), ids=lambda p: p.name)
+def test_the_authority_imports_no_web_stack_store_or_cluster(path: Path) -> None:
+    """server/authority/ imports neither FastAPI, starlette, pydantic (the wire's models), SQLAlchemy nor
+    Redis, and of the server only itself, its metrics and the thinking pool: the store, the cluster and
+    the edge plug into its ports (docs/architecture.md)."""
+    assert not third_party_imports(path) & AUTHORITY_NEVER
+    server = {m for m in package_imports(path) if m.startswith("cuarenta.server")}
+    outside = {m for m in server if not m.startswith("cuarenta.server.authority")} - AUTHORITY_MAY_IMPORT
+    assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_the_authority_loads_with_the_web_stack_store_and_redis_blocked() -> None:
+    """Imported for real, in a Python where those packages cannot be found (``cuarenta.server`` is an
+    empty namespace there, as in the thinking workers: its ``__init__`` is the edge's)."""
+    blocked = sorted(AUTHORITY_NEVER)
+    script = (
+        "import importlib.abc, os, sys, types\n"
+        f"sys.path.insert(0, {str(SRC)!r})\n"
+        f"BLOCKED = set({blocked!r})\n"
+        "class Block(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ModuleNotFoundError(f'{name!r} is blocked', name=name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import cuarenta\n"
+        "package = types.ModuleType('cuarenta.server')\n"
+        "package.__path__ = [os.path.join(os.path.dirname(cuarenta.__file__), 'server')]\n"
+        "sys.modules['cuarenta.server'] = package\n"
+        "import cuarenta.server.authority, cuarenta.server.authority.core\n"
+        "loaded = sorted(n for n in sys.modules if n.split('.')[0] in BLOCKED)\n"
+        "print('loaded:', loaded)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "loaded: []" in result.stdout

@@ -20,8 +20,18 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-#: The protocol version of docs/protocol.md.
-PROTOCOL_VERSION: Final = 1
+from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.messages import (
+    PACES,
+    PROTOCOL_VERSION,
+    Pace,
+    Status,
+    pace_message,
+    reaction_message,
+    state_message,
+    table_message,
+)
+
 #: The largest message a browser may send, in characters (a move is a few dozen).
 MAX_MESSAGE_CHARS: Final = 4096
 
@@ -48,28 +58,20 @@ ERROR_CODES: Final[dict[str, str]] = {
     "store_unavailable": "the move could not be stored: it was not made (try again)",
 }
 
-#: The status of a room's current mesa (``waiting``: a table that has not started).
-Status = Literal["waiting", "playing", "finished"]
-#: The computer's pace a browser may ask for (docs/protocol.md, "Computer players and pacing").
-Pace = Literal["slow", "normal", "fast"]
-#: Every pace, slowest first.
-PACES: Final[tuple[Pace, ...]] = ("slow", "normal", "fast")
 
-
-class ProtocolError(Exception):
-    """A request that is refused: ``code`` is one of :data:`ERROR_CODES`, ``message`` says why.
+class ProtocolError(TableError):
+    """A message that is refused: ``code`` is one of :data:`ERROR_CODES`, ``message`` says why.
 
     ``reason`` is the engine's error behind an ``illegal_move`` as ``{"code", "params"}`` (its
     text is ``error.<code>`` of the catalogue), so that the page can say it in the player's language.
+    The authority refuses requests with its own :class:`~cuarenta.server.authority.errors.TableError`,
+    of which this is the wire's kind (a code checked against :data:`ERROR_CODES`).
     """
 
     def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.reason = reason
+        super().__init__(code, message, reason)
 
 
 _Text = Annotated[StrictStr, Field(min_length=1, max_length=200)]
@@ -227,69 +229,28 @@ def pong_message() -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": "pong"}
 
 
-def pace_message(pace: Pace, delay: float) -> dict[str, Any]:
-    """``{"v": 1, "type": "pace", "pace": ..., "delay": seconds}``: the pace in effect in the room and the
-    pause the server makes before each computer move there."""
-    return {"v": PROTOCOL_VERSION, "type": "pace", "pace": pace, "delay": delay}
-
-
-def state_message(
-    *,
-    room: str,
-    state: int,
-    mesa: int,
-    seat: int | None,
-    seats: list[dict[str, Any]],
-    view: dict[str, Any],
-    legal: list[str],
-    moves: list[dict[str, Any]],
-    hints: list[dict[str, Any]],
-    events: list[dict[str, Any]],
-    status: Status,
-    table: dict[str, Any] | None = None,
-    event_count: int | None = None,
-) -> dict[str, Any]:
-    """The ``state`` message of one seat (docs/protocol.md), or of a spectator (``seat`` ``None``).
-
-    ``moves`` says what each of ``legal`` does (``{"move", "caida", "limpia"}``); every event of
-    ``events`` and of ``view["history"]`` carries its ``"sayings"`` (keys of the catalogue). A table's
-    messages also carry ``table`` and ``event_count`` (docs/tables.md).
-    """
-    extra: dict[str, Any] = {}
-    if table is not None:
-        extra = {"table": table, "event_count": event_count}
-    return {
-        "v": PROTOCOL_VERSION,
-        "type": "state",
-        "room": room,
-        "state": state,
-        "mesa": mesa,
-        "seat": seat,
-        "seats": seats,
-        "view": view,
-        "legal": legal,
-        "moves": moves,
-        "hints": hints,
-        "events": events,
-        "status": status,
-        **extra,
-    }
-
-
-def table_message(
-    *, room: str, status: Status, seats: list[dict[str, Any]], table: dict[str, Any]
-) -> dict[str, Any]:
-    """``table``: a table's seats and clock changed without a move (docs/tables.md)."""
-    return {
-        "v": PROTOCOL_VERSION,
-        "type": "table",
-        "room": room,
-        "status": status,
-        "seats": seats,
-        "table": table,
-    }
-
-
-def reaction_message(seat: int, saying: str) -> dict[str, Any]:
-    """``reaction``: a saying sent by the person at ``seat`` (docs/tables.md)."""
-    return {"v": PROTOCOL_VERSION, "type": "reaction", "seat": seat, "saying": saying}
+__all__ = [
+    "ERROR_CODES",
+    "MAX_MESSAGE_CHARS",
+    "PACES",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "JoinMessage",
+    "MoveMessage",
+    "NextMessage",
+    "Pace",
+    "PaceMessage",
+    "PingMessage",
+    "ProtocolError",
+    "ReactMessage",
+    "RematchMessage",
+    "Status",
+    "WatchMessage",
+    "error_message",
+    "pace_message",
+    "parse_client_message",
+    "pong_message",
+    "reaction_message",
+    "state_message",
+    "table_message",
+]

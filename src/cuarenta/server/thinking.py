@@ -38,7 +38,7 @@ Failures
     the same way. Then :class:`ThinkingError` is raised and the room plays its
     first legal action (logged). A reply for a request nobody awaits any more
     (the room's task was cancelled) is dropped; the room itself drops an answer
-    for a state that is no longer current (:meth:`cuarenta.server.rooms.Rooms._run_bots`).
+    for a state that is no longer current (:mod:`cuarenta.server.authority.computer`).
 
 >>> from cuarenta import Game, Rules
 >>> game = Game.new(Rules(), seed=5)

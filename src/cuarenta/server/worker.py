@@ -8,7 +8,8 @@ consumer group (``workers``), so each job goes to one worker:
 1. wait until the job's time;
 2. load the room from the database (the truth) and check that it is still at the job's version with the
    seat to move — a job for a version that is gone is finished at once;
-3. think (the seat's view only, exactly as in one process: :meth:`Rooms._choose`);
+3. think (the seat's view only, exactly as in one process: :meth:`Authority.choose
+   <cuarenta.server.authority.core.Authority.choose>`);
 4. write the move with the room's compare-and-set; if another process changed the room meanwhile the
    write is refused and the job is finished (the new version has its own job);
 5. acknowledge the job, and publish the move's notice (every node with sockets in the room tells them).
@@ -33,10 +34,10 @@ from typing import Any, Final
 from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 
+from cuarenta.server.authority.errors import RoomProblem, TableError
+from cuarenta.server.authority.ports import StoreError
 from cuarenta.server.cluster import JOBS_GROUP, JOBS_STREAM, ClusterRooms
-from cuarenta.server.protocol import ProtocolError
-from cuarenta.server.rooms import RoomProblem
-from cuarenta.server.store import Store, StoreError
+from cuarenta.server.store import Store
 from cuarenta.server.thinking import Thinking, make_thinking
 
 log = logging.getLogger("cuarenta.worker")
@@ -225,14 +226,14 @@ class MoveWorker:
         if room.version != version or not room.started or game.is_over or game.turn != seat:
             return False
         started = time.perf_counter()
-        action = await rooms._choose(room, seat, level)
+        action = await rooms.choose(room, seat, level)
         thought = time.perf_counter() - started
         rooms.metrics.think_seconds.labels(level=level).observe(thought)
         if room.version != version:
             return False
         try:
-            rooms._apply(room, action, by="computer")
-        except ProtocolError as exc:
+            rooms.apply(room, action, by="computer")
+        except TableError as exc:
             if exc.code == "stale":  # a person (or another worker) changed the room first
                 return False
             if exc.code == "store_unavailable":

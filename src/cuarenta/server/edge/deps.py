@@ -11,7 +11,7 @@
   app its answers to invalid requests (422) and a failed store (503), and :func:`socket_error` makes the
   WebSocket error frame of a refused message (docs/protocol.md).
 
->>> from cuarenta.server.rooms import RoomProblem
+>>> from cuarenta.server.authority.errors import RoomProblem
 >>> problem_http(RoomProblem("seat_left", "you left")).status_code
 410
 >>> socket_error(ProtocolError("stale", "state 3 is older than 4"))
@@ -31,13 +31,14 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
+from cuarenta.server.authority.errors import TableError
 from cuarenta.server.edge.ratelimits import AddressLimiter, Limits
+from cuarenta.server.edge.statuses import http_status
 from cuarenta.server.ops.logs import ThrottledLog
 from cuarenta.server.profiles import ProfileProblem
-from cuarenta.server.protocol import ProtocolError, error_message
-from cuarenta.server.rooms import RoomProblem
+from cuarenta.server.protocol import error_message
 from cuarenta.server.store import Store, StoreError, store_text, unavailable_text
-from cuarenta.server.tables import PROBLEM_STATUS, TableProblem, TableRooms
+from cuarenta.server.tables import TableRooms
 
 log = logging.getLogger("cuarenta.server")
 
@@ -48,7 +49,7 @@ MAX_KEY_CHARS: Final = 200
 #: The HTTP status of a refused profile, by the refusal's code (:class:`ProfileProblem`).
 PROFILE_STATUS: Final = {"unknown_profile": 404, "bad_key": 403}
 #: The refusals the routes let through to :func:`install_error_handlers`'s handler.
-Problem = RoomProblem | TableProblem | ProfileProblem
+Problem = TableError | ProfileProblem
 
 
 # -- the answers' schema ------------------------------------------------------------------------------
@@ -228,14 +229,12 @@ def problem_status(problem: Problem) -> int:
     """The HTTP status of a domain refusal.
 
     >>> from cuarenta.server.profiles import ProfileProblem
-    >>> problem_status(ProfileProblem("bad_key", "no")), problem_status(RoomProblem("unknown_room", "no"))
+    >>> problem_status(ProfileProblem("bad_key", "no")), problem_status(TableError("unknown_room", "no"))
     (403, 404)
     """
-    if isinstance(problem, TableProblem):
-        return problem.status
     if isinstance(problem, ProfileProblem):
         return PROFILE_STATUS.get(problem.code, 400)
-    return PROBLEM_STATUS.get(problem.code, 500)
+    return http_status(problem)
 
 
 def problem_http(problem: Problem) -> HTTPException:
@@ -267,7 +266,7 @@ async def _store_failed(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _refused(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RoomProblem | TableProblem | ProfileProblem)
+    assert isinstance(exc, TableError | ProfileProblem)
     return JSONResponse({"detail": exc.message}, status_code=problem_status(exc))
 
 
@@ -278,7 +277,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(sa.exc.SQLAlchemyError, _store_failed)
     app.add_exception_handler(StoreError, _store_failed)
-    for problem in (RoomProblem, TableProblem, ProfileProblem):
+    for problem in (TableError, ProfileProblem):
         app.add_exception_handler(problem, _refused)
 
 
@@ -291,7 +290,7 @@ def socket_error(exc: Exception) -> tuple[str, dict[str, Any]]:
     >>> code, frame["message"].endswith("disk I/O error")
     ('store_unavailable', True)
     """
-    if isinstance(exc, ProtocolError):
+    if isinstance(exc, TableError):  # the authority's refusals, the wire's ProtocolError among them
         return exc.code, error_message(exc.code, exc.message, exc.reason)
     if isinstance(exc, StoreError | sa.exc.SQLAlchemyError):
         log.error("a socket's request failed in the store: %s", store_text(exc))

@@ -27,12 +27,11 @@ from cuarenta import __version__, catalogue
 from cuarenta.catalogue import LANGS
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
+from cuarenta.server.authority.seats import PLAYER_COUNTS  # the player counts a room may have (R3)
 from cuarenta.server.names import NAME_MAX_CHARS, NAME_PATTERN, OPTIONAL_NAME_PATTERN
 from cuarenta.server.protocol import PROTOCOL_VERSION
 from cuarenta.server.rooms import available_levels, default_level
 
-#: The player counts a room may have (R3).
-PLAYER_COUNTS: Final = (2, 4)
 # NAME_MAX_CHARS (the longest name a person may give; the page's name field takes its limit from
 # ``name_max_chars`` here), NAME_PATTERN and OPTIONAL_NAME_PATTERN (the schema's patterns of a name) are
 # those of cuarenta.server.names, the one check of every name.
@@ -172,6 +171,7 @@ __all__ = [
     "NAME_MAX_CHARS",
     "NAME_PATTERN",
     "OPTIONAL_NAME_PATTERN",
+    "PLAYER_COUNTS",
     "QUICK_PRESET",
     "known_level",
     "labels",

@@ -31,6 +31,7 @@ from pydantic import (
 
 from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import RoomsDep, SeatToken, errors, limit_room_creation
 from cuarenta.server.edge.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level
 from cuarenta.server.names import clean_name
@@ -63,9 +64,7 @@ class NewRoom(BaseModel):
     @field_validator("players")
     @classmethod
     def _players(cls, value: int) -> int:
-        if value not in (2, 4):
-            raise ValueError(f"{value} players: Cuarenta is played by 2 or 4")
-        return value
+        return check_players(value)
 
     _level = field_validator("level")(known_level)
 

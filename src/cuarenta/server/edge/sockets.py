@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from cuarenta.server.authority.errors import TableError
 from cuarenta.server.edge.deps import rate_limited_frame, socket_error
 from cuarenta.server.edge.ratelimits import AddressLimiter, Limits, TokenBucket
 from cuarenta.server.edge.security import Origins
@@ -134,7 +135,7 @@ async def serve_socket(ws: WebSocket, edge: SocketEdge) -> None:
                 raw = message.get("bytes") or b""
             try:
                 dispatch(rooms, conn, parse_client_message(raw))
-            except (ProtocolError, StoreError, sa.exc.SQLAlchemyError) as exc:
+            except (TableError, StoreError, sa.exc.SQLAlchemyError) as exc:
                 code, frame = socket_error(exc)
                 rooms.metrics.refused.labels(code=code).inc()
                 conn.send(frame)

@@ -1,7 +1,7 @@
 """The routes of tables with friends (docs/tables.md): create, describe, join, seats, start, leave and
 the lobby (the QR code of an invite link is :mod:`cuarenta.server.edge.qr`).
 
-A refusal of the table rules (a :class:`~cuarenta.server.tables.TableProblem`, a refused profile) is
+A refusal of the table rules (a :class:`~cuarenta.server.authority.errors.TableError`, a refused profile) is
 answered by :func:`cuarenta.server.edge.deps.install_error_handlers`'s handler.
 
 >>> JoinTable(invite="x7", name=" Ana ").name
@@ -27,6 +27,7 @@ from pydantic import (
 )
 
 from cuarenta.rules import PRESET_NAMES
+from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import (
     OPTIONAL_SEAT_TOKEN,
     RoomsDep,
@@ -91,9 +92,7 @@ class NewTable(BaseModel):
     @field_validator("players")
     @classmethod
     def _players(cls, value: int) -> int:
-        if value not in (2, 4):
-            raise ValueError(f"{value} players: Cuarenta is played by 2 or 4")
-        return value
+        return check_players(value)
 
 
 class JoinTable(BaseModel):
@@ -227,7 +226,7 @@ async def get_table(
 ) -> dict[str, Any]:
     """A table's public facts; with a seat's token also that seat and the invite code."""
     if token is None:
-        return rooms.describe(rooms._table_or_problem(room_id))
+        return rooms.describe(rooms.table(room_id))
     room, seat = rooms.seat_of_token(room_id, token)
     return rooms.describe(room, seat)
 

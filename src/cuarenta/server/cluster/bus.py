@@ -1,4 +1,4 @@
-"""Several server processes as one (docs/scaling.md): PostgreSQL holds the truth, Redis carries the news.
+"""The bus of a cluster node (docs/scaling.md): PostgreSQL holds the truth, Redis carries the news.
 
 ``cuarenta serve --database postgresql+psycopg://… --redis redis://…`` runs one *node* of a cluster.
 Every node keeps, for each room that has a socket on it, a copy of the room in memory, and every copy
@@ -48,35 +48,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from cuarenta.server.metrics import PEER_KINDS
-from cuarenta.server.protocol import (
-    JoinMessage,
-    MoveMessage,
-    NextMessage,
-    PaceMessage,
-    ProtocolError,
-    ReactMessage,
-    RematchMessage,
-    WatchMessage,
-    error_message,
-    reaction_message,
-)
-from cuarenta.server.rooms import Connection, Room, RoomProblem, _room_from_row, play_logged
-from cuarenta.server.store import Store, StoreError, hash_token
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.authority.errors import RoomProblem, TableError
+from cuarenta.server.authority.model import Connection, Room
+from cuarenta.server.authority.ports import StoreError, StorePort
+from cuarenta.server.authority.rows import room_from_row
+from cuarenta.server.metrics import PEER_KINDS, Metrics
+from cuarenta.server.protocol import error_message
+
+if TYPE_CHECKING:
+    from cuarenta.server.authority.core import Authority
 
 log = logging.getLogger("cuarenta.server")
 
@@ -174,16 +166,15 @@ def remote_counts(
     return {k: v for k, v in counts.items() if v > 0}, away
 
 
-class ClusterRooms(TableRooms):
-    """:class:`~cuarenta.server.tables.TableRooms` as one node of a cluster (module docstring).
+class RedisBus:
+    """The :class:`~cuarenta.server.authority.ports.Bus` of a cluster node (module docstring): notices on
+    Redis channels, presence in Redis hashes, the comparison of its rooms with the database.
 
     ``redis`` is the client of the cluster's Redis; ``node`` names this process (unique in the cluster).
-    Call :meth:`open` on the event loop before use and :meth:`close` at the end. Computer moves are
-    jobs for ``cuarenta worker`` processes; this node never thinks.
     """
 
-    def __init__(self, store: Store, *args: Any, redis: Redis, node: str, **kwargs: Any) -> None:
-        super().__init__(store, *args, **kwargs)
+    def __init__(self, redis: Redis, *, node: str) -> None:
+        self._authority: Authority | None = None
         self.redis = redis
         self.node = node
         self._live: set[str] = set()  #: rooms whose channel this node is subscribed to (confirmed)
@@ -194,7 +185,6 @@ class ClusterRooms(TableRooms):
         self._presence_stale: set[str] = set()  #: rooms whose presence another node changed (to read)
         self._fields: dict[str, dict[str, str]] = {}  #: the last presence hash read, per room
         self._nodes: set[str] = {node}  #: live nodes as last read
-        self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: bool | None = None  #: whether the last exchange with Redis worked (None: none yet)
@@ -213,6 +203,139 @@ class ClusterRooms(TableRooms):
         self._reader: ThreadPoolExecutor | None = None
         self._confirmed: set[str] = set()  #: rooms newly subscribed: to compare with the database
         self._confirm_wake = asyncio.Event()
+
+    def bind(self, authority: Authority) -> None:
+        """The authority whose rooms this bus carries the news of (before :meth:`open`)."""
+        self._authority = authority
+
+    @property
+    def a(self) -> Authority:
+        assert self._authority is not None, "RedisBus.bind was not called"
+        return self._authority
+
+    @property
+    def metrics(self) -> Metrics:
+        return self.a.metrics
+
+    @property
+    def store(self) -> StorePort:
+        return self.a.store
+
+    # -- the Bus port ------------------------------------------------------------------------------------
+    def trusts(self, room_id: str) -> bool:
+        """A room this node follows is kept current by the notices; the room of the socket join under way,
+        read less than :data:`FRESH_SECONDS` ago, is trusted too (its subscription, once confirmed,
+        compares it again). Any other room is compared with the database first."""
+        return room_id in self._live or (room_id == self._joining and self._current(room_id))
+
+    def read(self, room_id: str) -> None:
+        self._checked[room_id] = time.monotonic()
+
+    @contextlib.contextmanager
+    def joining(self, room_id: str) -> Iterator[None]:
+        self._joining = room_id
+        try:
+            yield
+        finally:
+            self._joining = None
+
+    def gate(self, conn: Connection, room_id: str | None, run: Callable[[], None]) -> None:
+        self._after_read(conn, room_id, run)
+
+    def followed(self, room: Room) -> None:
+        """A socket joined ``room`` here: subscribe to its notices and tell the others of the socket."""
+        if room.id not in self._wanted:  # its first socket here
+            self._arrived[room.id] = time.monotonic()
+        self._presence_dirty.add(room.id)
+        self._wanted.add(room.id)
+        self._wake.set()
+
+    def leaving(self, conn: Connection, keep: Room | None) -> None:
+        pending = self._joins.get(conn)
+        if pending is not None and keep is None:  # the socket closed: what it asked is dropped
+            del self._joins[conn]
+            if pending.task is not None:
+                pending.task.cancel()
+
+    def left(self, room: Room) -> None:
+        self._presence_dirty.add(room.id)
+        if not room.connections:
+            self._wanted.discard(room.id)
+            self._arrived.pop(room.id, None)
+        self._wake.set()
+
+    def stored(self, room: Room, appended: tuple[int, int] | None) -> None:
+        """A change this node stored: every other node is told (the actions of a move, when they follow
+        the version before; else only the version, and they read the database)."""
+        notice: dict[str, Any] = {"kind": "change", "version": room.version}
+        if appended is not None:
+            mesa, logged = appended
+            if mesa == room.mesa and 0 <= logged <= room.logged == len(room.game.actions):
+                notice.update(
+                    mesa=room.mesa,
+                    state=room.state,
+                    after=logged,
+                    actions=[str(a) for a in room.game.actions[logged:]],
+                )
+        self._notify(room, notice)
+
+    def reacted(self, room: Room, seat: int, saying: str) -> None:
+        self._notify(room, {"kind": "reaction", "seat": seat, "saying": saying})
+
+    def voted(self, room: Room, seat: int) -> None:
+        self._notify(room, {"kind": "rematch", "mesa": room.mesa, "seat": seat})
+
+    def enqueue(self, room: Room, job: dict[str, Any]) -> None:
+        """Put a computer-move job of the room's current version on the stream (once per version)."""
+        self._jobs[(room.id, room.version)] = job
+        self._wake.set()
+
+    def _current(self, room_id: str) -> bool:
+        """Whether the copy in memory may be used without asking the database: its notices are followed,
+        or it was read a moment ago."""
+        if self.a.room_in_memory(room_id) is None:
+            return False
+        if room_id in self._live:
+            return True
+        return time.monotonic() - self._checked.get(room_id, -FRESH_SECONDS) < FRESH_SECONDS
+
+    def _notify(self, room: Room, notice: dict[str, Any]) -> None:
+        self._outbox.append((room.id, {**notice, "node": self.node}))
+        self._wake.set()
+
+    def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
+        """A notice of another node (or this node's own, which changes nothing)."""
+        self.metrics.bus_messages.labels(direction="received").inc()
+        room = self.a.room_in_memory(room_id)
+        if room is None or notice.get("node") == self.node:
+            return
+        kind = notice.get("kind")
+        if kind == "change":
+            version = int(notice["version"])
+            if version <= room.version:
+                return
+            actions = notice.get("actions")
+            followed = actions is not None and self.a.follow(
+                room,
+                version=version,
+                mesa=int(notice.get("mesa", -1)),
+                after=int(notice.get("after", -1)),
+                state=int(notice.get("state", -1)),
+                actions=[str(a) for a in actions],
+            )
+            if not followed:
+                self.a.catch_up(room)
+        elif kind == "presence":  # read by the publisher, with the others of its round (one pipeline)
+            self._presence_stale.add(room_id)
+            self._wake.set()
+        elif kind == "reaction":
+            self.a.tell_reaction(room, int(notice["seat"]), str(notice["saying"]))
+        elif kind == "rematch" and notice.get("mesa") == room.mesa:
+            self.a.vote(room, int(notice["seat"]), here=False)
+
+    def _apply_presence(self, room: Room, fields: dict[str, str]) -> None:
+        remote, away = remote_counts(fields, self.node, self._nodes)
+        self.a.presence_changed(room, remote, away)
 
     @property
     def redis_ok(self) -> bool:
@@ -256,7 +379,6 @@ class ClusterRooms(TableRooms):
         self._tasks.clear()
         with contextlib.suppress(RedisError, OSError):
             await self._forget_node()
-        await super().close()
         await self.redis.aclose()
         if self._reader is not None:
             self._reader.shutdown(wait=False, cancel_futures=True)
@@ -264,93 +386,19 @@ class ClusterRooms(TableRooms):
 
     async def _forget_node(self) -> None:
         """Remove this node's sockets from every presence hash it wrote (a clean stop)."""
-        for room_id, room in list(self._rooms.items()):
+        for room_id, room in [(r.id, r) for r in self.a.rooms_in_memory()]:
             fields = [f"n/{self.node}/{'w' if s is None else s}" for s in self._seat_keys(room)]
             if fields:
                 await self.redis.hdel(presence_key(room_id), *fields)
         await self.redis.zrem(NODES_KEY, self.node)
 
     # -- finding rooms ----------------------------------------------------------------------------------
-    def get(self, room_id: str) -> Room:
-        """A room, up to date: one this node follows is kept current by the notices; another one is
-        compared with the database first (it may have changed in another node) — but for the socket
-        join under way, whose room was read less than :data:`FRESH_SECONDS` ago (its subscription,
-        once confirmed, compares it again)."""
-        room = self._rooms.get(room_id)
-        current = room_id in self._live or (room_id == self._joining and self._current(room_id))
-        if room is not None and not current and self.refresh(room):
-            self._caught_up(room)
-        found = super().get(room_id)
-        if room is None:  # read from the database just now
-            self._checked[room_id] = time.monotonic()
-        return found
-
-    def refresh(self, room: Room) -> bool:
-        self._checked[room.id] = time.monotonic()
-        return super().refresh(room)
-
-    def _current(self, room_id: str) -> bool:
-        """Whether the copy in memory may be used without asking the database: its notices are followed,
-        or it was read a moment ago."""
-        if room_id not in self._rooms:
-            return False
-        if room_id in self._live:
-            return True
-        return time.monotonic() - self._checked.get(room_id, -FRESH_SECONDS) < FRESH_SECONDS
-
-    def authorize(self, room_id: str, token: str) -> tuple[Room, int]:
-        """The room (current) and the token's seat, read from the room's current seats."""
-        room = self.get(room_id)
-        digest = hash_token(token)
-        for s in room.seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                return room, s.seat
-        raise RoomProblem("bad_token", f"that token holds no seat in room {room_id}")
-
-    # -- sockets: a join whose room is not in memory reads it in a thread first --------------------------
-    # A node that takes over a dead node's sockets gets their joins all at once; each read of a room (its
-    # row, seats and log, and the replay of the log) on the event loop would hold every other socket
-    # back. Such a join waits for its room to be read in a thread (one read for all the sockets of a
-    # room), and whatever the socket sends meanwhile waits behind it, in order.
-    def join(self, conn: Connection, message: JoinMessage) -> None:
-        self._after_read(conn, message.room, lambda: self._join_now(conn, message))
-
-    def watch(self, conn: Connection, message: WatchMessage) -> None:
-        self._after_read(conn, message.room, lambda: self._watch_now(conn, message))
-
-    def move(self, conn: Connection, message: MoveMessage) -> None:
-        self._after_read(conn, None, lambda: TableRooms.move(self, conn, message))
-
-    def pace(self, conn: Connection, message: PaceMessage) -> None:
-        self._after_read(conn, None, lambda: TableRooms.pace(self, conn, message))
-
-    def next_mesa(self, conn: Connection, message: NextMessage) -> None:
-        self._after_read(conn, None, lambda: TableRooms.next_mesa(self, conn, message))
-
-    def _join_now(self, conn: Connection, message: JoinMessage) -> None:
-        self._joining = message.room
-        try:
-            TableRooms.join(self, conn, message)
-        finally:
-            self._joining = None
-        if conn.room is not None:
-            self._follow(conn.room)
-
-    def _watch_now(self, conn: Connection, message: WatchMessage) -> None:
-        self._joining = message.room
-        try:
-            TableRooms.watch(self, conn, message)
-        finally:
-            self._joining = None
-        if conn.room is not None:
-            self._follow(conn.room)
-
     def _after_read(self, conn: Connection, room_id: str | None, run: Callable[[], None]) -> None:
         """Run a socket's request now, or — when its room is to be read first (``room_id``: a join or a
         watch), or an earlier request of the socket waits for that — once the read is done."""
         pending = self._joins.get(conn)
         if pending is None and (room_id is None or self._current(room_id)):
-            run()  # a ProtocolError goes back to the socket handler, as in one process
+            run()  # a TableError goes back to the socket handler, as in one process
             return
         if pending is None:
             pending = self._joins[conn] = _Pending()
@@ -366,7 +414,7 @@ class ClusterRooms(TableRooms):
                     await self._read_room(room_id)
                 try:
                     run()
-                except ProtocolError as exc:
+                except TableError as exc:
                     self.metrics.refused.labels(code=exc.code).inc()
                     conn.send(error_message(exc.code, exc.message, exc.reason))
                 except StoreError as exc:
@@ -382,7 +430,7 @@ class ClusterRooms(TableRooms):
         again on the loop and says why (an unknown or damaged room), as in one process."""
         load = self._loading.get(room_id)
         if load is None:
-            room = self._rooms.get(room_id)
+            room = self.a.room_in_memory(room_id)
             if self._reader is None:
                 self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuarenta-read")
             load = asyncio.get_running_loop().run_in_executor(
@@ -395,18 +443,18 @@ class ClusterRooms(TableRooms):
             asked, found = await asyncio.shield(load)
         except (RoomProblem, StoreError):
             return
-        room = self._rooms.get(room_id)
+        room = self.a.room_in_memory(room_id)
         if isinstance(found, tuple):
             if room is None:
                 try:
-                    fresh = _room_from_row(*found)  # the replay, on the loop: a fraction of a millisecond
+                    fresh = room_from_row(*found)  # the replay, on the loop: a fraction of a millisecond
                 except RoomProblem:
                     return
-                self._remember(fresh)
+                self.a.keep(fresh)
                 self._checked[room_id] = asked
         elif room is not None:  # a version: the copy in memory is behind it, or current
             if found is not None and found > room.version:
-                self._catch_up_logged(room)
+                self.a.catch_up(room)
             self._checked[room_id] = asked
 
     def _read_in_thread(self, room_id: str, version_only: bool) -> tuple[float, Any]:
@@ -419,148 +467,6 @@ class ClusterRooms(TableRooms):
         if row is None:
             raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
         return began, (row, self.store.load_actions(room_id, row.mesa))
-
-    def leave(self, conn: Connection, keep: Room | None = None) -> None:
-        pending = self._joins.get(conn)
-        if pending is not None and keep is None:  # the socket closed: what it asked is dropped
-            del self._joins[conn]
-            if pending.task is not None:
-                pending.task.cancel()
-        room = conn.room
-        super().leave(conn, keep=keep)
-        if room is not None:
-            self._presence_dirty.add(room.id)
-            if not room.connections:
-                self._wanted.discard(room.id)
-                self._arrived.pop(room.id, None)
-            self._wake.set()
-
-    def _follow(self, room: Room) -> None:
-        """A socket joined ``room`` here: subscribe to its notices and tell the others of the socket."""
-        if room.id not in self._wanted:  # its first socket here
-            self._arrived[room.id] = time.monotonic()
-        self._presence_dirty.add(room.id)
-        self._wanted.add(room.id)
-        self._wake.set()
-
-    def react(self, conn: Connection, message: ReactMessage) -> None:
-        self._after_read(conn, None, lambda: self._react_now(conn, message))
-
-    def rematch(self, conn: Connection, message: RematchMessage) -> None:
-        self._after_read(conn, None, lambda: self._rematch_now(conn, message))
-
-    def _react_now(self, conn: Connection, message: ReactMessage) -> None:
-        TableRooms.react(self, conn, message)
-        assert conn.room is not None and conn.seat is not None
-        self._notify(conn.room, {"kind": "reaction", "seat": conn.seat, "saying": message.saying})
-
-    def _rematch_now(self, conn: Connection, message: RematchMessage) -> None:
-        room = conn.room
-        mesa = None if room is None else room.mesa
-        TableRooms.rematch(self, conn, message)
-        if room is not None and conn.seat is not None and room.mesa == mesa:  # no new mesa yet: tell all
-            self._notify(room, {"kind": "rematch", "mesa": room.mesa, "seat": conn.seat})
-
-    # -- changes ---------------------------------------------------------------------------------------
-    def _save(self, room: Room) -> None:
-        before = (room.mesa, room.logged)
-        super()._save(room)
-        self._from[room.id] = before
-
-    def _store_seats(self, room: Room, *, seed: bool = False) -> None:
-        super()._store_seats(room, seed=seed)
-        self._notify(room, {"kind": "change", "version": room.version})
-
-    def _changed(self, room: Room) -> None:
-        """A change this node stored: its own sockets, then every other node, are told."""
-        super()._changed(room)
-        notice: dict[str, Any] = {"kind": "change", "version": room.version}
-        mesa, logged = self._from.pop(room.id, (0, -1))
-        if mesa == room.mesa and 0 <= logged <= room.logged == len(room.game.actions):
-            notice.update(
-                mesa=room.mesa,
-                state=room.state,
-                after=logged,
-                actions=[str(a) for a in room.game.actions[logged:]],
-            )
-        self._notify(room, notice)
-
-    def _notify(self, room: Room, notice: dict[str, Any]) -> None:
-        self._outbox.append((room.id, {**notice, "node": self.node}))
-        self._wake.set()
-
-    def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
-        """A notice of another node (or this node's own, which changes nothing)."""
-        self.metrics.bus_messages.labels(direction="received").inc()
-        room = self._rooms.get(room_id)
-        if room is None or notice.get("node") == self.node:
-            return
-        kind = notice.get("kind")
-        if kind == "change":
-            version = int(notice["version"])
-            if version <= room.version:
-                return
-            if not (version == room.version + 1 and self._play_notice(room, notice)):
-                self._catch_up_logged(room)
-                return
-            self._caught_up(room)
-        elif kind == "presence":  # read by the publisher, with the others of its round (one pipeline)
-            self._presence_stale.add(room_id)
-            self._wake.set()
-        elif kind == "reaction":
-            message = reaction_message(int(notice["seat"]), str(notice["saying"]))
-            for conn in list(room.connections):
-                conn.send(message)
-        elif kind == "rematch" and notice.get("mesa") == room.mesa and room.game.is_over:
-            room.rematch.add(int(notice["seat"]))
-            present = {s.seat for s in room.seats if s.kind == "person" and room.connected(s.seat)}
-            if present and present <= room.rematch:
-                try:
-                    self._new_mesa(room)
-                except ProtocolError as exc:  # another node started it first (stale), or no store
-                    log.info("rematch of room %s not started here: %s", room_id, exc.code)
-            else:
-                self._tell_table(room)
-
-    def _play_notice(self, room: Room, notice: dict[str, Any]) -> bool:
-        """Play a notice's actions on the room's copy, if they follow it exactly (else ``False``)."""
-        actions = notice.get("actions")
-        if actions is None or notice.get("mesa") != room.mesa or notice.get("after") != room.logged:
-            return False
-        if room.logged != len(room.game.actions) or not room.started:
-            return False
-        if not play_logged(room, [str(a) for a in actions]):
-            return False
-        room.state = int(notice["state"])
-        room.version = int(notice["version"])
-        return True
-
-    def _caught_up(self, room: Room) -> None:
-        """Another node changed the room: a new mesa clears the votes; then tell the sockets here (and
-        nobody else: the node that changed it published the notice)."""
-        if room.rematch and not room.game.is_over:
-            room.rematch.clear()
-        for conn in [c for c in room.connections if c.seat is not None and room.seats[c.seat].left]:
-            room.connections.discard(conn)  # the person left the table for good on another node
-            conn.room, conn.seat = None, None
-        TableRooms._changed(self, room)
-
-    # -- computer players --------------------------------------------------------------------------------
-    def _kick(self, room: Room) -> None:
-        """A computer is to move: enqueue the job of this version (once, whichever node asks)."""
-        seat = room.computer_to_move()
-        if seat is None:
-            return
-        level = room.plays_for(seat)
-        assert level is not None
-        self._jobs[(room.id, room.version)] = {
-            "room": room.id,
-            "version": room.version,
-            "seat": seat,
-            "level": level,
-            "not_before": self.wall() + self.pace_delay(room.pace),
-        }
-        self._wake.set()
 
     async def queue_depth(self) -> int:
         """Jobs waiting in the stream or taken and not finished (for the metrics)."""
@@ -589,7 +495,7 @@ class ClusterRooms(TableRooms):
         async with self.redis.pipeline(transaction=False) as pipe:
             told: list[str] = []
             for room_id in room_ids:
-                room = self._rooms.get(room_id)
+                room = self.a.room_in_memory(room_id)
                 key = presence_key(room_id)
                 if room is None:  # it left memory: none of its sockets is here any more
                     pipe.hdel(key, *(f"n/{self.node}/{s}" for s in ("w", 0, 1, 2, 3)))
@@ -616,7 +522,7 @@ class ClusterRooms(TableRooms):
 
     async def _read_presence(self, room_ids: Iterable[str]) -> None:
         """Read the presence of some rooms and apply it: other nodes' sockets, graces, stand-ins."""
-        ids = [r for r in room_ids if r in self._rooms]
+        ids = [r for r in room_ids if self.a.room_in_memory(r) is not None]
         if not ids:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -624,46 +530,13 @@ class ClusterRooms(TableRooms):
                 pipe.hgetall(presence_key(room_id))
             hashes = await pipe.execute()
         for room_id, raw in zip(ids, hashes, strict=True):
-            room = self._rooms.get(room_id)
+            room = self.a.room_in_memory(room_id)
             if room is None:
                 continue
             fields = {_text(k): _text(v) for k, v in raw.items()}
             self._fields[room_id] = fields
             self._apply_presence(room, fields)
 
-    def _apply_presence(self, room: Room, fields: dict[str, str]) -> None:
-        remote, away = remote_counts(fields, self.node, self._nodes)
-        watchers = remote.get(None, 0) != room.remote.get(None, 0)
-        changed = {k: v for k, v in remote.items() if k is not None} != {
-            k: v for k, v in room.remote.items() if k is not None
-        }
-        room.remote = remote
-        if room.table is not None:
-            now = self.wall()
-            for s in room.seats:
-                if s.kind != "person":
-                    continue
-                if room.connected(s.seat):
-                    if s.away_until is not None or s.stand_in:
-                        s.away_until, s.stand_in = None, False
-                        changed = True
-                elif s.seat in away and not s.stand_in:
-                    until = away[s.seat]
-                    if until <= now:
-                        s.away_until, s.stand_in = None, True
-                        changed = True
-                    elif s.away_until != until:
-                        s.away_until = until
-                        changed = True
-        if changed:
-            self._tell_table(room)
-            if room.table is not None:
-                self._arm(room)
-            self._kick(room)
-        elif watchers and room.table is not None:  # only spectators came or went: told once a second
-            self._tell_watchers(room)
-
-    # -- tasks ---------------------------------------------------------------------------------------------
     async def _listen(self) -> None:
         """Receive the notices of the rooms with sockets here; (re)subscribe as rooms come and go, and
         after Redis comes back (then every followed room is compared with the database)."""
@@ -673,7 +546,7 @@ class ClusterRooms(TableRooms):
                 subscribed: set[str] = set()
                 self._live.clear()
                 while True:
-                    wanted = {r for r in self._wanted if r in self._rooms}
+                    wanted = {r for r in self._wanted if self.a.room_in_memory(r) is not None}
                     add, drop = wanted - subscribed, subscribed - wanted
                     if add:
                         await pubsub.subscribe(*(room_channel(r) for r in add))
@@ -707,7 +580,7 @@ class ClusterRooms(TableRooms):
         room_id = channel.rpartition(":")[2]
         if kind == "subscribe":  # from now on no notice is missed: catch up with the database once
             self._live.add(room_id)
-            if room_id in self._rooms:
+            if self.a.room_in_memory(room_id) is not None:
                 self._confirmed.add(room_id)  # compared by _confirm, with the others of its round
                 self._confirm_wake.set()
                 self._presence_dirty.add(room_id)
@@ -767,7 +640,7 @@ class ClusterRooms(TableRooms):
         """Keep this node's entry among the live nodes; notice nodes that stopped."""
         while True:
             try:
-                now = self.wall()
+                now = self.a.wall()
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zadd(NODES_KEY, {self.node: now + NODE_TTL_SECONDS})
                     pipe.hset(STARTS_KEY, self.node, repr(self._started))
@@ -792,7 +665,7 @@ class ClusterRooms(TableRooms):
                     self._hand_back_later()
                 if live != self._nodes:
                     self._nodes = live
-                    await self._read_presence(list(self._rooms))
+                    await self._read_presence([r.id for r in self.a.rooms_in_memory()])
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError):
@@ -823,7 +696,7 @@ class ClusterRooms(TableRooms):
         since, until = lost - ADOPT_BEFORE_SECONDS, lost + ADOPT_SECONDS
         return [
             r
-            for r in self._rooms.values()
+            for r in self.a.rooms_in_memory()
             if r.connections and since <= self._arrived.get(r.id, -1.0) <= until
         ]
 
@@ -856,7 +729,7 @@ class ClusterRooms(TableRooms):
             await self._confirm_wake.wait()
             self._confirm_wake.clear()
             ids, self._confirmed = self._confirmed, set()
-            rooms = [self._rooms[r] for r in sorted(ids) if r in self._rooms]
+            rooms = [r for r in (self.a.room_in_memory(i) for i in sorted(ids)) if r is not None]
             if not rooms:
                 continue
             try:
@@ -866,7 +739,7 @@ class ClusterRooms(TableRooms):
                 continue
             for room in rooms:
                 if stored.get(room.id, room.version) > room.version:
-                    self._catch_up_logged(room)
+                    self.a.catch_up(room)
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_SECONDS`: catch up with the database the rooms whose notices were missed,
@@ -875,8 +748,8 @@ class ClusterRooms(TableRooms):
         was_ok = True
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
-            followed = [r for r in self._rooms.values() if r.connections]
-            self._checked = {r: t for r, t in self._checked.items() if r in self._rooms}
+            followed = [r for r in self.a.rooms_in_memory() if r.connections]
+            self._checked = {r: t for r, t in self._checked.items() if self.a.room_in_memory(r) is not None}
             try:  # in a thread: the loop serves the sockets meanwhile
                 stored = await asyncio.to_thread(self.store.room_versions, [r.id for r in followed])
             except StoreError as exc:
@@ -884,8 +757,8 @@ class ClusterRooms(TableRooms):
                 continue
             for room in followed:
                 if stored.get(room.id, room.version) > room.version:  # a version is never undone
-                    self._catch_up_logged(room)
-                self._kick(room)
+                    self.a.catch_up(room)
+                self.a.kick(room)
             with contextlib.suppress(RedisError, OSError):
                 self.metrics.queue_depth.set(await self.queue_depth())
             if self.redis_ok and not was_ok:
@@ -916,9 +789,15 @@ def _peer_kind(name: str) -> str:
 
 
 __all__ = [
+    "CLOSE_RECONNECT",
+    "FRESH_SECONDS",
+    "HANDBACK_DELAY_SECONDS",
+    "HEARTBEAT_SECONDS",
     "JOBS_GROUP",
     "JOBS_STREAM",
-    "ClusterRooms",
+    "NODE_TTL_SECONDS",
+    "SWEEP_SECONDS",
+    "RedisBus",
     "job_key",
     "presence_key",
     "remote_counts",

@@ -1,0 +1,45 @@
+"""The authority over a server's tables: one state machine, its rules, and what each socket may see.
+
+=======================  ==================================================================================
+module                   concern
+=======================  ==================================================================================
+:mod:`.core`             the state machine: requests checked, applied, stored, told; rooms in memory
+:mod:`.model`            rooms, seats, a table's options, sockets (the outbox)
+:mod:`.redaction`        what a seat, a spectator or the history may see (the one place)
+:mod:`.rows`             a room from its stored row and log (checked), the rows of a change
+:mod:`.catchup`          a copy brought up to what another process stored (a notice, the store)
+:mod:`.setup`            a table's options and seats, the seat a friend takes, the lobby
+:mod:`.ports`            what it is given: the store, the bus, the scheduler, the ratings
+:mod:`.bus`              the bus of one process
+:mod:`.computer`         the computer players of one process (paced, thought in a pool)
+:mod:`.seats`            2 or 4 players, tokens compared in constant time
+:mod:`.clock`            presence: grace, stand-in, the turn clock
+:mod:`.rematch`          the rematch rule
+:mod:`.reactions`        reactions and their rate
+:mod:`.pace`             the computer's pace
+:mod:`.requests`         the requests it takes (typed, not the wire's)
+:mod:`.messages`         the messages it sends (protocol version 1)
+:mod:`.errors`           its refusals: a code and a message
+=======================  ==================================================================================
+
+It imports neither the web stack (FastAPI, starlette, pydantic), nor a database library, nor Redis
+(tests/test_layers.py). The cluster's adapters are in :mod:`cuarenta.server.cluster`.
+"""
+
+from __future__ import annotations
+
+from cuarenta.server.authority.core import Authority, NewSeat, room_status
+from cuarenta.server.authority.errors import RoomProblem, TableError
+from cuarenta.server.authority.model import Connection, Room, Seat, TableOptions
+
+__all__ = [
+    "Authority",
+    "Connection",
+    "NewSeat",
+    "Room",
+    "RoomProblem",
+    "Seat",
+    "TableError",
+    "TableOptions",
+    "room_status",
+]

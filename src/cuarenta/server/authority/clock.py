@@ -1,0 +1,101 @@
+"""A table's presence and turn clock (docs/tables.md): the grace of an away person, the stand-in, the
+deadline of a person's turn. Pure rules over a room and the wall clock; the authority runs the timer.
+
+>>> from cuarenta import Game, Rules
+>>> from cuarenta.server.authority.model import Room, Seat, TableOptions
+>>> room = Room("r", "", "normal", Rules(), 1, [Seat(0, "person"), Seat(1, "person")], 1,
+...             Game.new(Rules(), 1), table=TableOptions("x", grace=60.0, clock=30))
+>>> went_away(room, 0, now=100.0); room.seats[0].away_until
+160.0
+>>> expire(room, now=170.0), room.seats[0].stand_in
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cuarenta.server.authority.model import Room
+
+
+def went_away(room: Room, seat: int, *, now: float) -> None:
+    """The last socket of a person's seat closed: the grace runs from ``now``."""
+    assert room.table is not None
+    room.seats[seat].away_until = now + room.table.grace
+
+
+def came_back(room: Room, seat: int) -> None:
+    """A socket holds the person's seat again: no grace, no stand-in."""
+    s = room.seats[seat]
+    s.away_until, s.stand_in = None, False
+
+
+def grace_at_start(room: Room, *, now: float) -> None:
+    """A table starts: each person not here gets the grace from now."""
+    assert room.table is not None
+    for s in room.seats:
+        if s.kind == "person" and not room.connected(s.seat) and s.away_until is None:
+            s.away_until = now + room.table.grace
+
+
+def turn_deadline(room: Room, *, now: float) -> None:
+    """After a change: the turn clock starts for a person's new turn (kept if it runs for this state)."""
+    table = room.table
+    assert table is not None
+    if table.clock is None or not room.started or room.game.is_over:
+        room.deadline = None
+        return
+    if room.deadline is not None and room.deadline[0] == room.state:
+        return
+    turn = room.game.turn
+    person = room.seats[turn].kind == "person" and not room.seats[turn].stand_in
+    room.deadline = (room.state, now + table.clock) if person else None
+
+
+def next_wake(room: Room) -> float | None:
+    """When the room's timer is to wake next (a grace end or the turn deadline), or ``None``."""
+    wakes = [s.away_until for s in room.seats if s.kind == "person" and s.away_until is not None]
+    if room.deadline is not None and room.deadline[0] == room.state and room.clock_ran_out != room.state:
+        wakes.append(room.deadline[1])
+    return min(wakes) if wakes else None
+
+
+def expire(room: Room, *, now: float) -> bool:
+    """End the graces and the turn clock that ran out by ``now``: the computer plays for those seats (a
+    grace) or this turn (the clock). Whether anything changed."""
+    told = False
+    for s in room.seats:
+        if s.kind == "person" and s.away_until is not None and s.away_until <= now:
+            s.away_until, s.stand_in = None, True
+            told = True
+    deadline = room.deadline
+    if deadline is not None and deadline[0] == room.state and deadline[1] <= now:
+        room.clock_ran_out = room.state
+        told = True
+    return told
+
+
+def presence(room: Room, away: dict[int, float], *, now: float) -> bool:
+    """Apply a cluster's presence (the graces other nodes started, by seat) to the room's people: a person
+    connected anywhere is back; one away whose grace ended is stood in for. Whether a person changed."""
+    changed = False
+    for s in room.seats:
+        if s.kind != "person":
+            continue
+        if room.connected(s.seat):
+            if s.away_until is not None or s.stand_in:
+                s.away_until, s.stand_in = None, False
+                changed = True
+        elif s.seat in away and not s.stand_in:
+            until = away[s.seat]
+            if until <= now:
+                s.away_until, s.stand_in = None, True
+                changed = True
+            elif s.away_until != until:
+                s.away_until = until
+                changed = True
+    return changed
+
+
+__all__ = ["came_back", "expire", "grace_at_start", "next_wake", "presence", "turn_deadline", "went_away"]

@@ -1,0 +1,62 @@
+"""The authority's errors: a code and a message, never an HTTP status (the edge chooses that).
+
+:class:`TableError` is every refusal of a table's authority: a request that breaks a rule, a room that
+cannot be had, a change the store did not take. Its ``code`` is what the edge maps to an HTTP status
+(:mod:`cuarenta.server.edge.statuses`) or sends in a WebSocket ``error`` frame (docs/protocol.md).
+
+>>> error = TableError("not_your_turn", "it is seat 1's turn, not seat 0's")
+>>> error.code, error.message, error.reason
+('not_your_turn', "it is seat 1's turn, not seat 0's", None)
+>>> isinstance(RoomProblem("unknown_room", "there is no room 'x'"), TableError)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+
+class TableError(Exception):
+    """A request refused by the authority: ``code`` says which rule (docs/protocol.md, docs/tables.md),
+    ``message`` says why in words; ``reason`` is the engine's error behind an ``illegal_move`` as
+    ``{"code", "params"}`` (the page words it with ``error.<code>``)."""
+
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.reason = reason
+
+
+class RoomProblem(TableError):
+    """A room that cannot be had: ``unknown_room``, ``not_a_table``, ``bad_token``, ``seat_left``,
+    ``corrupt_room`` or ``store_unavailable`` (a room that cannot be read)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message)
+
+
+#: What the token of a person who left a table for good is told (``seat_left``), wherever it is used.
+SEAT_LEFT: Final = "you left this table: the computer plays your seat now, and your token opens nothing"
+
+#: Every code a :class:`TableError` of the HTTP requests of tables may carry besides :class:`RoomProblem`'s
+#: (the edge maps each to a status: :mod:`cuarenta.server.edge.statuses`).
+TABLE_CODES: Final[dict[str, str]] = {
+    "bad_invite": "the invite code is not the table's",
+    "table_full": "no open seat, or the table has started",
+    "profile_required": "a rated table is joined with a profile",
+    "profile_seated": "that profile holds a seat at this table already",
+    "bad_seat": "not a seat of this table",
+    "seat_not_open": "that seat is taken",
+    "bad_team": "not a team (0 or 1)",
+    "team_full": "the team has no open seat",
+    "unknown_level": "not a computer level of this server",
+    "not_creator": "only the table's creator may do that",
+    "already_started": "the table has started already",
+    "already_left": "the person left this table already",
+    "creator_stays": "the creator cannot leave a table that waits",
+    "stale": "another server process changed the table first",
+    "store_unavailable": "the change could not be stored, so it was not made",
+}
+
+__all__ = ["SEAT_LEFT", "TABLE_CODES", "RoomProblem", "TableError"]

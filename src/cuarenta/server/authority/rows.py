@@ -1,0 +1,216 @@
+"""A room and its stored rows: rebuilding a room from its row and log (checked), the rows of a change.
+
+>>> room_row  # doctest: +ELLIPSIS
+<function room_row at ...>
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+import cuarenta.players as registry
+from cuarenta.errors import CuarentaError
+from cuarenta.game import Game
+from cuarenta.moves import parse_action
+from cuarenta.record import GameRecord
+from cuarenta.rules import Rules
+from cuarenta.server.authority.errors import RoomProblem
+from cuarenta.server.authority.model import Room, Seat, TableOptions, mesa_seed
+from cuarenta.server.authority.ports import FinishedRow, RoomRow, StoreCorrupt, StoreError, dumps
+from cuarenta.server.authority.redaction import public_seats
+
+#: Events that count as a caída / a limpia for the statistics.
+CAIDA_KINDS: Final = frozenset({"caida", "caida_limpia", "caida_ronda"})
+LIMPIA_KINDS: Final = frozenset({"limpia", "caida_limpia"})
+
+
+def room_row(room: Room) -> RoomRow:
+    """The row of a new room with its seats (its log is empty)."""
+    return RoomRow(
+        id=room.id,
+        created=room.created,
+        updated=room.created,
+        players=room.players,
+        level=room.level,
+        rules=dumps(room.rules.to_dict()),
+        seed=dumps(room.seed),
+        mesa=room.mesa,
+        state=room.state,
+        status=room.status,
+        practice=room.practice,
+        mesa_state=room.mesa_state,
+        seats=tuple(s.to_row() for s in room.seats),
+        table_options=None if room.table is None else room.table.to_json(),
+        started=room.started,
+    )
+
+
+def store_problem(room_id: str, exc: StoreError) -> RoomProblem:
+    """A store that could not read a room: ``corrupt_room`` when its rows are damaged, else
+    ``store_unavailable`` (docs/protocol.md, docs/storage.md "Storage faults").
+
+    >>> store_problem("r1", StoreCorrupt("reading room r1 failed: the database is damaged: …")).code
+    'corrupt_room'
+    >>> store_problem("r1", StoreError("reading room r1 failed: disk I/O error")).code
+    'store_unavailable'
+    """
+    if isinstance(exc, StoreCorrupt):
+        return RoomProblem("corrupt_room", f"room {room_id} cannot be resumed: its save is damaged: {exc}")
+    return RoomProblem(
+        "store_unavailable", f"the games' database cannot be read just now, so room {room_id} cannot be "
+        f"opened (try again later): {exc}",
+    )  # fmt: skip
+
+
+def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
+    """Rebuild a stored room by replaying its current mesa's ``log`` (``(seq, action)`` rows) with the
+    engine, checked; anything wrong raises :class:`RoomProblem` (``corrupt_room``) saying what.
+
+    The replay starts from ``Game.new(rules, mesa_seed(seed, mesa))``; every action must be legal; the
+    log must be numbered 1, 2 … without a gap; the room's state counter must equal the state counter at
+    the start of the mesa plus the number of actions; and the stored status must be the replay's.
+    """
+    try:
+        if row.problem is not None:
+            raise ValueError(row.problem)
+        rules = Rules.from_dict(json.loads(row.rules))
+        seed = json.loads(row.seed)
+        if not isinstance(seed, int | str) or isinstance(seed, bool):
+            raise ValueError(f"the room seed {seed!r} is not a number or text")
+        if not isinstance(row.mesa, int) or row.mesa < 1:
+            raise ValueError(f"mesa {row.mesa!r} is not a mesa number")
+        if (
+            not isinstance(row.state, int)
+            or not isinstance(row.mesa_state, int)
+            or row.mesa_state < row.mesa - 1
+        ):
+            raise ValueError(f"state {row.state!r} (mesa begun at {row.mesa_state!r}) is not a count")
+        for expected, (seq, _) in enumerate(log, start=1):
+            if seq != expected:
+                raise ValueError(f"the log of mesa {row.mesa} jumps from action {expected - 1} to {seq}")
+        game = Game.replay(rules, mesa_seed(seed, row.mesa), [action for _, action in log])
+        if row.state != row.mesa_state + len(log):
+            raise ValueError(
+                f"state {row.state} does not match the log ({len(log)} actions of mesa {row.mesa}, "
+                f"begun at state {row.mesa_state})"
+            )
+        status = "waiting" if not row.started else "finished" if game.is_over else "playing"
+        if row.status != status:
+            raise ValueError(f"the room is stored as {row.status!r} but its log replays to {status!r}")
+        if len(row.seats) != rules.players or [s.seat for s in row.seats] != list(range(rules.players)):
+            raise ValueError(f"the room has {len(row.seats)} seats for {rules.players} players")
+        table = None if row.table_options is None else TableOptions.from_json(row.table_options)
+        seats: list[Seat] = []
+        for s in row.seats:
+            if s.kind == "person":
+                if not s.token_hash:
+                    raise ValueError(f"person seat {s.seat} has no token")
+                seats.append(Seat(s.seat, "person", s.name, None, s.token_hash, s.profile))
+            elif s.kind == "computer":
+                if s.level not in registry.PLAYER_NAMES:
+                    raise ValueError(
+                        f"computer seat {s.seat} has level {s.level!r}, which this version lacks"
+                    )
+                token_hash = s.token_hash if s.left else None  # a person who left: the token is told so
+                seats.append(Seat(s.seat, "computer", s.name, s.level, token_hash, s.profile, s.left))
+            elif s.kind == "open" and table is not None and not row.started:
+                seats.append(Seat(s.seat, "open"))
+            else:
+                raise ValueError(f"seat {s.seat} is of unknown kind {s.kind!r}")
+        if table is None and not any(s.kind == "person" for s in seats):
+            raise ValueError("the room has no person seat")
+        if not row.started and (table is None or row.mesa != 1 or log):
+            raise ValueError("only a table that has not started may be waiting, with no card played")
+    except (CuarentaError, ValueError, TypeError, KeyError) as exc:
+        raise RoomProblem(
+            "corrupt_room", f"room {row.id} cannot be resumed: its save is corrupt: {exc}"
+        ) from None
+    return Room(
+        id=row.id,
+        created=row.created,
+        level=row.level,
+        rules=rules,
+        seed=seed,
+        seats=seats,
+        mesa=row.mesa,
+        game=game,
+        state=row.state,
+        practice=row.practice,
+        mesa_state=row.mesa_state,
+        logged=len(log),
+        recorded=row.mesa if game.is_over else row.mesa - 1,
+        table=table,
+        started=row.started,
+        version=row.version,
+    )
+
+
+def play_logged(room: Room, actions: list[str]) -> bool:
+    """Play actions of the room's log (written elsewhere) on its game, in order, and count them as logged;
+    if one does not read or is not legal, undo those played and answer ``False`` (the room unchanged)."""
+    played = 0
+    try:
+        for text in actions:
+            room.game.play(parse_action(text))
+            played += 1
+    except (CuarentaError, ValueError):
+        for _ in range(played):
+            room.game.pop()
+        return False
+    room.logged += played
+    room.recorded = room.mesa if room.game.is_over else room.mesa - 1
+    return True
+
+
+def finished_row(room: Room, when: str) -> FinishedRow:
+    """The history row of a finished mesa: its record, the statistics' counts, the public seats."""
+    game = room.game
+    outcome = game.outcome
+    assert outcome is not None
+    team = room.person_team
+    counts = [
+        [
+            sum(1 for e in game.events if e.kind in CAIDA_KINDS and getattr(e, "team", None) == t),
+            sum(
+                1
+                for e in game.events
+                if getattr(e, "team", None) == t
+                and (e.kind in LIMPIA_KINDS or (e.kind == "caida_ronda" and getattr(e, "limpia", False)))
+            ),
+        ]
+        for t in (0, 1)
+    ]
+    caidas, limpias = counts[team]
+    record = GameRecord.from_game(
+        game, seats=room.names(), headers={"Event": "Cuarenta web", "Date": when[:10]}
+    )
+    return FinishedRow(
+        room=room.id,
+        mesa=room.mesa,
+        finished=when,
+        level=room.level,
+        players=room.players,
+        rules=dumps(room.rules.to_dict()),
+        seats=dumps(public_seats(room)),
+        person_team=team,
+        winner=outcome.winner,
+        chicas=dumps(list(outcome.chicas)),
+        chica_results=dumps([r.to_dict() for r in game.chica_results]),
+        caidas=caidas,
+        limpias=limpias,
+        record=record.to_text(),
+        practice=room.practice,
+        team_counts=dumps(counts) if room.table is not None else None,
+    )
+
+
+__all__ = [
+    "CAIDA_KINDS",
+    "LIMPIA_KINDS",
+    "finished_row",
+    "play_logged",
+    "room_from_row",
+    "room_row",
+    "store_problem",
+]

@@ -1,0 +1,51 @@
+"""The HTTP status of each refusal of the authority (its ``code``): the one table the edge reads.
+
+>>> from cuarenta.server.authority.errors import TableError
+>>> http_status(TableError("bad_invite", "…")), http_status(TableError("seat_left", "…"))
+(403, 410)
+>>> http_status(TableError("something new", "…"))
+500
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cuarenta.server.authority.errors import TableError
+
+#: The HTTP status of each code (docs/protocol.md, docs/tables.md): a damaged save is the server's fault
+#: (500), a database that cannot be read just now is 503.
+STATUS: Final[dict[str, int]] = {
+    # a room that cannot be had
+    "unknown_room": 404,
+    "not_a_table": 404,
+    "bad_token": 403,
+    "seat_left": 410,
+    "corrupt_room": 500,
+    "store_unavailable": 503,
+    # a table's requests
+    "bad_invite": 403,
+    "profile_required": 403,
+    "not_creator": 403,
+    "table_full": 409,
+    "profile_seated": 409,
+    "seat_not_open": 409,
+    "team_full": 409,
+    "already_started": 409,
+    "already_left": 409,
+    "creator_stays": 409,
+    "stale": 409,
+    "bad_seat": 422,
+    "bad_team": 422,
+    "unknown_level": 422,
+}
+#: The old name of the room part of :data:`STATUS`.
+PROBLEM_STATUS: Final = STATUS
+
+
+def http_status(error: TableError) -> int:
+    """The HTTP status of a refusal (500 for a code the table does not know: a mistake of the server)."""
+    return STATUS.get(error.code, 500)
+
+
+__all__ = ["PROBLEM_STATUS", "STATUS", "http_status"]

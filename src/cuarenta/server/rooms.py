@@ -52,10 +52,11 @@ import cuarenta.players as registry
 from cuarenta.errors import CuarentaError, GameOverError, IllegalMoveError, MoveParseError
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
-from cuarenta.moves import Action, Move, parse_action
+from cuarenta.moves import Action, parse_action
 from cuarenta.players.hints import seat_hints
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
+from cuarenta.server.eventview import describe_moves, wire_event
 from cuarenta.server.metrics import Metrics, Mover
 from cuarenta.server.protocol import (
     JoinMessage,
@@ -401,14 +402,7 @@ class Room:
         mine = seat is not None and self.started and not game.is_over and game.turn == seat
         actions = game.legal_moves() if mine else []
         legal = [str(a) for a in actions]
-        moves = [
-            {
-                "move": text,
-                "caida": isinstance(a, Move) and game.is_caida(a),
-                "limpia": isinstance(a, Move) and game.is_limpia(a),
-            }
-            for a, text in zip(actions, legal, strict=True)
-        ]
+        moves = describe_moves(game, actions)
         return state_message(
             room=self.id,
             state=self.state,
@@ -433,7 +427,7 @@ class Room:
             self._wired, self._wired_mesa = [], self.mesa
         sayings = self.sayings.update(self.game)  # the keys of every event of the mesa, computed once each
         for i in range(len(self._wired), len(events)):
-            self._wired.append({**events[i].to_dict(), "sayings": sayings[i]})
+            self._wired.append(wire_event(self.game, i, sayings[i]))
         return self._wired
 
     def broadcast(self) -> None:

@@ -1,0 +1,186 @@
+"""What the page needs to show an event or a legal move, worked out on the server (docs/protocol.md).
+
+The page renders what the server sends and works no rule out (docs/web.md). The engine's events say what
+happened in the engine's terms (a ``play`` names its move in the engine's notation, a ``hand_end`` its
+leftovers and piles, each scoring event the points it added); this module adds, to the dict the wire
+carries, the structured fields the page would otherwise compute:
+
+* a ``play``: ``card`` (the card played), ``base`` and ``run`` (what it took by igualdad or suma, and in
+  escalera), ``taken`` (both, in that order; empty for a card dropped on the table);
+* every event with ``points``: ``marks``, those points as ``[perros, tantos]``;
+* a ``deal``: ``deals``, the deals of a hand (R5);
+* a ``hand_end``: ``end``, the end-of-hand view (``hand``, ``table``, ``cards``, ``carton``, ``scores``,
+  ``score_marks``): the hand's number, the table it ended on, the cards each team took, its cartón points and
+  the score after them, before anything of the next deal;
+* a ``chica_won``: ``score_marks``, its ``scores`` as ``[perros, tantos]``.
+
+Every added field is public: it says again what the event itself says (a play is made face up) or what
+every seat's view shows (scores, piles, the table), so the events stay shareable by every socket of a
+table, spectators included.
+
+For the seat to move, :func:`describe_moves` tells the same of each legal move (``card``, ``base``,
+``run``, ``taken``, ``claim``) with what the engine says it does (``caida``, ``limpia``) and what it gives
+up: ``forgets`` (a drop of a card that could take) and ``leaves`` (the cards of a longer escalera the
+same card and base could take, which the next seat may claim under manual capture, R12).
+
+>>> from cuarenta import Game, Rules
+>>> game = Game.new(Rules(), seed=1)
+>>> wire_event(game, 1, [])["deals"]
+4
+>>> sorted(describe_moves(game, game.legal_moves()[:1])[0])
+['base', 'caida', 'card', 'forgets', 'leaves', 'limpia', 'move', 'run', 'taken']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cuarenta.events import Carton, ChicaWon, Deal, Event, HandEnd, Play
+from cuarenta.game import Game
+from cuarenta.i18n import tantos_perros
+from cuarenta.moves import Action, Claim, Move
+
+#: The kinds whose ``points`` are added to their team's score (zapatero's points are the loser's score).
+SCORING_KINDS = frozenset(
+    {"ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "carton"}
+)
+
+
+def marks(points: int) -> list[int]:
+    """Points as the page draws them: ``[perros, tantos]`` (a perro is 10 points, a tanto 2).
+
+    >>> marks(14), marks(0)
+    ([1, 2], [0, 0])
+    """
+    perros, tantos = tantos_perros(max(0, points))
+    return [perros, tantos]
+
+
+def wire_event(game: Game, index: int, sayings: list[str]) -> dict[str, Any]:
+    """Event ``index`` of ``game``'s mesa as the wire sends it: ``to_dict()``, its ``sayings`` and the
+    fields above (additive: every field of ``to_dict()`` is kept).
+
+    >>> from cuarenta import Game, Rules
+    >>> game = Game.new(Rules(), seed=1)
+    >>> _ = game.play(game.legal_moves()[0])
+    >>> event = wire_event(game, len(game.events) - 1, [])
+    >>> event["kind"], event["card"] == event["move"].split()[0], event["sayings"]
+    ('play', True, [])
+    """
+    events = game.events
+    event = events[index]
+    out: dict[str, Any] = {**event.to_dict(), "sayings": sayings}
+    points = getattr(event, "points", None)
+    if isinstance(points, int):
+        out["marks"] = marks(points)
+    if isinstance(event, Play):
+        out.update(_move_fields(event.move))
+    elif isinstance(event, Deal):
+        out["deals"] = game.rules.deals_per_hand
+    elif isinstance(event, HandEnd):
+        out["end"] = end_view(events, index)
+    elif isinstance(event, ChicaWon):
+        out["score_marks"] = [marks(s) for s in event.scores]
+    return out
+
+
+def _move_fields(move: Move) -> dict[str, Any]:
+    return {
+        "card": str(move.card),
+        "base": [str(c) for c in move.base],
+        "run": [str(c) for c in move.run],
+        "taken": [str(c) for c in move.taken],
+    }
+
+
+def scores_before(events: Sequence[Event], index: int) -> list[int]:
+    """The scores of the chica just before event ``index``: the points its scoring events added since the
+    chica began (a mesa starts at 0–0, each chica after a ``chica_won``).
+
+    >>> from cuarenta.events import Caida, Ronda
+    >>> from cuarenta import Card
+    >>> scores_before([Ronda(0, 0, "7", 4), Caida(1, 1, Card("7h"), 0, 2)], 2)
+    [4, 2]
+    """
+    start = index
+    while start > 0 and not isinstance(events[start - 1], ChicaWon):
+        start -= 1
+    scores = [0, 0]
+    for event in events[start:index]:
+        if event.kind in SCORING_KINDS:
+            scores[event.team] += event.points  # type: ignore[attr-defined]
+    return scores
+
+
+def end_view(events: Sequence[Event], index: int) -> dict[str, Any]:
+    """The end-of-hand view of the ``hand_end`` at ``index``: what the page shows over the table the
+    hand ended on, before the next deal.
+
+    ``hand`` (1 for the mesa's first hand), ``table`` (the leftovers, nobody's: R22), ``cards`` (the cards
+    each team took), ``carton`` (each team's cartón points, R23; 0 for none), ``scores`` (after the
+    cartón) and ``score_marks`` (those scores as ``[perros, tantos]``).
+    """
+    hand_end = events[index]
+    assert isinstance(hand_end, HandEnd)
+    scores = scores_before(events, index)
+    carton = [0, 0]
+    after = index + 1
+    while after < len(events) and isinstance(events[after], Carton):
+        award = events[after]
+        assert isinstance(award, Carton)
+        carton[award.team] += award.points
+        scores[award.team] += award.points
+        after += 1
+    hand = next((e.hand + 1 for e in reversed(events[:index]) if isinstance(e, Deal)), 1)
+    return {
+        "hand": hand,
+        "table": [str(c) for c in hand_end.leftovers],
+        "cards": list(hand_end.pile_sizes),
+        "carton": carton,
+        "scores": scores,
+        "score_marks": [marks(s) for s in scores],
+    }
+
+
+def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]]:
+    """The ``moves`` of a ``state`` message: one dict per legal action, in the same order as ``legal``.
+
+    Each has ``move`` (its notation), ``caida`` and ``limpia`` (what the engine says it scores), and
+    either ``card``, ``base``, ``run``, ``taken``, ``forgets`` and ``leaves`` (a move) or ``claim`` (the
+    cards of a claim, R12).
+
+    >>> from cuarenta import Game, Rules
+    >>> game = Game.new(Rules(), seed=1)
+    >>> legal = game.legal_moves()
+    >>> [m["move"] for m in describe_moves(game, legal)] == [str(a) for a in legal]
+    True
+    """
+    moves = [a for a in actions if isinstance(a, Move)]
+    captures = {m.card for m in moves if m.base}
+    longest: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+    for m in moves:
+        key = (str(m.card), tuple(str(c) for c in m.base))
+        run = tuple(str(c) for c in m.run)
+        if m.base and len(run) > len(longest.get(key, ())):
+            longest[key] = run
+    out: list[dict[str, Any]] = []
+    for action in actions:
+        if isinstance(action, Claim):
+            claim = [str(c) for c in action.cards]
+            out.append({"move": str(action), "caida": False, "limpia": False, "claim": claim})
+            continue
+        fields = _move_fields(action)
+        run = fields["run"]
+        best = longest.get((fields["card"], tuple(fields["base"])), ())
+        out.append(
+            {
+                "move": str(action),
+                "caida": game.is_caida(action),
+                "limpia": game.is_limpia(action),
+                **fields,
+                "forgets": not action.base and action.card in captures,
+                "leaves": [c for c in best if c not in run] if action.base else [],
+            }
+        )
+    return out

@@ -195,3 +195,30 @@ def test_moves_are_the_legal_moves_in_their_order(seed: int, players: int, manua
                 not a.base and any(isinstance(o, Move) and o.base and o.card == a.card for o in actions)
             )
         game.play(rng.choice(actions))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 4]), manual=st.booleans())
+def test_the_table_after_a_play_is_the_engines(seed: int, players: int, manual: bool) -> None:
+    """After each move that neither ends a deal nor a chica, the last play's (or claim's) ``after`` is the
+    engine's own table, last drop, piles and hand sizes."""
+    rules = Rules.preset("a_todo_rigor", players).replace(capture="manual" if manual else "auto")
+    game = Game.new(rules, seed=seed)
+    rng = random.Random(seed)
+    checked = 0
+    while not game.is_over:
+        start = len(game.events)
+        game.play(rng.choice(game.legal_moves()))
+        new = game.events[start:]
+        if any(isinstance(e, Deal | HandEnd | ChicaWon) for e in new):
+            continue
+        at = max(i for i, e in enumerate(game.events) if e.kind in ("play", "claim"))
+        after = wire_event(game, at, [])["after"]
+        assert after == {
+            "table": [str(c) for c in game.table],
+            "last_drop": None if game.last_drop is None else str(game.last_drop),
+            "pile_sizes": [len(game.pile(t)) for t in (0, 1)],
+            "hand_sizes": [len(game.hand(s)) for s in range(players)],
+        }
+        checked += 1
+    assert checked > 10

@@ -6,7 +6,9 @@ leftovers and piles, each scoring event the points it added); this module adds, 
 carries, the structured fields the page would otherwise compute:
 
 * a ``play``: ``card`` (the card played), ``base`` and ``run`` (what it took by igualdad or suma, and in
-  escalera), ``taken`` (both, in that order; empty for a card dropped on the table);
+  escalera), ``taken`` (both, in that order; empty for a card dropped on the table), and ``after``, the
+  public table as the play left it (:func:`table_after`);
+* a ``claim``: ``victim`` (the seat that forgot the cards, R12) and ``after``;
 * every event with ``points``: ``marks``, those points as ``[perros, tantos]``;
 * a ``deal``: ``deals``, the deals of a hand (R5);
 * a ``hand_end``: ``end``, the end-of-hand view (``hand``, ``table``, ``cards``, ``carton``, ``scores``,
@@ -18,6 +20,7 @@ Every added field is public: it says again what the event itself says (a play is
 every seat's view shows (scores, piles, the table), so the events stay shareable by every socket of a
 table, spectators included.
 
+Every ``state`` message's ``view`` gets :func:`view_fields` (the deals of a hand, the scores' marks).
 For the seat to move, :func:`describe_moves` tells the same of each legal move (``card``, ``base``,
 ``run``, ``taken``, ``claim``) with what the engine says it does (``caida``, ``limpia``) and what it gives
 up: ``forgets`` (a drop of a card that could take) and ``leaves`` (the cards of a longer escalera the
@@ -36,10 +39,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cuarenta.events import Carton, ChicaWon, Deal, Event, HandEnd, Play
+from cuarenta.events import Carton, ChicaWon, ClaimMade, Deal, Event, HandEnd, Play
 from cuarenta.game import Game
 from cuarenta.i18n import tantos_perros
 from cuarenta.moves import Action, Claim, Move
+
+#: Cards dealt to each seat at a deal (R5).
+DEAL_CARDS = 5
 
 #: The kinds whose ``points`` are added to their team's score (zapatero's points are the loser's score).
 SCORING_KINDS = frozenset(
@@ -76,6 +82,10 @@ def wire_event(game: Game, index: int, sayings: list[str]) -> dict[str, Any]:
         out["marks"] = marks(points)
     if isinstance(event, Play):
         out.update(_move_fields(event.move))
+        out["after"] = table_after(events, index, game.rules.players)
+    elif isinstance(event, ClaimMade):
+        out["victim"] = (event.seat - 1) % game.rules.players
+        out["after"] = table_after(events, index, game.rules.players)
     elif isinstance(event, Deal):
         out["deals"] = game.rules.deals_per_hand
     elif isinstance(event, HandEnd):
@@ -92,6 +102,58 @@ def _move_fields(move: Move) -> dict[str, Any]:
         "run": [str(c) for c in move.run],
         "taken": [str(c) for c in move.taken],
     }
+
+
+def table_after(events: Sequence[Event], index: int, players: int) -> dict[str, Any]:
+    """The public table right after the ``play`` or ``claim`` at ``index``, as that move left it (before
+    anything of a next deal): ``table`` (its cards, in order), ``last_drop`` (the card a caída would
+    take), ``pile_sizes`` (cards in each team's pile) and ``hand_sizes`` (cards in each seat's hand).
+
+    Worked out from the events of the hand so far: a hand starts with an empty table and empty piles, a
+    deal gives every seat five cards, a drop lays its card on the table, a capture takes its cards into
+    its team's pile, a claim takes the cards it names.
+
+    >>> from cuarenta import Card
+    >>> from cuarenta.moves import Move
+    >>> events = [Deal(0, 0, 0, 9), Play(1, 1, Move.parse("5h")), Play(0, 0, Move.parse("5s x5h"))]
+    >>> table_after(events, 1, 2)
+    {'table': ['5h'], 'last_drop': '5h', 'pile_sizes': [0, 0], 'hand_sizes': [5, 4]}
+    >>> table_after(events, 2, 2)
+    {'table': [], 'last_drop': None, 'pile_sizes': [2, 0], 'hand_sizes': [4, 4]}
+    """
+    start = index
+    while start > 0:
+        before = events[start - 1]
+        if isinstance(before, (HandEnd, ChicaWon)):
+            break
+        start -= 1
+        if isinstance(before, Deal) and before.deal == 0:
+            break
+    table: list[str] = []
+    last_drop: str | None = None
+    piles = [0, 0]
+    hands = [0] * players
+    for event in events[start : index + 1]:
+        if isinstance(event, Deal):
+            hands = [DEAL_CARDS] * players
+        elif isinstance(event, Play):
+            move = event.move
+            hands[event.seat] -= 1
+            if not move.base:
+                table.append(str(move.card))
+                last_drop = str(move.card)
+            else:
+                taken = {str(c) for c in move.taken}
+                table = [c for c in table if c not in taken]
+                piles[event.team] += 1 + len(taken)
+                last_drop = None
+        elif isinstance(event, ClaimMade):
+            claimed = {str(c) for c in event.cards}
+            table = [c for c in table if c not in claimed]
+            piles[event.team] += len(claimed)
+            if last_drop in claimed:
+                last_drop = None
+    return {"table": table, "last_drop": last_drop, "pile_sizes": piles, "hand_sizes": hands}
 
 
 def scores_before(events: Sequence[Event], index: int) -> list[int]:
@@ -141,6 +203,17 @@ def end_view(events: Sequence[Event], index: int) -> dict[str, Any]:
         "scores": scores,
         "score_marks": [marks(s) for s in scores],
     }
+
+
+def view_fields(game: Game) -> dict[str, Any]:
+    """Fields added to every ``state`` message's ``view``: ``deals`` (the deals of a hand, R5) and
+    ``score_marks`` (each team's score as ``[perros, tantos]``); both public.
+
+    >>> from cuarenta import Game, Rules
+    >>> view_fields(Game.new(Rules.preset("a_todo_rigor", 4), seed=1))["deals"]
+    2
+    """
+    return {"deals": game.rules.deals_per_hand, "score_marks": [marks(s) for s in game.score]}
 
 
 def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]]:

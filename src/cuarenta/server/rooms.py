@@ -56,7 +56,7 @@ from cuarenta.moves import Action, parse_action
 from cuarenta.players.hints import seat_hints
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
-from cuarenta.server.eventview import describe_moves, wire_event
+from cuarenta.server.eventview import describe_moves, view_fields, wire_event
 from cuarenta.server.metrics import Metrics, Mover
 from cuarenta.server.protocol import (
     JoinMessage,
@@ -394,6 +394,7 @@ class Room:
         view = game.view(0 if seat is None else seat)
         history = len(view.history)
         wire = dataclasses.replace(view, history=()).to_dict()  # the history from the events made once
+        wire.update(view_fields(game))  # what the page shows and would otherwise work out (eventview)
         wire["history"] = [dict(event) for event in wired[len(mesa_events) - history :]]
         if seat is None:  # a spectator: everything of a view is public but the seat's own hand
             wire.update(seat=None, team=None, hand=[])

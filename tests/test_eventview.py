@@ -188,6 +188,7 @@ def test_moves_are_the_legal_moves_in_their_order(seed: int, players: int, manua
         for m, a in zip(described, actions, strict=True):
             if isinstance(a, Claim):
                 assert m["claim"] == [str(c) for c in a.cards] and not m["caida"] and not m["limpia"]
+                assert m["victim"] == (game.turn - 1) % players
                 continue
             assert m["caida"] == game.is_caida(a) and m["limpia"] == game.is_limpia(a)
             assert m["taken"] == [str(c) for c in a.taken]

@@ -220,8 +220,8 @@ def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]
     """The ``moves`` of a ``state`` message: one dict per legal action, in the same order as ``legal``.
 
     Each has ``move`` (its notation), ``caida`` and ``limpia`` (what the engine says it scores), and
-    either ``card``, ``base``, ``run``, ``taken``, ``forgets`` and ``leaves`` (a move) or ``claim`` (the
-    cards of a claim, R12).
+    either ``card``, ``base``, ``run``, ``taken``, ``forgets`` and ``leaves`` (a move) or ``claim`` and
+    ``victim`` (the cards of a claim and the seat that forgot them, R12).
 
     >>> from cuarenta import Game, Rules
     >>> game = Game.new(Rules(), seed=1)
@@ -241,7 +241,10 @@ def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]
     for action in actions:
         if isinstance(action, Claim):
             claim = [str(c) for c in action.cards]
-            out.append({"move": str(action), "caida": False, "limpia": False, "claim": claim})
+            victim = (game.turn - 1) % game.rules.players  # the seat that forgot them (R12)
+            out.append(
+                {"move": str(action), "caida": False, "limpia": False, "claim": claim, "victim": victim}
+            )
             continue
         fields = _move_fields(action)
         run = fields["run"]

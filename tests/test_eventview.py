@@ -18,7 +18,14 @@ from cuarenta.events import Caida, Carton, ChicaWon, Deal, HandEnd, Limpia, Rond
 from cuarenta.i18n import SayingLog
 from cuarenta.moves import Claim, Move
 from cuarenta.rules import PRESET_NAMES
-from cuarenta.server.eventview import describe_moves, end_view, marks, scores_before, wire_event
+from cuarenta.server.eventview import (
+    describe_moves,
+    end_view,
+    marks,
+    scores_before,
+    table_after,
+    wire_event,
+)
 
 
 def random_game(preset: str, players: int, seed: int, stop: int | None = None) -> Game:
@@ -157,6 +164,8 @@ def test_described_points_add_up_to_the_engines_scores(preset: str, players: int
     events = game.events
     for i, event in enumerate(events):
         out = wire_event(game, i, [])
+        if "after" in out:  # described in order (as a room does), from the hand's start: the same
+            assert out["after"] == table_after(events, i, players)
         if "points" in out and isinstance(out["points"], int):
             assert out["marks"] == marks(out["points"])
         if isinstance(event, HandEnd):

@@ -36,6 +36,7 @@ same card and base could take, which the next seat may claim under manual captur
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,10 +83,10 @@ def wire_event(game: Game, index: int, sayings: list[str]) -> dict[str, Any]:
         out["marks"] = marks(points)
     if isinstance(event, Play):
         out.update(_move_fields(event.move))
-        out["after"] = table_after(events, index, game.rules.players)
+        out["after"] = _table_after(game, index)
     elif isinstance(event, ClaimMade):
         out["victim"] = (event.seat - 1) % game.rules.players
-        out["after"] = table_after(events, index, game.rules.players)
+        out["after"] = _table_after(game, index)
     elif isinstance(event, Deal):
         out["deals"] = game.rules.deals_per_hand
     elif isinstance(event, HandEnd):
@@ -102,6 +103,73 @@ def _move_fields(move: Move) -> dict[str, Any]:
         "run": [str(c) for c in move.run],
         "taken": [str(c) for c in move.taken],
     }
+
+
+class TableTracker:
+    """The public table of a hand, kept up to date event by event (:func:`table_after` says how).
+
+    >>> from cuarenta.moves import Move
+    >>> tracker = TableTracker(2)
+    >>> tracker.apply(Deal(0, 0, 0, 9)); tracker.apply(Play(1, 1, Move.parse("5h")))
+    >>> tracker.snapshot()
+    {'table': ['5h'], 'last_drop': '5h', 'pile_sizes': [0, 0], 'hand_sizes': [5, 4]}
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.table: list[str] = []
+        self.last_drop: str | None = None
+        self.piles = [0, 0]
+        self.hands = [0] * players
+        self.upto = 0  #: the events applied: ``events[:upto]`` of the list it follows
+        self.last: Event | None = None  #: ``events[upto - 1]``, to tell that the list is still the same
+
+    def apply(self, event: Event) -> None:
+        """One more event of the hand (a new hand starts empty at its first deal)."""
+        if isinstance(event, Deal):
+            if event.deal == 0:
+                self.table, self.last_drop, self.piles = [], None, [0, 0]
+            self.hands = [DEAL_CARDS] * self.players
+        elif isinstance(event, Play):
+            move = event.move
+            self.hands[event.seat] -= 1
+            card = str(move.card)
+            if not move.base:
+                self.table.append(card)
+                self.last_drop = card
+            else:
+                taken = {str(c) for c in move.base} | {str(c) for c in move.run}
+                self.table = [c for c in self.table if c not in taken]
+                self.piles[event.team] += 1 + len(taken)
+                self.last_drop = None
+        elif isinstance(event, ClaimMade):
+            claimed = {str(c) for c in event.cards}
+            self.table = [c for c in self.table if c not in claimed]
+            self.piles[event.team] += len(claimed)
+            if self.last_drop in claimed:
+                self.last_drop = None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table now, as the wire sends it (fresh lists)."""
+        return {
+            "table": list(self.table),
+            "last_drop": self.last_drop,
+            "pile_sizes": list(self.piles),
+            "hand_sizes": list(self.hands),
+        }
+
+
+def _hand_start(events: Sequence[Event], index: int) -> int:
+    """The index of the first deal of the hand that event ``index`` belongs to (0 if none is found)."""
+    start = index
+    while start > 0:
+        before = events[start - 1]
+        if isinstance(before, (HandEnd, ChicaWon)):
+            break
+        start -= 1
+        if isinstance(before, Deal) and before.deal == 0:
+            break
+    return start
 
 
 def table_after(events: Sequence[Event], index: int, players: int) -> dict[str, Any]:
@@ -121,39 +189,35 @@ def table_after(events: Sequence[Event], index: int, players: int) -> dict[str, 
     >>> table_after(events, 2, 2)
     {'table': [], 'last_drop': None, 'pile_sizes': [2, 0], 'hand_sizes': [4, 4]}
     """
-    start = index
-    while start > 0:
-        before = events[start - 1]
-        if isinstance(before, (HandEnd, ChicaWon)):
-            break
-        start -= 1
-        if isinstance(before, Deal) and before.deal == 0:
-            break
-    table: list[str] = []
-    last_drop: str | None = None
-    piles = [0, 0]
-    hands = [0] * players
-    for event in events[start : index + 1]:
-        if isinstance(event, Deal):
-            hands = [DEAL_CARDS] * players
-        elif isinstance(event, Play):
-            move = event.move
-            hands[event.seat] -= 1
-            if not move.base:
-                table.append(str(move.card))
-                last_drop = str(move.card)
-            else:
-                taken = {str(c) for c in move.taken}
-                table = [c for c in table if c not in taken]
-                piles[event.team] += 1 + len(taken)
-                last_drop = None
-        elif isinstance(event, ClaimMade):
-            claimed = {str(c) for c in event.cards}
-            table = [c for c in table if c not in claimed]
-            piles[event.team] += len(claimed)
-            if last_drop in claimed:
-                last_drop = None
-    return {"table": table, "last_drop": last_drop, "pile_sizes": piles, "hand_sizes": hands}
+    tracker = TableTracker(players)
+    for event in events[_hand_start(events, index) : index + 1]:
+        tracker.apply(event)
+    return tracker.snapshot()
+
+
+#: Each game's tracker, so that describing a move's events costs the new events only (a room describes
+#: its events once each, in order: Room.wired_events).
+_trackers: weakref.WeakKeyDictionary[Game, TableTracker] = weakref.WeakKeyDictionary()
+
+
+def _table_after(game: Game, index: int) -> dict[str, Any]:
+    """:func:`table_after` for ``game``'s events, from where the last call for that game stopped when it
+    can (the same list, no further than ``index``), else from the hand's first deal."""
+    events = game.events
+    tracker = _trackers.get(game)
+    if (
+        tracker is None
+        or tracker.upto > index + 1
+        or tracker.upto > len(events)
+        or (tracker.upto > 0 and events[tracker.upto - 1] is not tracker.last)
+    ):
+        tracker = TableTracker(game.rules.players)
+        tracker.upto = _hand_start(events, index)
+        _trackers[game] = tracker
+    for i in range(tracker.upto, index + 1):
+        tracker.apply(events[i])
+    tracker.upto, tracker.last = index + 1, events[index]
+    return tracker.snapshot()
 
 
 def scores_before(events: Sequence[Event], index: int) -> list[int]:
@@ -203,6 +267,10 @@ def end_view(events: Sequence[Event], index: int) -> dict[str, Any]:
         "scores": scores,
         "score_marks": [marks(s) for s in scores],
     }
+
+
+#: The fields :func:`view_fields` adds to a ``state`` message's ``view``.
+VIEW_KEYS = ("deals", "score_marks")
 
 
 def view_fields(game: Game) -> dict[str, Any]:

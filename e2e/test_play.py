@@ -3,7 +3,6 @@ hand, and the rule that the page never receives (or shows, or stores) a card it 
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import re
@@ -39,10 +38,9 @@ from harness import (
 )
 from playwright.sync_api import Browser, Page, expect
 
-from cuarenta.events import EVENT_CLASSES
 from cuarenta.game import Game
 from cuarenta.record import GameRecord
-from cuarenta.server.eventview import VIEW_KEYS
+from cuarenta.server.eventview import engine_view
 
 #: basico: one chica to 40 (RULES.md presets), so "the whole mesa" is one chica and the run stays short.
 CHICA_PRESET = "basico"
@@ -235,13 +233,6 @@ def replay_views(record: GameRecord) -> tuple[dict[str, int], list[Game]]:
     return index, games
 
 
-def engine_fields(event: dict[str, Any]) -> dict[str, Any]:
-    """An event of the wire with the engine's fields only (``Event.to_dict``), without the sayings and
-    the fields the server adds for the page (server/eventview.py)."""
-    names = ["kind", *(f.name for f in dataclasses.fields(EVENT_CLASSES[event["kind"]]))]
-    return {name: event[name] for name in names if name in event}
-
-
 def hidden_cards(game: Game, seat: int = 0) -> set[str]:
     """The cards ``seat`` may not see: the other seats' hands and the stock."""
     out = {str(c) for c in game.stock}
@@ -284,8 +275,7 @@ def test_no_hidden_card_reaches_the_page(chica: PlayedChica, server: Server) -> 
         # the sayings the server chose for each event of the history, docs/protocol.md,
         assert all(isinstance(e["sayings"], list) for e in view["history"] + frame["events"])
         # and the fields the server adds for the page, server/eventview.py): the engine's own fields
-        bare = {k: v for k, v in view.items() if k not in VIEW_KEYS}
-        bare["history"] = [engine_fields(e) for e in view["history"]]
+        bare = engine_view(view)
         step = index.get(json.dumps(bare, sort_keys=True))
         assert step is not None, f"state {frame['state']}: the view is not seat 0's view of any position"
         step_of_state[frame["state"]] = step

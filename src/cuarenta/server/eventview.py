@@ -36,11 +36,12 @@ same card and base could take, which the next seat may claim under manual captur
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from cuarenta.events import Carton, ChicaWon, ClaimMade, Deal, Event, HandEnd, Play
+from cuarenta.events import EVENT_CLASSES, Carton, ChicaWon, ClaimMade, Deal, Event, HandEnd, Play
 from cuarenta.game import Game
 from cuarenta.i18n import tantos_perros
 from cuarenta.moves import Action, Claim, Move
@@ -282,6 +283,28 @@ def view_fields(game: Game) -> dict[str, Any]:
     2
     """
     return {"deals": game.rules.deals_per_hand, "score_marks": [marks(s) for s in game.score]}
+
+
+def engine_fields(event: dict[str, Any]) -> dict[str, Any]:
+    """A wired event less what the server adds (its sayings and the fields above): what ``to_dict()`` of
+    the engine's event writes.
+
+    >>> from cuarenta import Card
+    >>> from cuarenta.events import Caida
+    >>> event = Caida(seat=1, team=1, card=Card("5s"), victim=0, points=2).to_dict()
+    >>> engine_fields({**event, "sayings": ["mosero"], "marks": [0, 1]}) == event
+    True
+    """
+    names = ["kind", *(f.name for f in dataclasses.fields(EVENT_CLASSES[event["kind"]]))]
+    return {name: event[name] for name in names if name in event}
+
+
+def engine_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A ``state`` message's ``view`` less what the server adds (:data:`VIEW_KEYS`, and in its history
+    what :func:`engine_fields` removes): the engine's ``View.to_dict()``."""
+    bare = {k: v for k, v in view.items() if k not in VIEW_KEYS}
+    bare["history"] = [engine_fields(e) for e in view.get("history", [])]
+    return bare
 
 
 def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from cuarenta.game import Game
 from cuarenta.record import GameRecord
+from cuarenta.server.authority.eventview import engine_view
 
 #: basico: one chica to 40 (RULES.md presets), so "the whole mesa" is one chica and the run stays short.
 CHICA_PRESET = "basico"
@@ -271,9 +272,10 @@ def test_no_hidden_card_reaches_the_page(chica: PlayedChica, server: Server) -> 
         view = frame["view"]
         assert frame["seat"] == 0 and view["seat"] == 0
         # the view the page got is exactly seat 0's view of a real position of the game (plus the keys of
-        # the sayings the server chose for each event of the history, docs/protocol.md)
+        # the sayings the server chose for each event of the history, docs/protocol.md,
         assert all(isinstance(e["sayings"], list) for e in view["history"] + frame["events"])
-        bare = {**view, "history": [{k: v for k, v in e.items() if k != "sayings"} for e in view["history"]]}
+        # and the fields the server adds for the page, server/authority/eventview.py): the engine's own fields
+        bare = engine_view(view)
         step = index.get(json.dumps(bare, sort_keys=True))
         assert step is not None, f"state {frame['state']}: the view is not seat 0's view of any position"
         step_of_state[frame["state"]] = step

@@ -361,7 +361,7 @@ const out = input.cases.map((c) => {
   return {
     text: I.describeEvent(c.event, names),
     sayings: (c.event.sayings ?? []).map((k) => I.sayingLine(k, I.sayingPoints(c.event))),
-    points: I.pointsWords(c.points),
+    points: I.pointsWords(c.points, c.marks),
   };
 });
 process.stdout.write(JSON.stringify(out));
@@ -371,6 +371,7 @@ process.stdout.write(JSON.stringify(out));
 @pytest.mark.skipif(NODE is None, reason="no node to run the page's JavaScript")
 def test_the_page_words_events_sayings_and_points_as_python_does() -> None:
     from cuarenta.i18n import SayingLog
+    from cuarenta.server.authority.eventview import marks, wire_event
 
     cases, expected = [], []
     for preset, players, seed in [
@@ -390,17 +391,18 @@ def test_the_page_words_events_sayings_and_points_as_python_does() -> None:
                 seat_names(players, lang) if lang == "en" else ["Ana", "Computadora", "Luis", "Eva"][:players]
             )
             teams = team_names(seats, lang)
-            for event, said in zip(game.events, keys, strict=True):
+            for i, (event, said) in enumerate(zip(game.events, keys, strict=True)):
                 if event.kind == "deal" and rng.random() < 0.7:
                     continue  # enough of those
                 points = rng.randrange(0, 60, 2)
                 cases.append(
                     {
                         "lang": lang,
-                        "event": {**event.to_dict(), "sayings": said},
+                        "event": wire_event(game, i, said),  # as the server sends it
                         "seats": seats,
                         "teams": teams,
                         "points": points,
+                        "marks": marks(points),
                     }
                 )
                 p = getattr(event, "points", 2)

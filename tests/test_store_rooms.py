@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from cuarenta import Game, Rules
 from cuarenta.server import create_app
+from cuarenta.server.authority.eventview import engine_view
 from cuarenta.server.protocol import parse_client_message
 from cuarenta.server.rooms import Connection, Room, RoomProblem, Rooms, mesa_seed, room_status
 from cuarenta.server.security import Limits
@@ -174,8 +175,8 @@ def test_resume_replays_the_log(tmp_path: Path) -> None:
 
 
 def without_sayings(view: dict[str, Any]) -> dict[str, Any]:
-    """A view as sent, less the sayings the server adds to its events."""
-    return {**view, "history": [{k: v for k, v in e.items() if k != "sayings"} for e in view["history"]]}
+    """A view as sent, less the sayings and the fields the server adds for the page (eventview)."""
+    return engine_view(view)
 
 
 @pytest.mark.parametrize(

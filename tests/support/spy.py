@@ -103,6 +103,9 @@ def check_no_hidden_card(sent: Sent) -> None:
         visible = set(view["hand"]) | set(view["table"])
         for move in message["legal"]:
             assert set(CARD.findall(move)) <= visible
+        for m in message["moves"]:  # what the server says of each legal move (eventview): visible cards
+            named = [m.get("card"), *m.get("taken", []), *m.get("leaves", []), *m.get("claim", [])]
+            assert {c for c in named if c is not None} <= visible
         assert {h["card"] for h in message["hints"]} <= set(view["hand"])
 
 

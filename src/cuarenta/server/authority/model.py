@@ -27,6 +27,7 @@ import cuarenta.players as registry
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.rules import Rules
+from cuarenta.server.authority.eventview import wire_event
 from cuarenta.server.authority.messages import Pace, Status
 from cuarenta.server.authority.ports import FinishedRow, SeatRow, dumps
 
@@ -298,7 +299,7 @@ class Room:
             self._wired, self._wired_mesa = [], self.mesa
         sayings = self.sayings.update(self.game)  # the keys of every event of the mesa, computed once each
         for i in range(len(self._wired), len(events)):
-            self._wired.append({**events[i].to_dict(), "sayings": sayings[i]})
+            self._wired.append(wire_event(self.game, i, sayings[i]))  # described for the page (eventview)
         return self._wired
 
     def broadcast(self) -> None:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from cuarenta.moves import Move
 from cuarenta.players.hints import seat_hints
+from cuarenta.server.authority.eventview import describe_moves, view_fields
 from cuarenta.server.authority.messages import state_message
 from cuarenta.server.authority.model import SharedMessage
 
@@ -87,6 +87,7 @@ def state_for(room: Room, conn: Connection) -> dict[str, Any]:
     view = game.view(0 if seat is None else seat)
     history = len(view.history)
     wire = dataclasses.replace(view, history=()).to_dict()  # the history from the events made once
+    wire.update(view_fields(game))  # what the page shows and would otherwise work out (eventview)
     wire["history"] = [dict(event) for event in wired[len(mesa_events) - history :]]
     if seat is None:  # a spectator: everything of a view is public but the seat's own hand
         wire.update(seat=None, team=None, hand=[])
@@ -95,14 +96,7 @@ def state_for(room: Room, conn: Connection) -> dict[str, Any]:
     mine = seat is not None and room.started and not game.is_over and game.turn == seat
     actions = game.legal_moves() if mine else []
     legal = [str(a) for a in actions]
-    moves = [
-        {
-            "move": text,
-            "caida": isinstance(a, Move) and game.is_caida(a),
-            "limpia": isinstance(a, Move) and game.is_limpia(a),
-        }
-        for a, text in zip(actions, legal, strict=True)
-    ]
+    moves = describe_moves(game, actions)
     return state_message(
         room=room.id,
         state=room.state,

@@ -5,7 +5,8 @@ import { cardElement } from "./cards.js";
 import * as I from "./i18n.js";
 import * as S from "./sequence.js";
 import { $, el, reducedMotion } from "./dom.js";
-import { app, mySeat, seatName } from "./state.js";
+import { mySeat, seatName } from "./state.js";
+import { app, subscribe } from "./store.js";
 
 const { t } = I;
 
@@ -64,7 +65,7 @@ export async function animate(msg, prev, rects) {
     node.style.transform = "";
   }
   for (const e of plays) {
-    const team = e.team ?? e.seat % 2;
+    const team = e.team;
     if (e.kind === "claim") {
       const ghosts = (e.cards || []).filter((c) => rects.table.has(c)).map((c) => [ghost(c, rects.table.get(c)), rects.table.get(c)]);
       if (!ghosts.length) continue;
@@ -75,12 +76,11 @@ export async function animate(msg, prev, rects) {
       for (const [g] of ghosts) g.remove();
       continue;
     }
-    const m = I.parseMove(e.move);
-    let origin = e.seat === mySeat() ? rects.hand.get(m.card) : rects.seats.get(e.seat);
+    let origin = e.seat === mySeat() ? rects.hand.get(e.card) : rects.seats.get(e.seat);
     if (!visible(origin)) origin = rects.felt;
-    const taken = [...m.base, ...m.run];
+    const taken = e.taken; // what the play took, as the server describes it
     if (!taken.length) {
-      const target = [...document.querySelectorAll("#table-cards .table-card")].find((n) => n.dataset.card === m.card);
+      const target = [...document.querySelectorAll("#table-cards .table-card")].find((n) => n.dataset.card === e.card);
       if (!target) continue;
       const to = target.getBoundingClientRect();
       target.style.transition = "none";
@@ -96,7 +96,7 @@ export async function animate(msg, prev, rects) {
     const firstRect = rects.table.get(taken[0]) ?? rects.felt;
     const size = rects.table.values().next().value ?? firstRect;
     const startRect = { left: origin.left, top: origin.top, width: size.width, height: size.height };
-    const played = ghost(m.card, startRect);
+    const played = ghost(e.card, startRect);
     const others = taken.filter((c) => rects.table.has(c)).map((c) => [ghost(c, rects.table.get(c)), rects.table.get(c)]);
     for (const [g] of others) g.classList.add("taking"); // what it takes, outlined until it goes
     played.classList.add("flying");
@@ -163,3 +163,8 @@ function hideDraw() {
   document.removeEventListener("keydown", hideDraw, { capture: true });
   $("#draw-panel").hidden = true;
 }
+
+// a move was sent: the dealer draw leaves the felt
+subscribe("pending", (pending) => {
+  if (pending) $("#draw-panel").hidden = true;
+});

@@ -1,32 +1,56 @@
-// HTTP helpers: tokens stay out of URLs (a header for reading, a body for the history), the detail of an
-// error answer, and the download of a finished mesa's record.
+// Every HTTP call of the page goes through here (docs/web.md): tokens in an Authorization header, never
+// in an address; a JSON body; the detail of an error answer. No DOM and no page state: the callers decide
+// what to show.
 
-import { t } from "./i18n.js";
-import { showError } from "./dialogs.js";
-import { el } from "./dom.js";
-
+/** `init` with the seat's token in an Authorization header. */
 export function authorized(token, init = {}) {
   return { ...init, headers: { ...(init.headers ?? {}), Authorization: `Bearer ${token}` } };
 }
 
-/** The record of a finished mesa, fetched with the seat's token in a header and offered as a file. */
-export async function downloadRecord(room, token, mesa) {
-  const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
+/** `fetch(path, init)`: the one door of the page to the server's HTTP API. */
+export function request(path, init = {}) {
+  return fetch(path, init);
+}
+
+/** POST `body` as JSON (with a token in a header when `token` is given). */
+export function postJSON(path, body, token = null) {
+  const init = { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body ?? {}) };
+  return request(path, token ? authorized(token, init) : init);
+}
+
+/** A JSON answer of the API (the rating pages); an Error with the server's `detail` otherwise. */
+export async function api(path, options = {}) {
+  const res = await request(path, { cache: "no-store", ...options });
+  let body = null;
   try {
-    const res = await fetch(`api/games/${encodeURIComponent(room)}/record${query}`, authorized(token));
-    if (!res.ok) {
-      const body = await res.json().catch(() => null);
-      throw new Error(errorDetail(body) || `HTTP ${res.status}`);
-    }
-    const url = URL.createObjectURL(await res.blob());
-    const link = el("a", { href: url, download: `cuarenta-${room}${mesa ? `-mesa${mesa}` : ""}.cuarenta`, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  } catch (err) {
-    showError(err instanceof TypeError ? t("page.err.network") : t("page.err.download", { message: err.message }));
+    body = await res.json();
+  } catch {
+    body = null;
   }
+  if (!res.ok) {
+    const error = new Error(typeof body?.detail === "string" ? body.detail : `HTTP ${res.status}`);
+    error.status = res.status;
+    throw error;
+  }
+  return body;
+}
+
+/** The catalogue of texts of `lang` (`GET api/texts/{lang}`, revalidated with its ETag). */
+export async function texts(lang) {
+  const res = await request(`api/texts/${encodeURIComponent(lang)}`, { cache: "no-cache" });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return (await res.json()).texts;
+}
+
+/** The record of a finished mesa as a Blob, fetched with the seat's token in a header. */
+export async function record(room, token, mesa) {
+  const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
+  const res = await request(`api/games/${encodeURIComponent(room)}/record${query}`, authorized(token));
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new Error(errorDetail(body) || `HTTP ${res.status}`);
+  }
+  return res.blob();
 }
 
 export function errorDetail(body) {

@@ -8,16 +8,18 @@
 //
 // This module is the entry (index.html loads it): it wires the page's controls, the keyboard and the
 // language switch, and starts the page (main). The rest is in modules by concern (docs/web.md "Files"):
-// dom.js, storage.js, state.js, form.js, connection.js, queue.js, table.js, animate.js, dialogs.js,
-// narration.js, screens.js, api.js, history.js.
+// store.js (the state), state.js, connection.js (the socket), session.js, moves.js (what is sent),
+// api.js (every HTTP call), queue.js, table.js, animate.js, dialogs.js, narration.js, screens.js, ….
 
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import { showHistory } from "./history.js";
 import { showDraw } from "./animate.js";
-import { downloadRecord } from "./api.js";
-import { openSession, resume } from "./connection.js";
-import { hideError, showError, showResult } from "./dialogs.js";
+import { downloadRecord } from "./download.js";
+import { openSession, resume } from "./session.js";
+import { showResult } from "./dialogs.js";
+import { hideError, showError } from "./errors.js";
+import * as Moves from "./moves.js";
 import { $, el, sleep } from "./dom.js";
 import {
   buildForm,
@@ -36,7 +38,7 @@ import { loadLobby, relabelFriends, routeHash, waiting, wireFriends } from "./fr
 import { isFresh } from "./queue.js";
 import { watchFromHash } from "./spectator.js";
 import { showScreen } from "./screens.js";
-import { app } from "./state.js";
+import { app } from "./store.js";
 import { KEYS, store } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
 
@@ -158,14 +160,13 @@ function wire() {
   $("#play-again").addEventListener("click", () => {
     if (isTable()) {
       // a table with friends: agree to another mesa; the button stays off until the new mesa comes
-      if (app.conn && app.conn.send({ type: "rematch" })) {
-        app.rematchSent = app.msg?.mesa ?? null;
+      if (Moves.rematch()) {
         $("#play-again").disabled = true;
         renderRematch();
       }
       return;
     }
-    if (app.conn && app.conn.send({ type: "next" })) $("#play-again").disabled = true;
+    if (Moves.next()) $("#play-again").disabled = true;
     setTimeout(() => ($("#play-again").disabled = false), 3000);
   });
   $("#result-new").addEventListener("click", () => showScreen("new"));
@@ -173,7 +174,7 @@ function wire() {
   $(".draw-close").addEventListener("click", () => ($("#draw-panel").hidden = true));
   document.addEventListener("keydown", onKeyDown);
   // a spectator (spectator.js) does not set the pace of a table it only watches
-  Settings.connect((message) => Boolean(app.conn && !app.session?.watch && app.conn.send(message)));
+  Settings.connect(Moves.settingsMessage);
 }
 
 /** The catalogue of `lang`, asked again (with growing pauses) until the server answers: without it the

@@ -1,49 +1,53 @@
-// Dialogs and messages: the choice of a capture when a card can be played several ways, the summary at
-// the end of a hand or chica, the mesa's result, and the error line.
+// Dialogs: the choice of a capture when a card can be played several ways, the summary at the end of a
+// hand or chica, the mesa's result. Each shows what the server sent: what each legal move takes and
+// gives up (`moves`), the end-of-hand view of a `hand_end` (`end`: cards, cartón, scores and their marks).
 
 import { cardElement, cardText } from "./cards.js";
 import * as I from "./i18n.js";
-import { sendMove } from "./connection.js";
 import { $, el, reducedMotion } from "./dom.js";
+import { marksFor } from "./marks.js";
+import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
 import { isTable, renderRematch } from "./presence.js";
 import { app, names, teamName, watching } from "./state.js";
-import { marksFor } from "./table.js";
+import { subscribe } from "./store.js";
 
 const { t } = I;
 
-/** What a legal move does, as the server said (`moves` of the state message): {caida, limpia}. */
+const NOTHING = { card: "", base: [], run: [], taken: [], caida: false, limpia: false, forgets: false, leaves: [] };
+
+/** What the server says of a legal move (`moves` of the state message): the card, what it takes (`base`,
+ * `run`, `taken`), what it scores (`caida`, `limpia`) and what it gives up (`forgets`, `leaves`). */
 function moveInfo(move) {
-  return (app.msg?.moves || []).find((m) => m.move === move) ?? { caida: false, limpia: false };
+  return { ...NOTHING, ...((app.msg?.moves || []).find((m) => m.move === move) ?? {}) };
 }
 
-function describeOption(move, all) {
-  const m = I.parseMove(move);
-  const info = moveInfo(move);
+function describeOption(move) {
+  const m = moveInfo(move);
   const tags = [];
   let text;
   if (!m.base.length) {
     text = t("move.drop", { card: cardText(m.card) });
-    if (all.some((o) => I.parseMove(o).base.length)) tags.push(t("move.forgets"));
+    if (m.forgets) tags.push(t("move.forgets"));
   } else {
     const base = m.base.map(cardText).join(" + ");
     text = m.run.length ? t("move.take_run", { base, run: I.cardsText(m.run) }) : t("move.take", { base });
-    if (info.caida) tags.push(t("move.caida"));
-    if (info.limpia) tags.push(t("move.limpia"));
-    // a shorter escalera than another option with the same base (manual capture)
-    const sameBase = all.map(I.parseMove).filter((o) => o.base.join("+") === m.base.join("+"));
-    const longest = sameBase.reduce((a, b) => (b.run.length > a.run.length ? b : a), m);
-    if (longest.run.length > m.run.length) tags.push(t("move.short", { cards: I.cardsText(longest.run.slice(m.run.length)) }));
+    if (m.caida) tags.push(t("move.caida"));
+    if (m.limpia) tags.push(t("move.limpia"));
+    // a shorter escalera than the card and base could take (manual capture): what it leaves
+    if (m.leaves.length) tags.push(t("move.short", { cards: I.cardsText(m.leaves) }));
   }
-  return { text: I.capitalize(text), tags, taken: [...m.base, ...m.run] };
+  return { text: I.capitalize(text), tags, taken: m.taken };
 }
 
+/** The options of a card in the dialog's order: captures first, by base as the server listed them, the
+ * longest escalera first; then taking nothing. */
 export function orderOptions(moves) {
-  const parsed = moves.map((m, i) => ({ m, i, p: I.parseMove(m) }));
-  const bases = [...new Set(parsed.filter((x) => x.p.base.length).map((x) => x.p.base.join("+")))];
-  const rank = (x) => (x.p.base.length ? bases.indexOf(x.p.base.join("+")) : bases.length);
-  parsed.sort((a, b) => rank(a) - rank(b) || b.p.run.length - a.p.run.length || a.i - b.i);
-  return parsed.map((x) => x.m);
+  const infos = moves.map((move, i) => ({ move, i, m: moveInfo(move) }));
+  const bases = [...new Set(infos.filter((x) => x.m.base.length).map((x) => x.m.base.join("+")))];
+  const rank = (x) => (x.m.base.length ? bases.indexOf(x.m.base.join("+")) : bases.length);
+  infos.sort((a, b) => rank(a) - rank(b) || b.m.run.length - a.m.run.length || a.i - b.i);
+  return infos.map((x) => x.move);
 }
 
 export function openChoice(code, moves) {
@@ -52,7 +56,7 @@ export function openChoice(code, moves) {
   const list = $("#choice-list");
   list.replaceChildren(
     ...moves.map((move) => {
-      const d = describeOption(move, moves);
+      const d = describeOption(move);
       const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
       for (const c of d.taken.length ? d.taken : [code]) minis.append(cardElement(c, { tag: "span", className: "card mini" }));
       const label = d.tags.length ? `${d.text} (${d.tags.join(", ")})` : d.text;
@@ -86,6 +90,7 @@ function summaryTable(events, v, withChica = true) {
   const chica = events.find((e) => e.kind === "chica_won");
   const body = [];
   if (handEnd) {
+    const end = handEnd.end; // the end-of-hand view, as the server counted it
     const rows = [0, 1].map((team) => {
       const c = cartons.find((x) => x.team === team);
       let cartonText = t("page.summary.no_carton");
@@ -93,14 +98,14 @@ function summaryTable(events, v, withChica = true) {
         const key = `page.carton.${c.reason}`; // most_cards, dos_por_dar, carton_dos_por_dar
         cartonText = I.hasKey(key) ? t(key, { n: c.points }) : `+${c.points}`;
       } else if (c && c.note) cartonText = `0 (${I.noteText(c.note)})`;
-      const score = chica ? chica.scores[team] : v.scores[team];
+      const score = end.scores[team];
       return el(
         "tr",
         { "data-team": team },
         el("th", { scope: "row", text: teamName(team) }),
-        el("td", { "data-testid": `summary-cards-${team}`, text: String(handEnd.pile_sizes?.[team] ?? c?.cards ?? "") }),
+        el("td", { "data-testid": `summary-cards-${team}`, text: String(end.cards[team]) }),
         el("td", { "data-testid": `summary-carton-${team}`, text: cartonText }),
-        el("td", { "data-testid": `summary-score-${team}` }, el("strong", { text: String(score) }), " ", marksFor(score)),
+        el("td", { "data-testid": `summary-score-${team}` }, el("strong", { text: String(score) }), " ", marksFor(score, end.score_marks[team])),
       );
     });
     body.push(
@@ -111,9 +116,9 @@ function summaryTable(events, v, withChica = true) {
         el("tbody", {}, rows),
       ),
     );
-    if (handEnd.leftovers && handEnd.leftovers.length) {
+    if (end.table.length) {
       const minis = el("div", { class: "mini-cards" });
-      for (const c of handEnd.leftovers) {
+      for (const c of end.table) {
         const m = cardElement(c, { tag: "span", className: "card mini" });
         m.setAttribute("role", "img");
         m.setAttribute("aria-label", I.cardLabel(c));
@@ -159,10 +164,9 @@ function summaryTable(events, v, withChica = true) {
   return body;
 }
 
-export function showSummary(events, prev, msg) {
+export function showSummary(events, msg) {
   const handEnd = events.find((e) => e.kind === "hand_end");
-  const prevView = prev?.view ?? msg.view;
-  const n = (prevView.hand_number ?? 0) + 1;
+  const n = handEnd?.end.hand;
   const chica = events.find((e) => e.kind === "chica_won");
   // a chica that ends is not the mesa's result (the mesa goes on: that is the result panel's)
   const titles = [];
@@ -211,10 +215,10 @@ export function showResult(msg, quiet) {
     }),
   );
   const final = app.finalEvents ?? [];
-  if (final.some((e) => e.kind === "hand_end")) {
-    const prevView = app.lastHandView ?? v;
+  const lastHand = final.find((e) => e.kind === "hand_end");
+  if (lastHand) {
     $("#result-hand").replaceChildren(
-      el("h3", { text: t("page.summary.title", { n: (prevView.hand_number ?? 0) + 1 }) }),
+      el("h3", { text: t("page.summary.title", { n: lastHand.end.hand }) }),
       ...summaryTable(final, v, false),
     );
   } else $("#result-hand").replaceChildren();
@@ -240,18 +244,8 @@ export function showResult(msg, quiet) {
   }
 }
 
-let errorTimer = null;
-export function showError(text, code = "") {
-  const box = $("#error");
-  $(".error-text", box).textContent = text;
-  box.dataset.code = code;
-  box.hidden = false;
-  clearTimeout(errorTimer);
-  if (["stale", "not_your_turn"].includes(code)) errorTimer = setTimeout(() => hideError(), 6000);
-}
-export function hideError(codes = null) {
-  const box = $("#error");
-  if (box.hidden) return;
-  if (codes && !codes.includes(box.dataset.code)) return;
-  box.hidden = true;
-}
+// a move was sent: the choice is made
+subscribe("pending", (pending) => {
+  const dialog = $("#choice-dialog");
+  if (pending && dialog.open) dialog.close();
+});

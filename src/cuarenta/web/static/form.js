@@ -3,19 +3,16 @@
 // remembered in localStorage; POST api/rooms to start a game (a table with friends: friends.js).
 
 import * as I from "./i18n.js";
-import { errorDetail } from "./api.js";
-import { openSession } from "./connection.js";
-import { hideError, showError } from "./dialogs.js";
+import { errorDetail, postJSON, request } from "./api.js";
+import { openSession } from "./session.js";
+import { hideError, showError } from "./errors.js";
 import { createTable } from "./friends.js";
 import { $, el } from "./dom.js";
-import { app } from "./state.js";
+import { rememberGame } from "./saved.js";
+import { app, presetOf } from "./state.js";
 import { KEYS, load, store } from "./storage.js";
 
 const { t, pick } = I;
-
-export function presetOf(name) {
-  return app.options.presets.find((p) => p.name === name) ?? null;
-}
 
 /** Every option's value for a preset (its own values over the defaults). */
 function presetValues(preset) {
@@ -307,7 +304,7 @@ export function buildForm() {
 /** GET api/options; without it the form cannot be offered (the page keeps no copy of the rules). */
 export async function loadOptions() {
   try {
-    const res = await fetch("api/options");
+    const res = await request("api/options");
     if (!res.ok) throw new Error(String(res.status));
     const data = await res.json();
     if (!Array.isArray(data.options) || !Array.isArray(data.presets) || !data.presets.length) {
@@ -389,11 +386,7 @@ export async function createGame() {
   button.setAttribute("aria-busy", "true");
   hideError();
   try {
-    const res = await fetch("api/rooms", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ players, level, rules, name }),
-    });
+    const res = await postJSON("api/rooms", { players, level, rules, name });
     const body = await res.json().catch(() => null);
     if (!res.ok) throw new Error(errorDetail(body) || `HTTP ${res.status}`);
     const session = { room: body.room, token: body.token, seat: body.seat ?? 0 };
@@ -405,12 +398,4 @@ export async function createGame() {
     button.disabled = false;
     button.removeAttribute("aria-busy");
   }
-}
-
-export function rememberGame(session, extra) {
-  store(KEYS.session, session);
-  app.session = session;
-  const games = (load(KEYS.games) ?? []).filter((g) => g.room !== session.room);
-  games.unshift({ ...session, ...extra, started: new Date().toISOString() });
-  store(KEYS.games, games.slice(0, 100));
 }

@@ -6,13 +6,13 @@
 
 import { ownProfile, saveOwnProfile } from "./ratings.js";
 import * as I from "./i18n.js";
-import { authorized, errorDetail } from "./api.js";
-import { addMessageHook, openSession } from "./connection.js";
-import { hideError, showError } from "./dialogs.js";
+import { authorized, errorDetail, postJSON, request } from "./api.js";
+import { addMessageHook, openSession } from "./session.js";
+import { hideError, showError } from "./errors.js";
 import { $, el } from "./dom.js";
-import { presetOf, rememberGame } from "./form.js";
+import { rememberGame } from "./saved.js";
 import { showScreen } from "./screens.js";
-import { app } from "./state.js";
+import { app, presetOf } from "./state.js";
 import { KEYS, load, store } from "./storage.js";
 
 const { t, pick } = I;
@@ -77,11 +77,7 @@ function seatItems(seats, me, players) {
 async function ensureProfile(name) {
   const own = ownProfile();
   if (own) return { id: own.id, key: own.key };
-  const res = await fetch("api/profiles", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name }),
-  });
+  const res = await postJSON("api/profiles", { name });
   const answer = await res.json().catch(() => null);
   if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
   saveOwnProfile({ id: answer.id, key: answer.key, name: answer.name });
@@ -92,7 +88,7 @@ async function ensureProfile(name) {
 export async function createTable(body) {
   try {
     if (body.rated) body.profile = await ensureProfile(body.name);
-    const res = await fetch("api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await postJSON("api/tables", body);
     const answer = await res.json().catch(() => null);
     if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
     const session = { room: answer.room, token: answer.token, seat: answer.seat ?? 0, table: true };
@@ -121,7 +117,7 @@ async function loadInfo() {
   const session = app.session;
   if (!session) return;
   try {
-    const res = await fetch(`api/tables/${encodeURIComponent(session.room)}`, authorized(session.token));
+    const res = await request(`api/tables/${encodeURIComponent(session.room)}`, authorized(session.token));
     if (!res.ok) return;
     const info = await res.json();
     if (app.session !== session) return;
@@ -215,7 +211,7 @@ async function drawQr(link) {
   const box = $("#invite-qr");
   box.replaceChildren();
   try {
-    const res = await fetch("api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: link }) });
+    const res = await postJSON("api/qr", { text: link });
     if (!res.ok) throw new Error(String(res.status));
     const doc = new DOMParser().parseFromString(await res.text(), "image/svg+xml");
     const svg = doc.documentElement;
@@ -237,10 +233,7 @@ async function creatorAction(path, body, button) {
   if (button) button.disabled = true;
   hideError();
   try {
-    const res = await fetch(
-      `api/tables/${encodeURIComponent(session.room)}/${path}`,
-      authorized(session.token, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body ?? {}) }),
-    );
+    const res = await postJSON(`api/tables/${encodeURIComponent(session.room)}/${path}`, body ?? {}, session.token);
     const answer = await res.json().catch(() => null);
     if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
     if (answer && answer.room === session.room) {
@@ -327,7 +320,7 @@ async function showJoin(room, invite) {
   }
   let info;
   try {
-    const res = await fetch(`api/tables/${encodeURIComponent(room)}`);
+    const res = await request(`api/tables/${encodeURIComponent(room)}`);
     if (res.status === 404 || res.status === 400) {
       joinProblem(t("page.friends.unknown"), null);
       return;
@@ -395,11 +388,7 @@ async function submitJoin(event) {
   hideError();
   try {
     if (info.rated) body.profile = await ensureProfile(name);
-    const res = await fetch(`api/tables/${encodeURIComponent(room)}/join`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const res = await postJSON(`api/tables/${encodeURIComponent(room)}/join`, body);
     const answer = await res.json().catch(() => null);
     if (res.status === 403) {
       joinProblem(t("page.friends.bad_invite"), null);
@@ -428,7 +417,7 @@ async function submitJoin(event) {
 export async function loadLobby() {
   let tables = [];
   try {
-    const res = await fetch("api/lobby");
+    const res = await request("api/lobby");
     if (res.ok) tables = (await res.json()).tables ?? [];
   } catch {
     /* no list this time */

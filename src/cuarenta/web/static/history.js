@@ -4,12 +4,12 @@
 // record, and this browser's figures per level and in all. Only presentation: the server counts.
 
 import * as I from "./i18n.js";
-import { downloadRecord } from "./api.js";
-import { resumeGame } from "./connection.js";
+import { postJSON } from "./api.js";
+import { downloadRecord } from "./download.js";
+import { resumeGame } from "./session.js";
 import { $, el } from "./dom.js";
-import { presetOf } from "./form.js";
 import { showScreen } from "./screens.js";
-import { app, levelName } from "./state.js";
+import { app, levelName, presetOf } from "./state.js";
 import { KEYS, load } from "./storage.js";
 
 const { t, pick } = I;
@@ -25,8 +25,7 @@ export async function showHistory() {
   const tokens = games.map((g) => g.token).filter(Boolean);
   const byRoom = new Map(games.map((g) => [g.room, g]));
   // the tokens travel in a body; the statistics are those of this browser's rooms only
-  const post = (path) =>
-    fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ tokens }) });
+  const post = (path) => postJSON(path, { tokens });
   const unfinished = $("#history-unfinished");
   try {
     const res = tokens.length ? await post("api/history") : null;

@@ -3,6 +3,7 @@
 // text: it loads the catalogue, fills its {placeholders}, and puts cards, points, events and the sayings
 // the server chose (their keys come with every event) into words, as src/cuarenta/i18n.py does.
 
+import { texts } from "./api.js";
 import { cardText, parseCard } from "./cards.js";
 
 export const LANGS = ["es", "en"];
@@ -52,14 +53,10 @@ export function useTexts(lang, texts) {
 export function loadTexts(lang = getLang()) {
   if (catalogues[lang]) return Promise.resolve(catalogues[lang]);
   if (!loading[lang]) {
-    loading[lang] = fetch(`api/texts/${encodeURIComponent(lang)}`, { cache: "no-cache" })
-      .then((res) => {
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        return res.json();
-      })
-      .then((body) => {
-        catalogues[lang] = body.texts;
-        return body.texts;
+    loading[lang] = texts(lang)
+      .then((catalogue) => {
+        catalogues[lang] = catalogue;
+        return catalogue;
       })
       .finally(() => {
         delete loading[lang];
@@ -130,39 +127,19 @@ export function cardsText(cards) {
   return cards.map(cardText).join(" ");
 }
 
-/** Points as perros (10) and tantos (2): [perros, tantos]. */
-export function tantosPerros(points) {
-  const p = Math.max(0, Number(points) || 0);
-  return [Math.floor(p / 10), Math.floor((p % 10) / 2)];
-}
-
 function count(key, n) {
   return t(n === 1 ? `${key}.one` : `${key}.other`, { n });
 }
 
-/** "14 = 1 perro y 2 tantos" (points_text in i18n.py). */
-export function pointsWords(points) {
-  const [perros, tantos] = tantosPerros(points);
+/** "14 = 1 perro y 2 tantos" (points_text in i18n.py): the points and their `marks`, [perros, tantos],
+ * as the server sends them with every score (`score_marks`) and every event's points (`marks`). */
+export function pointsWords(points, marks) {
+  const [perros, tantos] = Array.isArray(marks) ? marks : [0, 0];
   const words = [];
   if (perros) words.push(count("points.perros", perros));
   if (tantos) words.push(count("points.tantos", tantos));
   if (!words.length) return String(points);
   return t("points.equal", { points, words: words.join(` ${t("word.and")} `) });
-}
-
-// -- moves in the engine's notation -------------------------------------------------------------
-
-/** Parse "7h x3c+4d,Js" → {card, base: [...], run: [...]}; "claim 5s,6h" → {claim: [...]}. */
-export function parseMove(text) {
-  const s = String(text).trim();
-  if (s.startsWith("claim")) {
-    const rest = s.slice(5).trim();
-    return { claim: rest ? rest.split(",").map((x) => x.trim()) : [] };
-  }
-  const [card, taken] = s.split(/\s+x/);
-  if (!taken) return { card: card.trim(), base: [], run: [] };
-  const [base, ...run] = taken.split(",");
-  return { card: card.trim(), base: base.split("+").map((x) => x.trim()), run: run.map((x) => x.trim()) };
 }
 
 // -- event sentences (describe_event in i18n.py) -------------------------------------------------
@@ -202,7 +179,7 @@ export function describeEvent(e, names) {
       return t("ev.deal", {
         hand: e.hand + 1,
         deal: e.deal + 1,
-        deals: 40 / (5 * names.players),
+        deals: e.deals,
         dealer: seat(e.dealer),
       });
     case "ronda":
@@ -221,12 +198,12 @@ export function describeEvent(e, names) {
         points: awardText(e.points, team(e.team), e.note),
       });
     case "play": {
-      const m = parseMove(e.move);
-      const card = cardText(m.card);
-      if (!m.base.length) return t("ev.play.drop", { seat: seat(e.seat), card });
-      const base = m.base.map(cardText).join(" + ");
-      if (!m.run.length) return t("ev.play.take", { seat: seat(e.seat), card, base });
-      return t("ev.play.take_run", { seat: seat(e.seat), card, base, run: cardsText(m.run) });
+      // the card played and what it took, as the server describes them (server/authority/eventview.py)
+      const card = cardText(e.card);
+      if (!e.base.length) return t("ev.play.drop", { seat: seat(e.seat), card });
+      const base = e.base.map(cardText).join(" + ");
+      if (!e.run.length) return t("ev.play.take", { seat: seat(e.seat), card, base });
+      return t("ev.play.take_run", { seat: seat(e.seat), card, base, run: cardsText(e.run) });
     }
     case "caida":
     case "caida_limpia":
@@ -243,7 +220,7 @@ export function describeEvent(e, names) {
       return t("ev.claim", {
         seat: seat(e.seat),
         cards: cardsText(e.cards || []),
-        victim: seat((e.seat + names.players - 1) % names.players),
+        victim: seat(e.victim),
       });
     case "hand_end": {
       const piles = (e.pile_sizes || []).map((n, i) => t("ev.hand_end.pile", { team: team(i), cards: n })).join(sep);

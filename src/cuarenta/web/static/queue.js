@@ -6,10 +6,11 @@ import * as Settings from "./settings.js";
 import * as S from "./sequence.js";
 import * as Bubble from "./announce.js";
 import { animate, showDraw, snapshot } from "./animate.js";
-import { hideError, showResult, showSummary } from "./dialogs.js";
+import { showResult, showSummary } from "./dialogs.js";
+import { hideError } from "./errors.js";
 import { $ } from "./dom.js";
 import { ANNOUNCED, announce, narrate } from "./narration.js";
-import { app } from "./state.js";
+import { app } from "./store.js";
 import { renderAll, updateReady } from "./table.js";
 
 export async function pump() {
@@ -86,9 +87,8 @@ async function showState(msg) {
   for (const line of narrated) if (ANNOUNCED.has(line.event.kind) || line.sayings.length) announce(line);
   const handEnd = events.find((e) => e.kind === "hand_end");
   const chicaWon = events.find((e) => e.kind === "chica_won");
-  if (!first && msg.status !== "finished" && (handEnd || chicaWon)) await showSummary(events, prev, msg);
+  if (!first && msg.status !== "finished" && (handEnd || chicaWon)) await showSummary(events, msg);
   if (msg.status === "finished") {
-    app.lastHandView = first ? null : prev?.view ?? null;
     app.finalEvents = first ? null : events;
     showResult(msg, first);
   }
@@ -133,8 +133,7 @@ async function showEnding(msg, prev, head) {
   app.announceQueue.length = 0;
   Bubble.hide();
   if (finished) {
-    app.lastHandView = prev.view;
     app.finalEvents = msg.events || [];
     showResult(shown, false);
-  } else await showSummary(head, prev, shown);
+  } else await showSummary(head, shown);
 }

@@ -2,6 +2,9 @@
 // browser), its texts from the catalogue, the language switch, the browser's own profile and the API.
 
 import * as I from "./i18n.js";
+import { api } from "./api.js";
+
+export { api };
 
 /** Where the browser keeps its anonymous profile: {"id", "key", "name"} (the key never leaves but in a header). */
 export const PROFILE_KEY = "cuarenta.profile";
@@ -24,22 +27,6 @@ export function saveOwnProfile(profile) {
   }
 }
 
-/** A JSON answer of the API; an Error with the server's `detail` otherwise. */
-export async function api(path, options = {}) {
-  const res = await fetch(path, { cache: "no-store", ...options });
-  let body = null;
-  try {
-    body = await res.json();
-  } catch {
-    body = null;
-  }
-  if (!res.ok) {
-    const error = new Error(typeof body?.detail === "string" ? body.detail : `HTTP ${res.status}`);
-    error.status = res.status;
-    throw error;
-  }
-  return body;
-}
 
 /** A stored time (`2026-12-01T10:00:00Z`) as a date of the page's language. */
 export function dateText(iso) {

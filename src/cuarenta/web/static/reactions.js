@@ -5,9 +5,10 @@
 
 import * as I from "./i18n.js";
 import { $, el } from "./dom.js";
-import { authorized, errorDetail } from "./api.js";
-import { forgetSession } from "./connection.js";
-import { showError } from "./dialogs.js";
+import { authorized, errorDetail, request } from "./api.js";
+import { showError } from "./errors.js";
+import { react } from "./moves.js";
+import { forgetSession } from "./saved.js";
 import { isTable, spectating } from "./presence.js";
 import { showScreen } from "./screens.js";
 import { app, mySeat } from "./state.js";
@@ -92,7 +93,7 @@ async function leaveTable() {
   const session = app.session;
   if (!session || !window.confirm(t("at_table.leave_confirm"))) return;
   try {
-    const res = await fetch(
+    const res = await request(
       `api/tables/${encodeURIComponent(session.room)}/leave`,
       authorized(session.token, { method: "POST" }),
     );
@@ -120,8 +121,8 @@ function rest(ms) {
 }
 
 function send(key) {
-  if (Date.now() < restUntil || !app.conn) return;
-  if (app.conn.send({ type: "react", saying: key })) rest(REST_MS);
+  if (Date.now() < restUntil) return;
+  if (react(key)) rest(REST_MS);
 }
 
 /** The server refused a reaction sent too soon (`too_fast`): rest the row again. */

@@ -54,8 +54,7 @@ async function fillFromCatalogue() {
   }
   for (const node of document.querySelectorAll("[data-card]")) node.setAttribute("aria-label", I.cardLabel(node.dataset.card));
   for (const node of document.querySelectorAll("[data-marks]")) {
-    const [perros, tantos] = node.dataset.marks.split(",").map(Number);
-    node.setAttribute("aria-label", I.pointsWords(10 * perros + 2 * tantos));
+    node.setAttribute("aria-label", I.pointsWords(Number(node.dataset.points), node.dataset.marks.split(",").map(Number)));
   }
   for (const list of document.querySelectorAll("[data-sayings]")) list.replaceChildren(...sayingsList(texts));
   document.body.dataset.texts = "ready";

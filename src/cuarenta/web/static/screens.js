@@ -2,7 +2,7 @@
 // navigation that shows which one is open.
 
 import { $ } from "./dom.js";
-import { app } from "./state.js";
+import { app, subscribe } from "./store.js";
 
 export function showScreen(name) {
   app.screen = name;
@@ -18,6 +18,7 @@ export function showScreen(name) {
   updateNav();
 }
 
+/** The navigation: the table's link while a game is saved, which screen is open. */
 export function updateNav() {
   $("#nav-table").hidden = !app.session;
   for (const [id, screen] of [["#nav-table", "table"], ["#nav-new", "new"], ["#nav-history", "history"]]) {
@@ -26,3 +27,5 @@ export function updateNav() {
   }
   $("#resume-game").hidden = !app.session || app.screen !== "new";
 }
+
+subscribe("session", updateNav); // a game saved or forgotten (saved.js)

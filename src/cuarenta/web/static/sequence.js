@@ -2,18 +2,15 @@
 // the last move on the table, its announcement, the summary over THAT final table, and the next deal
 // only after the player continues. A `state` message that ends a hand carries the events of the end
 // and of the next deal at once, and its `view` is already the next hand; this module finds where the
-// ending stops in the events and draws the table as it was at that moment from the previous view and
-// the events themselves (what each play took, the leftovers, the points the server counted). No rule:
-// only the server's events, replayed for the picture. Also the pauses a click or a key cuts short.
-
-import { parseMove } from "./i18n.js";
+// ending stops in the events and draws the table as the server says it was at that moment: the public
+// table after the last play (`after` of a play or claim), the end-of-hand view of `hand_end` (`end`: the
+// table it ended on, the cards each team took, the scores after the cartón), the scores of `chica_won`.
+// No rule and no replay: only the server's figures. Also the pauses a click or a key cuts short.
 
 /** Kinds that end a hand or a chica (the summary opens after them). */
 const END_KINDS = new Set(["hand_end", "chica_won"]);
 /** Kinds that belong to the ending itself (the summary words them; they are not announced first). */
 export const ENDING_KINDS = new Set(["hand_end", "carton", "chica_won", "zapatero", "mesa_won"]);
-/** Kinds whose `points` the scoreboard adds while the hand goes on. */
-const SCORING_KINDS = new Set(["ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "carton"]);
 
 /**
  * Where the first ending in `events` stops: the index of the first event after it (the next `deal`,
@@ -27,50 +24,32 @@ export function endCut(events) {
 }
 
 /**
- * The seat's view as it was right after `events` (the head of a message, up to its ending), drawn
- * from `view` (the view shown before them): the cards played leave the hands, a drop stays on the
- * table, a capture goes to its team's pile, the hand's leftovers are the table at its end, scores add
- * the points of the events. Nobody's turn: the hand is over.
+ * The seat's view as it was right after `events` (the head of a message, up to its ending), from `view`
+ * (the view shown before them) and what the server sent with the events: the table, the last drop, the
+ * piles and the hand sizes after the last play (`after`), the end of the hand (`end`), the scores of a
+ * chica that ends. The card I played is no longer in my hand. Nobody's turn: the hand is over.
  */
 export function endView(view, events) {
+  const played = new Set(events.filter((e) => e.kind === "play" && e.seat === view.seat).map((e) => e.card));
   const v = {
     ...view,
-    hand: [...(view.hand || [])],
-    hand_sizes: [...(view.hand_sizes || [])],
-    table: [...(view.table || [])],
-    pile_sizes: [...(view.pile_sizes || [0, 0])],
-    scores: [...(view.scores || [0, 0])],
+    hand: (view.hand || []).filter((c) => !played.has(c)),
     history: [...(view.history || []), ...events],
     claimable: [],
     turn: null,
   };
-  for (const e of events) {
-    if (e.kind === "play") {
-      const m = parseMove(e.move);
-      if (e.seat === v.seat) v.hand = v.hand.filter((c) => c !== m.card);
-      if (typeof v.hand_sizes[e.seat] === "number") v.hand_sizes[e.seat] = Math.max(0, v.hand_sizes[e.seat] - 1);
-      const taken = [...m.base, ...m.run];
-      if (!taken.length) {
-        v.table.push(m.card);
-        v.last_drop = m.card;
-      } else {
-        v.table = v.table.filter((c) => !taken.includes(c));
-        v.pile_sizes[e.team] = (v.pile_sizes[e.team] ?? 0) + 1 + taken.length;
-        v.last_drop = null;
-      }
-    } else if (e.kind === "claim") {
-      v.table = v.table.filter((c) => !(e.cards || []).includes(c));
-      v.pile_sizes[e.team] = (v.pile_sizes[e.team] ?? 0) + (e.cards || []).length;
-    } else if (e.kind === "hand_end") {
-      v.table = [...(e.leftovers || [])];
-      if (Array.isArray(e.pile_sizes)) v.pile_sizes = [...e.pile_sizes];
-      v.last_drop = null;
-    } else if (e.kind === "chica_won") {
-      v.scores = [...e.scores];
-    } else if (SCORING_KINDS.has(e.kind) && typeof e.points === "number") {
-      v.scores[e.team] = (v.scores[e.team] ?? 0) + e.points;
-    }
+  const last = [...events].reverse().find((e) => e.after);
+  if (last) {
+    const { table, last_drop, pile_sizes, hand_sizes } = last.after;
+    Object.assign(v, { table, last_drop, pile_sizes, hand_sizes });
   }
+  const handEnd = events.find((e) => e.kind === "hand_end");
+  if (handEnd) {
+    const { table, cards, scores, score_marks } = handEnd.end;
+    Object.assign(v, { table, last_drop: null, pile_sizes: cards, scores, score_marks });
+  }
+  const chica = events.find((e) => e.kind === "chica_won");
+  if (chica) Object.assign(v, { scores: chica.scores, score_marks: chica.score_marks });
   return v;
 }
 

@@ -3,7 +3,7 @@
 // with no hand and no move controls. A spectator has no seat and no token, and stores nothing: its
 // session {room, watch: true} lives in memory only (never in localStorage).
 
-import { openSession } from "./connection.js";
+import { openSession } from "./session.js";
 
 const ROOM = /^[A-Za-z0-9_-]{1,100}$/;
 

@@ -1,29 +1,13 @@
-// The page's state (one `app` object shared by the modules) and what it tells: the seat's view, my seat,
-// the number of players, the names of seats and teams, levels, where each seat sits around the felt,
-// whose turn it is.
+// What the page's state (store.js) tells: the seat's view, my seat, the number of players, the names of
+// seats and teams, levels and presets, where each seat sits around the felt, whose turn it is. Nothing
+// here is a rule: each answer reads what the server sent.
 
 import * as I from "./i18n.js";
-import { KEYS, load } from "./storage.js";
+import { app } from "./store.js";
 
 const { t, pick } = I;
 
-export const app = {
-  options: null, // GET api/options, as the server sent it
-  screen: "new",
-  session: load(KEYS.session), // {room, token, seat}
-  conn: null,
-  connected: false,
-  msg: null, // the last `state` message shown
-  queue: [], // `state` messages not yet shown
-  busy: false,
-  joinPending: true, // the next state is the answer to a join: show it without animations
-  pending: false, // a move was sent and no answer came yet
-  ayudas: load(KEYS.ayudas, false) === "1",
-  focusIndex: 0,
-  announceQueue: [],
-  announcing: false,
-  drawShownFor: null,
-};
+export { app };
 
 export function view() {
   return app.msg?.view;
@@ -82,4 +66,9 @@ export function pileKeeper(team) {
 export function isMyTurn() {
   const msg = app.msg;
   return Boolean(msg && msg.status !== "finished" && msg.view.turn === mySeat() && (msg.legal || []).length);
+}
+
+/** A preset of `GET api/options` by its name, or null. */
+export function presetOf(name) {
+  return app.options?.presets?.find((p) => p.name === name) ?? null;
 }

@@ -1,14 +1,15 @@
 // Drawing the table from the seat's view: scoreboard, the other seats, the table cards and the last
 // play, my hand (with the Ayudas hints), claim buttons, the log, the status line; and a tap on a card.
 
-import { cardBackSVG, cardElement, cardFaceSVG, scoreMarkSVG } from "./cards.js";
+import { cardBackSVG, cardElement, cardFaceSVG } from "./cards.js";
 import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
 import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
-import { sendMove } from "./connection.js";
 import { openChoice, orderOptions } from "./dialogs.js";
 import { $, el, reducedMotion } from "./dom.js";
+import { marksFor } from "./marks.js";
+import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
 import { updateNav } from "./screens.js";
 import {
@@ -18,13 +19,13 @@ import {
   mySeat,
   names,
   pileKeeper,
-  players,
   position,
   seatInfo,
   seatName,
   teamName,
   view,
 } from "./state.js";
+import { subscribe } from "./store.js";
 
 const { t } = I;
 
@@ -54,13 +55,6 @@ export function renderAll(opts = {}) {
   $("#ayudas-toggle").hidden = Presence.spectating();
 }
 
-export function marksFor(points) {
-  const [perros, tantos] = I.tantosPerros(points);
-  const wrap = el("span", { class: "marks", role: "img", "aria-label": I.pointsWords(points) });
-  wrap.innerHTML = scoreMarkSVG("perro").repeat(perros) + scoreMarkSVG("tanto").repeat(tantos);
-  return wrap;
-}
-
 function renderScoreboard() {
   const v = view();
   const need = v.rules?.chicas ?? 2;
@@ -78,8 +72,8 @@ function renderScoreboard() {
       el(
         "div",
         { class: "score-line" },
-        el("span", { class: "score-num", "data-testid": `score-${team}`, "aria-label": t("page.score_aria", { team: teamName(team), points: I.pointsWords(v.scores[team]) }), text: String(v.scores[team]) }),
-        marksFor(v.scores[team]),
+        el("span", { class: "score-num", "data-testid": `score-${team}`, "aria-label": t("page.score_aria", { team: teamName(team), points: I.pointsWords(v.scores[team], v.score_marks?.[team]) }), text: String(v.scores[team]) }),
+        marksFor(v.scores[team], v.score_marks?.[team]),
       ),
       el(
         "div",
@@ -91,7 +85,7 @@ function renderScoreboard() {
     );
   });
   $("#teams").replaceChildren(...teams);
-  const deals = 40 / (5 * v.players);
+  const deals = v.deals; // the deals of a hand, as the server counts them (R5)
   $("#meta").replaceChildren(
     ...[
     app.msg.mesa > 1 ? el("span", { "data-testid": "mesa-number", text: t("page.mesa_label", { n: app.msg.mesa }) }) : null,
@@ -232,9 +226,8 @@ function renderLastPlay(v) {
     delete box.dataset.move;
     return;
   }
-  const m = I.parseMove(play.move);
   const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
-  for (const [i, c] of [m.card, ...m.base, ...m.run].entries()) {
+  for (const [i, c] of [play.card, ...play.taken].entries()) {
     if (i === 1) minis.append(el("span", { class: "last-play-arrow" }));
     minis.append(cardElement(c, { tag: "span", className: "card mini" }));
   }
@@ -247,14 +240,15 @@ function renderLastPlay(v) {
   );
 }
 
+/** The legal moves of a hand card (`moves` of the state message, each with its `card`). */
 function movesForCard(code) {
-  return (app.msg?.legal || []).filter((m) => !m.startsWith("claim") && I.parseMove(m).card === code);
+  return (app.msg?.moves || []).filter((m) => m.card === code).map((m) => m.move);
 }
 
 /** What the server says the card's moves do (`moves` of the state message): some way makes a caída y
  * limpia, a caída, a limpia. */
 function cardDoes(code) {
-  const infos = (app.msg?.moves || []).filter((m) => !m.move.startsWith("claim") && I.parseMove(m.move).card === code);
+  const infos = (app.msg?.moves || []).filter((m) => m.card === code);
   return {
     caidaLimpia: infos.some((m) => m.caida && m.limpia),
     caida: infos.some((m) => m.caida),
@@ -344,29 +338,28 @@ export function renderHand(opts = {}) {
 
 export function renderClaims() {
   const box = $("#claims");
-  const claims = (app.msg?.legal || []).filter((m) => m.startsWith("claim"));
+  const claims = (app.msg?.moves || []).filter((m) => m.claim);
   if (!claims.length || !isMyTurn()) {
     box.hidden = true;
     box.replaceChildren();
     return;
   }
-  const victim = (mySeat() + players() - 1) % players();
+  const victim = claims[0].victim; // the seat that forgot them, as the server says
   box.hidden = false;
   box.replaceChildren(
     el("p", { class: "claims-title", text: t("claim.header", { victim: seatName(victim) }) }),
     el(
       "div",
       { class: "claims-buttons" },
-      claims.map((m) => {
-        const cards = I.parseMove(m).claim;
+      claims.map(({ move, claim: cards }) => {
         return el("button", {
           type: "button",
           class: "btn btn-claim",
           "data-testid": "claim-option",
-          "data-move": m,
+          "data-move": move,
           text: I.capitalize(t("claim.take", { cards: I.cardsText(cards) })),
           "aria-label": t("claim.take", { cards: cards.map(I.cardLabel).join(", ") }),
-          onclick: () => sendMove(m),
+          onclick: () => sendMove(move),
         });
       }),
     ),
@@ -399,7 +392,7 @@ export function updateStatus() {
   else if (app.msg.status === "finished") text = t("page.status.finished");
   else if (app.pending) text = t("page.status.sending");
   else if (isMyTurn()) {
-    const claims = (app.msg.legal || []).some((m) => m.startsWith("claim"));
+    const claims = (app.msg.moves || []).some((m) => m.claim);
     const keys = window.matchMedia("(hover: hover) and (min-width: 600px)").matches;
     text = claims ? t("page.status.your_turn_claim") : keys ? t("page.status.your_turn_keys") : t("page.status.your_turn");
   } else if (app.msg.view.turn !== null && app.msg.view.turn !== undefined) {
@@ -447,6 +440,14 @@ function onCardClick(code) {
   if (moves.length === 1) sendMove(moves[0]);
   else openChoice(code, orderOptions(moves));
 }
+
+// a move was sent: the hand and the claims wait for the answer
+subscribe("pending", (pending) => {
+  if (!pending) return;
+  renderHand();
+  renderClaims();
+  updateStatus();
+});
 
 function flash(text) {
   const status = $("#status");

@@ -1,0 +1,99 @@
+"""The page's ES modules (src/cuarenta/web/static, docs/web.md "Files"): how they hang together.
+
+No import cycles; one module owns each door to the server (api.js every HTTP call, connection.js the
+socket, moves.js what is sent on it); every field of the page's state is declared in store.js; and none of
+the rules the server now describes is worked out again in JavaScript (docs/web.md, "The page renders what
+the server sends").
+"""
+
+from __future__ import annotations
+
+import graphlib
+import re
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "cuarenta" / "web" / "static"
+IMPORT = re.compile(
+    r"""(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}/[^'"]+)['"]"""
+)
+
+
+def sources(static: Path = STATIC) -> dict[str, str]:
+    return {f.name: f.read_text(encoding="utf-8") for f in sorted(static.glob("*.js"))}
+
+
+def import_graph(static: Path = STATIC) -> dict[str, set[str]]:
+    """Each module's page modules (``import … from "./x.js"`` and ``import("./x.js")``)."""
+    return {
+        name: {Path(m.group(1) or m.group(2)).name for m in IMPORT.finditer(text)}
+        for name, text in sources(static).items()
+    }
+
+
+def import_cycle(static: Path = STATIC) -> list[str] | None:
+    """One import cycle among the modules of ``static`` (its modules in order), or None."""
+    try:
+        tuple(graphlib.TopologicalSorter(import_graph(static)).static_order())
+    except graphlib.CycleError as exc:
+        return list(exc.args[1])
+    return None
+
+
+def test_the_graph_reads_the_imports() -> None:
+    graph = import_graph()
+    assert len(graph) >= 30
+    assert {"store.js", "connection.js", "moves.js", "api.js", "session.js"} <= set(graph)
+    assert "store.js" in graph["table.js"] and "moves.js" in graph["table.js"]
+    assert all(dep in graph for deps in graph.values() for dep in deps)  # every import names a module
+
+
+def test_no_import_cycle(tmp_path: Path) -> None:
+    assert import_cycle() is None
+    # the check finds one: two modules that import each other
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "b.js").write_text('import { a } from "./a.js";\nexport const b = 2;\n')
+    cycle = import_cycle(tmp_path)
+    assert cycle is not None and set(cycle) == {"a.js", "b.js"}
+
+
+def test_every_http_call_goes_through_api_js() -> None:
+    callers = sorted(name for name, text in sources().items() if re.search(r"\bfetch\(", text))
+    assert callers == ["api.js"]
+
+
+def test_the_socket_is_connection_js_and_only_moves_js_sends_on_it() -> None:
+    found = sorted(name for name, text in sources().items() if "new WebSocket(" in text)
+    assert found == ["connection.js"]
+    senders = sorted(name for name, text in sources().items() if re.search(r"\bconn\.send\(", text))
+    assert senders == ["moves.js"]
+
+
+def test_every_field_of_the_state_is_declared_in_store_js() -> None:
+    store = sources()["store.js"]
+    block = store[store.index("const fields = {") : store.index("\n};", store.index("const fields = {"))]
+    declared = set(re.findall(r"^  (\w+):", block, re.M))
+    assert {"msg", "queue", "session", "conn", "pending", "tableInfo", "rematchSent"} <= declared
+    used = {
+        (name, field)
+        for name, text in sources().items()
+        for field in re.findall(r"\bapp\.(\w+)\b(?!\.js)", text)
+    }
+    assert sorted((n, f) for n, f in used if f not in declared and f != "js") == []
+
+
+@pytest.mark.parametrize(
+    ("what", "pattern"),
+    [
+        ("the move notation parsed", r"parseMove|split\(/\\s\+x/\)"),
+        ("perros and tantos worked out", r"tantosPerros|% 10\)|/ 10\)"),
+        ("the deal size hard-coded", r"40 / \(5|5 \* v\.players|5 \* names\.players"),
+        ("scores added up", r"\+ e\.points|\+= e\.points"),
+        ("piles counted", r"pile_sizes\[e\.team\]"),
+        ("a claim's victim worked out", r"players\(\) - 1\) %|players - 1\) %"),
+    ],
+)
+def test_no_rule_is_worked_out_in_the_page(what: str, pattern: str) -> None:
+    found = sorted(name for name, text in sources().items() if re.search(pattern, text))
+    assert found == [], f"{what} in {found}"

@@ -14,6 +14,9 @@ work is in its processes, not counted).
   ``--durable`` keeps fsync on, as a real deployment runs), or ``--url URL`` an existing database (its
   ``public`` schema is wiped first);
 - ``--v1``: also cuarenta 0.2's write (the whole game JSON rewritten, ``scripts/v1_store.py``), SQLite.
+- ``--compare``: also the write as it was before issue 16, alternating with today's in the same run (a
+  transaction of several statements — the compare-and-set ``UPDATE``, the ``INSERT``, ``COMMIT`` — on a
+  pool that pings every connection it hands out); on PostgreSQL today's is one statement;
 - ``--profile FILE``: run the writes of ``--moves`` under cProfile and write its statistics to FILE
   (``python -m pstats FILE``), with a summary by package on stdout.
 
@@ -51,6 +54,8 @@ from cuarenta import Game, Rules
 from cuarenta.moves import Action
 from cuarenta.server.rooms import mesa_seed, now_text
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, dumps
+from cuarenta.server.store import rooms as store_rooms
+from cuarenta.server.store.pgwatch import bounded_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -135,8 +140,8 @@ def before(v1: ModuleType, folder: Path, rules: Rules, seed: int, actions: list[
         store.close()
 
 
-def prepare(store: Store, rules: Rules, seed: int, actions: list[Action], moves: list[int],
-            n: int) -> dict[int, list[Callable[[], None]]]:  # fmt: skip
+def prepare(store: Store, rules: Rules, seed: int, actions: list[Action], moves: list[int], n: int,
+            old: Store | None = None, tag: str = "") -> dict[int, list[Callable[[], None]]]:  # fmt: skip
     """``n`` rooms per move ``k`` whose log holds the first ``k - 1`` actions, and for each the write of
     action ``k`` as the server makes it (a compare-and-set on the version the setup left)."""
     when = now_text()
@@ -144,7 +149,7 @@ def prepare(store: Store, rules: Rules, seed: int, actions: list[Action], moves:
     seats = (SeatRow(0, "person", "", None, "h"), SeatRow(1, "computer", "", "facil", None))
     for k in moves:
         for i in range(n):
-            room_id = f"room{k}-{i}"
+            room_id = f"room{tag}{k}-{i}"
             store.insert_room(
                 RoomRow(room_id, when, when, rules.players, "facil", dumps(rules.to_dict()), dumps(seed), 1,
                         k - 1, "playing", seats)
@@ -164,7 +169,12 @@ def prepare(store: Store, rules: Rules, seed: int, actions: list[Action], moves:
                     actions=[row], version=version,
                 )  # fmt: skip
 
-            writes[k].append(write)
+            def write_old(room_id: str = room_id, row: ActionRow = row, k: int = k, version: int = version,
+                          ) -> None:  # fmt: skip
+                assert old is not None
+                store_rooms._save_room_tx(old, room_id, now_text(), 1, k, 0, "playing", [row], (), version)
+
+            writes[k].append(write if old is None else write_old)
     return writes
 
 
@@ -185,6 +195,16 @@ def by_package(stats: pstats.Stats) -> list[tuple[str, float]]:
         own[package] += tt
     total = sum(own.values()) or 1.0
     return [(name, t / total) for name, t in own.most_common()]
+
+
+def old_store(target: str | Path) -> Store:
+    """A store whose pool pings every connection it hands out (``pool_pre_ping``, as before issue 16); its
+    writes go through the transaction of several statements (``store.rooms._save_room_tx``)."""
+    store = Store(target)
+    if not store.sqlite:
+        store.engine.dispose()
+        store.engine = bounded_engine(store.url, pool_pre_ping=True)
+    return store
 
 
 @contextlib.contextmanager
@@ -218,6 +238,7 @@ def main() -> None:
     parser.add_argument("--url", help="an existing PostgreSQL database (its public schema is wiped)")
     parser.add_argument("--durable", action="store_true", help="the throwaway PostgreSQL keeps fsync on")
     parser.add_argument("--v1", action="store_true", help="also cuarenta 0.2's write (SQLite)")
+    parser.add_argument("--compare", action="store_true", help="also the write before issue 16, alternating")
     parser.add_argument("--profile", type=Path, help="cProfile the writes; statistics to this file")
     args = parser.parse_args()
     if min(args.moves) < 1 or args.samples < 1:
@@ -232,9 +253,17 @@ def main() -> None:
         old = before(load_v1(), folder, rules, seed, actions, args.moves, args.samples) if args.v1 else {}
         with database(args, folder) as target:
             store = Store(target)
+            before16 = old_store(target) if args.compare else None
             try:
                 writes = prepare(store, rules, seed, actions, args.moves, args.samples)
-                if args.profile is not None:
+                if before16 is not None:  # one old write after each new one, all in one run
+                    old_writes = prepare(
+                        store, rules, seed, actions, args.moves, args.samples, before16, "old"
+                    )
+                    both = timed({**writes, **{-k: w for k, w in old_writes.items()}})
+                    new = {k: both[k] for k in args.moves}
+                    old = {k: both[-k] for k in args.moves}
+                elif args.profile is not None:
                     profiler = cProfile.Profile()
                     profiler.enable()
                     new = timed(writes)
@@ -244,14 +273,17 @@ def main() -> None:
                     new = timed(writes)
             finally:
                 store.close()
+                if before16 is not None:
+                    before16.close()
     head = f"{'move':>5}  {'median':>7}  {'p90':>7}  {'CPU/write':>9}"
-    print(head + (f"  {'v1 median':>9}  {'v1 p90':>7}" if old else ""))
+    label = "old" if args.compare else "v1"
+    print(head + (f"  {label + ' median':>10}  {label + ' p90':>7}  {'CPU/write':>9}" if old else ""))
     for k in args.moves:
         median, p90 = quantiles(new[k][0])
         line = f"{k:>5}  {median * 1e3:>7.3f}  {p90 * 1e3:>7.3f}  {new[k][1] * 1e3:>9.3f}"
         if old:
             v1_median, v1_p90 = quantiles(old[k][0])
-            line += f"  {v1_median * 1e3:>9.3f}  {v1_p90 * 1e3:>7.3f}"
+            line += f"  {v1_median * 1e3:>10.3f}  {v1_p90 * 1e3:>7.3f}  {old[k][1] * 1e3:>9.3f}"
         print(line)
     if args.profile is not None:
         stats = pstats.Stats(str(args.profile))

@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final, Self
+from typing import Any, Final, Self
 
 import sqlalchemy as sa
 from alembic.runtime.migration import MigrationContext
@@ -36,7 +36,7 @@ from cuarenta.server.store.errors import (
     store_failure,
 )
 from cuarenta.server.store.migrate import migrate
-from cuarenta.server.store.pgwatch import bounded_engine
+from cuarenta.server.store.pgwatch import PING_IDLE_SECONDS, bounded_engine, ping_when_idle
 
 log = logging.getLogger("cuarenta.server")
 
@@ -85,7 +85,8 @@ class Database:
                 fresh = self._check_file(init=init, accept_lost_wal=accept_lost_wal)
                 self.engine = sqlite_engine(self.url)
             else:  # every wait for the server bounded: a database that hangs is refused (pgwatch.py)
-                self.engine = bounded_engine(self.url, pool_pre_ping=True)
+                self.engine = bounded_engine(self.url)
+                ping_when_idle(self.engine, PING_IDLE_SECONDS)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
             raise StoreError(f"cannot open the database {where}: {exc}") from None
         try:
@@ -280,17 +281,32 @@ class Database:
         guard.release(self.engine)
 
     def _run_write(self, what: str, write: Callable[[sa.Connection], None]) -> None:
+        """Run ``write`` in one write transaction (:meth:`_write`); a failure is a :class:`StoreError`."""
         try:
             with self._write() as conn:
                 write(conn)
         except StoreError:
             raise
-        except sa.exc.IntegrityError as exc:
-            raise StoreError(f"the database refused {what}: {exc.orig}") from None
         except sa.exc.SQLAlchemyError as exc:
-            failure = store_failure(exc, what)
-            self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
-            raise failure from None
+            raise self._write_failure(exc, what) from None
+
+    def _run_statement(self, what: str, sql: str, params: dict[str, Any]) -> sa.Row[Any]:
+        """PostgreSQL: one statement that is its own transaction (autocommit: no ``BEGIN`` and no
+        ``COMMIT`` round trip; PostgreSQL applies a statement whole or not at all), and its one row of
+        answer. A failure is a :class:`StoreError`, and nothing of the statement was applied."""
+        try:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                return conn.exec_driver_sql(sql, params).one()
+        except sa.exc.SQLAlchemyError as exc:
+            raise self._write_failure(exc, what) from None
+
+    def _write_failure(self, exc: sa.exc.SQLAlchemyError, what: str) -> StoreError:
+        if isinstance(exc, sa.exc.IntegrityError):
+            return StoreError(f"the database refused {what}: {exc.orig}")
+        failure = store_failure(exc, what)
+        self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
+        return failure
 
 
 __all__ = ["GONE_ADVICE", "PING_SECONDS", "Database"]

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -172,7 +173,20 @@ def save_room(
     that repeats a ``seq`` or skips one. With ``version`` (the room's version the writer read) the
     write is a compare-and-set, checked before anything is appended: :class:`StoreConflict` if another
     writer changed the room first.
+
+    On PostgreSQL a save without ``finished`` rows — every move — is one statement, its own
+    transaction (:func:`pg_save`): one round trip.
     """
+    if not finished and self.url.get_backend_name() == "postgresql":
+        _save_room_pg(self, room_id, updated, mesa, state, mesa_state, status, actions, version)
+    else:
+        _save_room_tx(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
+
+
+def _save_room_tx(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
+                  status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
+                  version: int | None) -> None:  # fmt: skip
+    """:func:`save_room` as a transaction of several statements (SQLite; PostgreSQL with finished rows)."""
 
     def write(conn: sa.Connection) -> None:
         values = {
@@ -210,14 +224,80 @@ def save_room(
     self._run_write(f"saving room {room_id}", write)
 
 
+@functools.lru_cache(maxsize=32)
+def pg_save(cas: bool, rows: int) -> str:
+    """PostgreSQL: the text of :func:`save_room` as one statement, for ``rows`` action rows (built once per
+    count; psycopg prepares it on the server after its first few uses).
+
+    ``moved`` is the room's update (the compare-and-set when ``cas``); ``logged`` appends the action rows
+    only if it matched; the answer says what happened: the new version (``NULL``: nothing matched), the
+    rows appended, and the room's version as the statement found it (``NULL``: no such room). The log's
+    constraints are checked at the end of the statement, so rows ``n`` and ``n + 1`` may come in one
+    save, and a refused row undoes the whole statement, the room's update with it.
+
+    >>> "version = %(read)s" in pg_save(True, 1), "INSERT" in pg_save(False, 0)
+    (True, False)
+    """
+    where = "id = %(room)s AND version = %(read)s" if cas else "id = %(room)s"
+    moved = (
+        "moved AS (UPDATE rooms SET version = version + 1, updated = %(updated)s, mesa = %(mesa)s,"
+        " state = %(state)s, mesa_state = %(mesa_state)s, status = %(status)s"
+        f" WHERE {where} RETURNING version)"
+    )
+    answer = " (SELECT version FROM rooms WHERE id = %(room)s) AS found"
+    if rows == 0:
+        return f"WITH {moved} SELECT (SELECT version FROM moved) AS written, 0 AS logged,{answer}"
+    values = ", ".join(
+        f"(%(r{i})s, %(m{i})s::integer, %(s{i})s::integer, %(p{i})s::integer, %(a{i})s, %(t{i})s)"
+        for i in range(rows)
+    )
+    return (
+        f"WITH {moved}, logged AS (INSERT INTO actions (room, mesa, seq, prev, action, at)"
+        f" SELECT v.* FROM (VALUES {values}) AS v(room, mesa, seq, prev, action, at)"
+        " WHERE EXISTS (SELECT FROM moved) RETURNING 1)"
+        f" SELECT (SELECT version FROM moved) AS written, (SELECT count(*) FROM logged) AS logged,{answer}"
+    )
+
+
+def _save_room_pg(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
+                  status: str, actions: Sequence[ActionRow], version: int | None) -> None:  # fmt: skip
+    """:func:`save_room` on PostgreSQL without finished rows: one statement, one round trip."""
+    params: dict[str, Any] = {
+        "room": room_id,
+        "read": version,
+        "updated": updated,
+        "mesa": mesa,
+        "state": state,
+        "mesa_state": mesa_state,
+        "status": status,
+    }
+    for i, a in enumerate(actions):
+        params[f"r{i}"] = a.room
+        params[f"m{i}"] = a.mesa
+        params[f"s{i}"] = a.seq
+        params[f"p{i}"] = a.seq - 1 if a.seq > 1 else None
+        params[f"a{i}"] = a.action
+        params[f"t{i}"] = a.at
+    row = self._run_statement(f"saving room {room_id}", pg_save(version is not None, len(actions)), params)
+    if row.written is not None:
+        return
+    if row.found is None:
+        raise StoreError(f"there is no room {room_id!r} to save")
+    raise StoreConflict(_conflict(room_id, int(row.found), version))
+
+
+def _conflict(room_id: str, found: int, version: int | None) -> str:
+    if found == version:  # a concurrent write committed while this one waited for the room's row
+        return f"room {room_id} changed meanwhile (a concurrent write moved it past version {version})"
+    return f"room {room_id} changed meanwhile (version {found}, the writer read {version})"
+
+
 def _no_room(conn: sa.Connection, room_id: str, version: int | None) -> None:
     """A room update matched no row: the room is missing, or (a compare-and-set) it has moved on."""
     now = conn.execute(sa.select(rooms_table.c.version).where(rooms_table.c.id == room_id)).first()
     if now is None:
         raise StoreError(f"there is no room {room_id!r} to save")
-    raise StoreConflict(
-        f"room {room_id} changed meanwhile (version {now.version}, the writer read {version})"
-    )
+    raise StoreConflict(_conflict(room_id, int(now.version), version))
 
 
 def room_exists(self: Database, room_id: str) -> bool:

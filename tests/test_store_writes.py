@@ -9,10 +9,12 @@ Each test runs on a SQLite file and on a throwaway PostgreSQL on a loopback port
 from __future__ import annotations
 
 import itertools
+import socket
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -22,7 +24,7 @@ from hypothesis import strategies as st
 
 import cluster_support as cs
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, StoreConflict, StoreError
-from cuarenta.server.store.pgwatch import PING_IDLE_SECONDS
+from cuarenta.server.store.pgwatch import PING_IDLE_SECONDS, Watchdog
 
 WHEN = "2026-12-02T01:00:00Z"
 ROOMS = itertools.count(1)
@@ -73,22 +75,29 @@ def stored(store: Store, room_id: str) -> tuple[Any, ...]:
     return row.version, row.state, row.updated, row.status, store.load_actions(room_id, 1)
 
 
-def test_a_move_is_one_statement_on_postgresql(store: Store) -> None:
+def test_a_move_is_one_statement_on_postgresql_and_one_transaction_on_sqlite(store: Store) -> None:
     """On PostgreSQL the compare-and-set, the log row and the room's counters go in one statement (one
-    round trip, its own transaction); on SQLite, one transaction of an UPDATE and an INSERT."""
+    round trip, its own transaction); on SQLite, one transaction of an UPDATE and an INSERT (what
+    ``sqlite3`` itself ran, from its trace)."""
     store.insert_room(a_room("r1"))
     sent: list[str] = []
 
     def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
         sent.append(statement)
 
-    sa.event.listen(store.engine, "before_cursor_execute", note)
+    def trace(dbapi_connection: Any, *_rest: Any) -> None:
+        dbapi_connection.set_trace_callback(sent.append)
+
+    event, listener = ("checkout", trace) if store.sqlite else ("before_cursor_execute", note)
+    sa.event.listen(store.engine, event, listener)
     try:
         move(store, "r1", [1], state=1, version=0)
     finally:
-        sa.event.remove(store.engine, "before_cursor_execute", note)
+        sa.event.remove(store.engine, event, listener)
     if store.sqlite:
-        assert [s.split()[0] for s in sent] == ["BEGIN", "UPDATE", "INSERT"]
+        assert [" ".join(s.split()[:2]) for s in sent] == [
+            "BEGIN IMMEDIATE", "UPDATE rooms", "INSERT INTO", "COMMIT"
+        ], sent  # fmt: skip
     else:
         assert len(sent) == 1, sent
         assert sent[0].startswith("WITH moved AS (UPDATE rooms") and "INSERT INTO actions" in sent[0]
@@ -155,3 +164,24 @@ def test_an_idle_connection_the_server_dropped_is_replaced_before_a_write(postgr
     finally:
         store.close()
         wipe.dispose()
+
+
+def test_the_watchdog_cuts_a_call_armed_while_its_thread_idles() -> None:
+    """Arming a call does not wake the watchdog's thread (a thread switch at every statement); it still
+    cuts a call that gets no answer at the call's deadline. A real socket pair stands for the connection:
+    the "server" end never answers."""
+    ours, theirs = socket.socketpair()
+    ours.settimeout(30)  # a watchdog that never cuts fails the test here, it does not hang it
+    connection = SimpleNamespace(pgconn=SimpleNamespace(socket=ours.fileno()))
+    watchdog = Watchdog(seconds=0.3)
+    try:
+        with watchdog.call(connection):  # starts the thread, which then idles: nothing is armed
+            pass
+        time.sleep(0.1)
+        with watchdog.call(connection):
+            answer = ours.recv(1)  # waits for an answer; the watchdog shuts the socket at the deadline
+        assert answer == b""
+        assert watchdog.cut == 1 and watchdog.hung
+    finally:
+        ours.close()
+        theirs.close()

@@ -287,7 +287,10 @@ class Database:
                 write(conn)
         except StoreError:
             raise
-        except sa.exc.SQLAlchemyError as exc:
+        except (
+            sa.exc.SQLAlchemyError,
+            sqlite3.Error,
+        ) as exc:  # sqlite3's own: statements sent to it directly
             raise self._write_failure(exc, what) from None
 
     def _run_statement(self, what: str, sql: str, params: dict[str, Any]) -> sa.Row[Any]:
@@ -301,9 +304,9 @@ class Database:
         except sa.exc.SQLAlchemyError as exc:
             raise self._write_failure(exc, what) from None
 
-    def _write_failure(self, exc: sa.exc.SQLAlchemyError, what: str) -> StoreError:
-        if isinstance(exc, sa.exc.IntegrityError):
-            return StoreError(f"the database refused {what}: {exc.orig}")
+    def _write_failure(self, exc: Exception, what: str) -> StoreError:
+        if isinstance(exc, sa.exc.IntegrityError | sqlite3.IntegrityError):
+            return StoreError(f"the database refused {what}: {getattr(exc, 'orig', None) or exc}")
         failure = store_failure(exc, what)
         self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
         return failure

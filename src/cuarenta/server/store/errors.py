@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Final
 
-import sqlalchemy as sa
-
 from cuarenta.server.store.files import is_corrupt
 
 
@@ -58,12 +56,14 @@ _START_ERRORS: Final[dict[str, type[StoreError]]] = {
 }
 
 
-def store_failure(exc: sa.exc.SQLAlchemyError, what: str) -> StoreError:
-    """The store's error for a failed database call: :class:`StoreCorrupt` when the driver says the file
-    or a row is damaged, else :class:`StoreError` (busy, locked, unreachable …). The message names
-    ``what`` was being done and the driver's own words (never the SQL or its parameters).
+def store_failure(exc: Exception, what: str) -> StoreError:
+    """The store's error for a failed database call (SQLAlchemy's error, or the driver's own):
+    :class:`StoreCorrupt` when the driver says the file or a row is damaged, else :class:`StoreError`
+    (busy, locked, unreachable …). The message names ``what`` was being done and the driver's own words
+    (never the SQL or its parameters).
 
     >>> import sqlite3
+    >>> import sqlalchemy as sa
     >>> damaged = sqlite3.DatabaseError("database disk image is malformed")
     >>> store_failure(sa.exc.DatabaseError("SELECT …", {}, damaged), "reading room r1")
     StoreCorrupt('reading room r1 failed: the database is damaged: database disk image is malformed')

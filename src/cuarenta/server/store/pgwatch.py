@@ -124,9 +124,10 @@ class Watchdog:
             return
         fd = int(connection.pgconn.socket)
         with self._lock:
+            # no wake-up of the watchdog's thread (a thread switch at every call): it looks again at least
+            # every ``seconds``, and this deadline is ``seconds`` away, so it is seen in time (``_run``)
             self._armed[key] = (time.monotonic() + self.seconds, fd)
             self._start_locked()
-            self._lock.notify()
         try:
             yield
         finally:
@@ -160,8 +161,10 @@ class Watchdog:
                 if self._hung_since is not None and self.probe is not None and not self._probing:
                     self._probing = True
                     threading.Thread(target=self._probe, name="cuarenta-pg-probe", daemon=True).start()
+                # the earliest deadline, and with none armed a look again after ``seconds``: a call armed
+                # meanwhile (it does not wake this thread) has its deadline no earlier than that
                 deadlines = [deadline for deadline, _ in self._armed.values()]
-                self._lock.wait(max(0.01, min(deadlines) - now) if deadlines else None)
+                self._lock.wait(max(0.01, min(deadlines) - now) if deadlines else self.seconds)
 
     def _probe(self) -> None:
         """Try the database until it answers; then it no longer counts as hung."""

@@ -177,10 +177,50 @@ def save_room(
     On PostgreSQL a save without ``finished`` rows — every move — is one statement, its own
     transaction (:func:`pg_save`): one round trip.
     """
-    if not finished and self.url.get_backend_name() == "postgresql":
+    if self.sqlite:
+        _save_room_sqlite(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
+    elif not finished and self.url.get_backend_name() == "postgresql":
         _save_room_pg(self, room_id, updated, mesa, state, mesa_state, status, actions, version)
     else:
         _save_room_tx(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
+
+
+#: SQLite: the statements of a save in the driver's own form (``?``), sent to ``sqlite3`` as they are.
+SQLITE_UPDATE: Final = (
+    "UPDATE rooms SET version = version + 1, updated = ?, mesa = ?, state = ?, mesa_state = ?, status = ?"
+    " WHERE id = ?"
+)
+SQLITE_UPDATE_CAS: Final = SQLITE_UPDATE + " AND version = ?"
+SQLITE_INSERT: Final = "INSERT INTO actions (room, mesa, seq, prev, action, at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+def _save_room_sqlite(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
+                      status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
+                      version: int | None) -> None:  # fmt: skip
+    """:func:`save_room` on SQLite: one transaction (``BEGIN IMMEDIATE``, the file checks of
+    :meth:`~cuarenta.server.store.database.Database._write`), its statements given to ``sqlite3`` directly
+    — SQLAlchemy's statement handling was half of a move's write (docs/performance.md)."""
+
+    def write(conn: sa.Connection) -> None:
+        db = conn.connection.dbapi_connection
+        assert db is not None
+        if version is None:
+            changed = db.execute(SQLITE_UPDATE, (updated, mesa, state, mesa_state, status, room_id))
+        else:
+            changed = db.execute(
+                SQLITE_UPDATE_CAS, (updated, mesa, state, mesa_state, status, room_id, version)
+            )
+        if changed.rowcount != 1:
+            _no_room(conn, room_id, version)
+        if actions:
+            db.executemany(
+                SQLITE_INSERT,
+                [(a.room, a.mesa, a.seq, a.seq - 1 if a.seq > 1 else None, a.action, a.at) for a in actions],
+            )
+        if finished:
+            conn.execute(finished_table.insert(), [finished_values(f) for f in finished])
+
+    self._run_write(f"saving room {room_id}", write)
 
 
 def _save_room_tx(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,

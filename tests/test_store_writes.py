@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import cluster_support as cs
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, StoreConflict, StoreError
-from cuarenta.server.store.pgwatch import PING_IDLE_SECONDS, Watchdog
+from cuarenta.server.store.pgwatch import Watchdog
 
 WHEN = "2026-12-02T01:00:00Z"
 ROOMS = itertools.count(1)
@@ -139,31 +139,6 @@ def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
         move(store, "r9", [1], state=1, version=None)
     move(store, "r1", [2, 3, 4], state=4, version=None)  # without a version: unconditional
     assert stored(store, "r1") == (2, 4, WHEN, "playing", [(1, "a1"), (2, "a2"), (3, "a3"), (4, "a4")])
-
-
-def test_an_idle_connection_the_server_dropped_is_replaced_before_a_write(postgres: str) -> None:
-    """The pool pings a connection that lay idle (:data:`PING_IDLE_SECONDS`) before handing it out: one
-    that PostgreSQL closed meanwhile (a restart, a failover, an idle timeout) is replaced, and the write
-    goes through."""
-    wipe = sa.create_engine(postgres)
-    with wipe.begin() as conn:
-        conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    store = Store(postgres)
-    try:
-        store.insert_room(a_room("r1"))
-        move(store, "r1", [1], state=1, version=0)
-        with wipe.connect() as conn:  # every other connection of the database is closed by the server
-            ended = conn.exec_driver_sql(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            ).scalar_one()
-        assert ended >= 1
-        time.sleep(PING_IDLE_SECONDS + 0.5)  # the store's connection is now idle long enough to be pinged
-        move(store, "r1", [2], state=2, version=1)
-        assert stored(store, "r1")[:2] == (2, 2)
-    finally:
-        store.close()
-        wipe.dispose()
 
 
 def test_the_watchdog_cuts_a_call_armed_while_its_thread_idles() -> None:

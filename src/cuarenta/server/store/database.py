@@ -36,7 +36,7 @@ from cuarenta.server.store.errors import (
     store_failure,
 )
 from cuarenta.server.store.migrate import migrate
-from cuarenta.server.store.pgwatch import PING_IDLE_SECONDS, bounded_engine, ping_when_idle
+from cuarenta.server.store.pgwatch import bounded_engine
 
 log = logging.getLogger("cuarenta.server")
 
@@ -85,8 +85,7 @@ class Database:
                 fresh = self._check_file(init=init, accept_lost_wal=accept_lost_wal)
                 self.engine = sqlite_engine(self.url)
             else:  # every wait for the server bounded: a database that hangs is refused (pgwatch.py)
-                self.engine = bounded_engine(self.url)
-                ping_when_idle(self.engine, PING_IDLE_SECONDS)
+                self.engine = bounded_engine(self.url, pool_pre_ping=True)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
             raise StoreError(f"cannot open the database {where}: {exc}") from None
         try:

@@ -56,9 +56,6 @@ CONNECT_SECONDS: Final = 2
 PROBE_SECONDS: Final = 0.5
 #: Seconds a checkout waits for a free connection of the pool (SQLAlchemy's default is 30).
 POOL_SECONDS: Final = 2.0
-#: A connection taken from the pool is pinged first (``SELECT 1``) only when it was last used longer ago
-#: than this, in seconds (:func:`ping_when_idle`).
-PING_IDLE_SECONDS: Final = 1.0
 #: The statement that starts a migration (the store's advisory lock, migrate.py): from it to the commit, no
 #: bound.
 _MIGRATION_MARK: Final = "pg_advisory_xact_lock"
@@ -275,32 +272,6 @@ def bounded_engine(url: sa.URL, **options: Any) -> sa.Engine:
     return engine
 
 
-def ping_when_idle(engine: sa.Engine, seconds: float = PING_IDLE_SECONDS) -> None:
-    """Ping a connection taken from ``engine``'s pool only when it lay idle longer than ``seconds``.
-
-    SQLAlchemy's ``pool_pre_ping`` pings at every checkout: a round trip before each move's write. A
-    connection used a moment ago is as good as a ping; one that lay idle may have been closed by a
-    restarted or failed-over server, and is pinged (SQLAlchemy's own ``do_ping``, bounded like every
-    call: :class:`Watchdog`) and replaced when the ping fails (the pool then connects anew). A connection
-    lost within ``seconds`` of its last use fails its next statement instead: that write is refused
-    (``store_unavailable``), never acknowledged, and the pool drops its connections.
-    """
-
-    @sa.event.listens_for(engine, "checkin")
-    def _checkin(_dbapi_connection: Any, record: Any) -> None:
-        record.info["cuarenta_used"] = time.monotonic()
-
-    @sa.event.listens_for(engine, "checkout")
-    def _checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        used = record.info.get("cuarenta_used")
-        if used is None or time.monotonic() - used < seconds:  # new, or used a moment ago
-            return
-        try:
-            engine.dialect.do_ping(dbapi_connection)
-        except Exception as exc:
-            raise sa.exc.DisconnectionError(f"the pooled connection is gone: {exc}") from exc
-
-
 def watchdog_of(engine: sa.Engine) -> Watchdog | None:
     """The :class:`Watchdog` of an engine made by :func:`bounded_engine` (``None`` for another)."""
     return _WATCHDOGS.get(engine)
@@ -312,11 +283,9 @@ _WATCHDOGS: weakref.WeakKeyDictionary[sa.Engine, Watchdog] = weakref.WeakKeyDict
 __all__ = [
     "CALL_SECONDS",
     "CONNECT_SECONDS",
-    "PING_IDLE_SECONDS",
     "POOL_SECONDS",
     "PROBE_SECONDS",
     "Watchdog",
     "bounded_engine",
-    "ping_when_idle",
     "watchdog_of",
 ]

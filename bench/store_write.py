@@ -1,17 +1,30 @@
-"""The time of one move's write to the store, early and late in a mesa: before (the whole game JSON
-rewritten, cuarenta 0.2) and after (one row appended to the action log).
+"""The cost of one move's write to the store: ``Store.save_room`` with one new action row and the room's
+counters, as a compare-and-set on the room's version (what the server does after every move), on a SQLite
+file and on PostgreSQL.
 
-Before: cuarenta 0.2's save after a move — ``game.to_json()`` and its ``UPDATE rooms SET … game = ?``
-in a transaction — with that store's own code (``scripts/v1_store.py``). After: the server's own
-``Rooms._save`` — the new action's log row and the room's counters, one transaction (SQLAlchemy Core on
-the same kind of SQLite file: WAL, ``synchronous=NORMAL``). Each sample is one write of move ``k`` of
-a mesa (``k`` = 1 and 150 by default) in a room whose mesa already has ``k - 1`` actions; the moves are
-timed in turn, so that a busy machine slows each alike, with Python's collector paused while timing (on
-both sides). The figures are the median and the 90th percentile over the samples. Run from the
-repository root::
+Each sample is one write of move ``k`` of a mesa (``k`` = 1 and 150 by default) in a room whose log
+already holds ``k - 1`` actions; the moves are timed in turn, so that a busy machine slows each alike,
+with Python's collector paused while timing. The figures are the median and the 90th percentile of the
+wall time of a write, and the CPU time of this process per write (``time.process_time`` over all of a
+move's samples: the Python, SQLAlchemy and driver work a server node spends on it; PostgreSQL's own
+work is in its processes, not counted).
 
-    .venv/bin/python bench/store_write.py                  # moves 1 and 150, 300 samples each
-    .venv/bin/python bench/store_write.py --moves 1 50 150 --samples 500
+- ``--database sqlite`` (the default): a SQLite file in a temporary directory (WAL, ``synchronous=NORMAL``);
+- ``--database postgres``: a throwaway PostgreSQL on a loopback port (``tests/cluster_support.py``;
+  ``--durable`` keeps fsync on, as a real deployment runs), or ``--url URL`` an existing database (its
+  ``public`` schema is wiped first);
+- ``--v1``: also cuarenta 0.2's write (the whole game JSON rewritten, ``scripts/v1_store.py``), SQLite.
+- ``--compare``: also the write as it was before issue 16, alternating with today's in the same run (a
+  transaction of several statements — the compare-and-set ``UPDATE``, the ``INSERT``, ``COMMIT`` — on a
+  pool that pings every connection it hands out); on PostgreSQL today's is one statement;
+- ``--profile FILE``: run the writes of ``--moves`` under cProfile and write its statistics to FILE
+  (``python -m pstats FILE``), with a summary by package on stdout.
+
+Run from the repository root::
+
+    .venv/bin/python bench/store_write.py                                  # SQLite, moves 1 and 150
+    .venv/bin/python bench/store_write.py --database postgres --samples 1000
+    .venv/bin/python bench/store_write.py --database postgres --profile .scratch/pg.prof
 
 Figures are recorded in docs/performance.md. This is a measurement, not a test.
 """
@@ -19,25 +32,30 @@ Figures are recorded in docs/performance.md. This is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
+import cProfile
 import gc
 import importlib.util
 import platform
+import pstats
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
+import sqlalchemy as sa
+
 from cuarenta import Game, Rules
 from cuarenta.moves import Action
-from cuarenta.server.rooms import Room, Rooms, Seat, mesa_seed, now_text
-from cuarenta.server.store import ActionRow, RoomRow, Store, dumps
-from cuarenta.server.thinking import make_thinking
+from cuarenta.server.rooms import mesa_seed, now_text
+from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, dumps
+from cuarenta.server.store import rooms as store_rooms
+from cuarenta.server.store.pgwatch import bounded_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,8 +83,7 @@ def long_mesa(rules: Rules, seed: int, length: int) -> tuple[int, list[Action]]:
 
 @contextlib.contextmanager
 def no_gc() -> Iterator[None]:
-    """Time the writes, not a collection of the benchmark's own heap (the server tunes its collector:
-    docs/performance.md)."""
+    """Time the writes, not a collection of the benchmark's own heap."""
     gc.collect()
     gc.disable()
     try:
@@ -80,10 +97,28 @@ def quantiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
 
 
+Figures = dict[int, tuple[list[float], float]]  #: move → (wall times of its writes, CPU per write)
+
+
+def timed(writes: dict[int, list[Callable[[], None]]]) -> Figures:
+    """Run every move's writes in turn (one of each move per round); wall time per write and CPU per write."""
+    samples: dict[int, list[float]] = {k: [] for k in writes}
+    cpu: dict[int, float] = dict.fromkeys(writes, 0.0)
+    rounds = min(len(w) for w in writes.values())
+    with no_gc():
+        for i in range(rounds):
+            for k, row in writes.items():
+                c0, t0 = time.process_time(), time.perf_counter()
+                row[i]()
+                t1, c1 = time.perf_counter(), time.process_time()
+                samples[k].append(t1 - t0)
+                cpu[k] += c1 - c0
+    return {k: (samples[k], cpu[k] / rounds) for k in writes}
+
+
 def before(v1: ModuleType, folder: Path, rules: Rules, seed: int, actions: list[Action], moves: list[int],
-           n: int) -> dict[int, list[float]]:  # fmt: skip
-    """cuarenta 0.2: write move ``k`` as the whole game JSON (serialise + UPDATE + commit), ``n`` times for
-    each ``k`` of ``moves``, interleaved (one room per ``k`` in one file)."""
+           n: int) -> Figures:  # fmt: skip
+    """cuarenta 0.2: write move ``k`` as the whole game JSON (serialise + UPDATE + commit)."""
     store = v1.V1Store(folder / "before.sqlite3")
     games = {k: Game.replay(rules, mesa_seed(seed, 1), actions[:k]) for k in moves}
     when = now_text()
@@ -93,81 +128,169 @@ def before(v1: ModuleType, folder: Path, rules: Rules, seed: int, actions: list[
              "playing", "{}"),
             [(f"room{k}", 0, "person", "", None, f"h{k}"), (f"room{k}", 1, "computer", "", "facil", None)],
         )  # fmt: skip
-    samples: dict[int, list[float]] = {k: [] for k in moves}
-    with no_gc():
-        for _ in range(n):
-            for k in moves:
-                start = time.perf_counter()
-                store.save_room(
-                    f"room{k}", updated=now_text(), mesa=1, state=k, status="playing", game=games[k].to_json()
-                )
-                samples[k].append(time.perf_counter() - start)
-    store.close()
-    return samples
+
+    def write(k: int) -> Callable[[], None]:
+        return lambda: store.save_room(
+            f"room{k}", updated=now_text(), mesa=1, state=k, status="playing", game=games[k].to_json()
+        )
+
+    try:
+        return timed({k: [write(k)] * n for k in moves})
+    finally:
+        store.close()
 
 
-def after(folder: Path, rules: Rules, seed: int, actions: list[Action], moves: list[int],
-          n: int) -> dict[int, list[float]]:  # fmt: skip
-    """Now: ``Rooms._save`` of move ``k`` (one log row and the counters) in ``n`` rooms at move ``k - 1``
-    for each ``k`` of ``moves``, all in one database, timed interleaved."""
-    store = Store(folder / "after.sqlite3")
-    rooms = Rooms(store, bot_delay=0, thinking=make_thinking(0), max_rooms=n * len(moves) + 1)
+def prepare(store: Store, rules: Rules, seed: int, actions: list[Action], moves: list[int], n: int,
+            old: Store | None = None, tag: str = "") -> dict[int, list[Callable[[], None]]]:  # fmt: skip
+    """``n`` rooms per move ``k`` whose log holds the first ``k - 1`` actions, and for each the write of
+    action ``k`` as the server makes it (a compare-and-set on the version the setup left)."""
     when = now_text()
-    ready: dict[int, list[Room]] = {k: [] for k in moves}
+    writes: dict[int, list[Callable[[], None]]] = {k: [] for k in moves}
+    seats = (SeatRow(0, "person", "", None, "h"), SeatRow(1, "computer", "", "facil", None))
     for k in moves:
-        game = Game.replay(rules, mesa_seed(seed, 1), actions[: k - 1])
-        for i in range(n):  # rooms whose log holds the first k - 1 actions (written in one go)
-            room_id = f"room{k}-{i}"
-            seats = [Seat(0, "person", "", None, "h"), Seat(1, "computer", "", "facil", None)]
+        for i in range(n):
+            room_id = f"room{tag}{k}-{i}"
             store.insert_room(
                 RoomRow(room_id, when, when, rules.players, "facil", dumps(rules.to_dict()), dumps(seed), 1,
-                        k - 1, "playing", tuple(s.to_row() for s in seats))
+                        k - 1, "playing", seats)
             )  # fmt: skip
             rows = [ActionRow(room_id, 1, j + 1, str(a), when) for j, a in enumerate(actions[: k - 1])]
-            store.save_room(
-                room_id, updated=when, mesa=1, state=k - 1, mesa_state=0, status="playing", actions=rows
-            )
-            # the room at the version the two writes above left it at (each write is a compare-and-set)
-            room = Room(room_id, when, "facil", rules, seed, seats, 1, game.copy(), state=k - 1, logged=k - 1)
-            room.version = 1
-            room.game.play(actions[k - 1])
-            room.state = k
-            ready[k].append(room)
-    samples: dict[int, list[float]] = {k: [] for k in moves}
-    with no_gc():
-        for i in range(n):
-            for k in moves:
-                room = ready[k][i]
-                start = time.perf_counter()
-                rooms._save(room)
-                samples[k].append(time.perf_counter() - start)
-                assert room.logged == k
-    asyncio.run(rooms.close())
-    store.close()
-    return samples
+            if rows:
+                store.save_room(
+                    room_id, updated=when, mesa=1, state=k - 1, mesa_state=0, status="playing", actions=rows
+                )
+            version = 1 if rows else 0
+            row = ActionRow(room_id, 1, k, str(actions[k - 1]), when)
+
+            def write(room_id: str = room_id, row: ActionRow = row, k: int = k, version: int = version,
+                      ) -> None:  # fmt: skip
+                store.save_room(
+                    room_id, updated=now_text(), mesa=1, state=k, mesa_state=0, status="playing",
+                    actions=[row], version=version,
+                )  # fmt: skip
+
+            def write_old(room_id: str = room_id, row: ActionRow = row, k: int = k, version: int = version,
+                          ) -> None:  # fmt: skip
+                assert old is not None
+                store_rooms._save_room_tx(old, room_id, now_text(), 1, k, 0, "playing", [row], (), version)
+
+            writes[k].append(write if old is None else write_old)
+    return writes
+
+
+def by_package(stats: pstats.Stats) -> list[tuple[str, float]]:
+    """Own time by top-level package (sqlalchemy, psycopg, cuarenta …), as shares of the total."""
+    own: Counter[str] = Counter()
+    raw = stats.stats  # type: ignore[attr-defined]
+    for (filename, _line, _name), (_cc, _nc, tt, _ct, _callers) in raw.items():
+        path = str(filename)
+        if "site-packages/" in path:
+            package = path.split("site-packages/", 1)[1].split("/", 1)[0]
+        elif "/cuarenta/" in path:
+            package = "cuarenta"
+        elif path.startswith("~") or path.startswith("<"):
+            package = "builtins (C: sockets, sqlite3 …)"
+        else:
+            package = "python stdlib"
+        own[package] += tt
+    total = sum(own.values()) or 1.0
+    return [(name, t / total) for name, t in own.most_common()]
+
+
+def old_store(target: str | Path) -> Store:
+    """A store whose pool pings every connection it hands out (``pool_pre_ping``, as before issue 16); its
+    writes go through the transaction of several statements (``store.rooms._save_room_tx``)."""
+    store = Store(target)
+    if not store.sqlite:
+        store.engine.dispose()
+        store.engine = bounded_engine(store.url, pool_pre_ping=True)
+    return store
+
+
+@contextlib.contextmanager
+def database(args: argparse.Namespace, folder: Path) -> Iterator[str | Path]:
+    if args.database == "sqlite":
+        yield folder / "after.sqlite3"
+        return
+    if args.url:
+        engine = sa.create_engine(args.url)
+        with engine.begin() as conn:
+            conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        engine.dispose()
+        yield args.url
+        return
+    sys.path.insert(0, str(ROOT / "tests"))
+    import cluster_support as cs
+
+    pg = cs.Postgres(folder, durable=args.durable)
+    try:
+        yield pg.url
+    finally:
+        pg.remove()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, nargs="+", default=[1, 150], help="which moves to time")
-    parser.add_argument("--samples", type=int, default=300, help="writes timed per move and side")
+    parser.add_argument("--samples", type=int, default=300, help="writes timed per move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--url", help="an existing PostgreSQL database (its public schema is wiped)")
+    parser.add_argument("--durable", action="store_true", help="the throwaway PostgreSQL keeps fsync on")
+    parser.add_argument("--v1", action="store_true", help="also cuarenta 0.2's write (SQLite)")
+    parser.add_argument("--compare", action="store_true", help="also the write before issue 16, alternating")
+    parser.add_argument("--profile", type=Path, help="cProfile the writes; statistics to this file")
     args = parser.parse_args()
     if min(args.moves) < 1 or args.samples < 1:
         parser.error("moves and samples must be 1 or more")
     rules = Rules()
     seed, actions = long_mesa(rules, args.seed, max(args.moves))
-    v1 = load_v1()
     print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
-          f"a_todo_rigor 1v1, {args.samples} samples per figure, times in ms")  # fmt: skip
-    print(f"{'move':>5}  {'before median':>13}  {'before p90':>10}  {'after median':>12}  {'after p90':>9}")
+          f"{args.database}{' (durable)' if args.durable else ''}; a_todo_rigor 1v1, {args.samples} "
+          "samples per move; ms")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        old = before(v1, folder, rules, seed, actions, args.moves, args.samples)
-        new = after(folder, rules, seed, actions, args.moves, args.samples)
-        for k in args.moves:
-            ms = [f * 1e3 for f in (*quantiles(old[k]), *quantiles(new[k]))]
-            print(f"{k:>5}  {ms[0]:>13.3f}  {ms[1]:>10.3f}  {ms[2]:>12.3f}  {ms[3]:>9.3f}")
+        old = before(load_v1(), folder, rules, seed, actions, args.moves, args.samples) if args.v1 else {}
+        with database(args, folder) as target:
+            store = Store(target)
+            before16 = old_store(target) if args.compare else None
+            try:
+                writes = prepare(store, rules, seed, actions, args.moves, args.samples)
+                if before16 is not None:  # one old write after each new one, all in one run
+                    old_writes = prepare(
+                        store, rules, seed, actions, args.moves, args.samples, before16, "old"
+                    )
+                    both = timed({**writes, **{-k: w for k, w in old_writes.items()}})
+                    new = {k: both[k] for k in args.moves}
+                    old = {k: both[-k] for k in args.moves}
+                elif args.profile is not None:
+                    profiler = cProfile.Profile()
+                    profiler.enable()
+                    new = timed(writes)
+                    profiler.disable()
+                    profiler.dump_stats(str(args.profile))
+                else:
+                    new = timed(writes)
+            finally:
+                store.close()
+                if before16 is not None:
+                    before16.close()
+    head = f"{'move':>5}  {'median':>7}  {'p90':>7}  {'CPU/write':>9}"
+    label = "old" if args.compare else "v1"
+    print(head + (f"  {label + ' median':>10}  {label + ' p90':>7}  {'CPU/write':>9}" if old else ""))
+    for k in args.moves:
+        median, p90 = quantiles(new[k][0])
+        line = f"{k:>5}  {median * 1e3:>7.3f}  {p90 * 1e3:>7.3f}  {new[k][1] * 1e3:>9.3f}"
+        if old:
+            v1_median, v1_p90 = quantiles(old[k][0])
+            line += f"  {v1_median * 1e3:>10.3f}  {v1_p90 * 1e3:>7.3f}  {old[k][1] * 1e3:>9.3f}"
+        print(line)
+    if args.profile is not None:
+        stats = pstats.Stats(str(args.profile))
+        print("# own time by package (under cProfile):")
+        for name, share in by_package(stats):
+            if share >= 0.005:
+                print(f"#   {name}: {share:.1%}")
 
 
 if __name__ == "__main__":

@@ -219,7 +219,7 @@ def test_the_built_wheel_installs_alone_with_its_data(tmp_path: Path) -> None:
         "files = importlib.resources.files('cuarenta')\n"
         "print(len(tables()), text('error.game_over', 'es'))\n"
         "page = files.joinpath('web/static/index.html')\n"
-        "print(page.is_file(), files.joinpath('server/migrations').is_dir())\n"
+        "print(page.is_file(), files.joinpath('server/store/migrations/env.py').is_file())\n"
         "print(json.dumps(importlib.metadata.requires('cuarenta')))\n"
     )
     result = subprocess.run([str(python), "-I", "-c", script], capture_output=True, text=True, timeout=120)

@@ -1,6 +1,6 @@
 """Alembic's environment for the store's migrations.
 
-The store runs them in code (:meth:`cuarenta.server.store.Store.migrate`): it passes an open connection,
+The store runs them in code (:func:`cuarenta.server.store.migrate.migrate`): it passes an open connection,
 inside its transaction, in ``config.attributes["connection"]``, so the whole upgrade is applied or
 nothing is. There is no ``alembic.ini`` and no offline (SQL script) mode. Imported any other way (a
 doctest collector, say), this file does nothing.

@@ -1,0 +1,314 @@
+"""The database a store works on: opening it (SQLite's file checks, PostgreSQL's bounded engine), its
+read and write transactions, and what a failure means (docs/storage.md "Storage faults").
+
+:class:`Database` holds no query of its own: the queries of rooms, finished mesas and profiles are
+functions of their modules, bound as methods of :class:`cuarenta.server.store.Store`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final, Self
+
+import sqlalchemy as sa
+from alembic.runtime.migration import MigrationContext
+from alembic.util.exc import CommandError
+
+from cuarenta.server.store import files as sqlite_files
+from cuarenta.server.store.connect import (
+    DB_NAME,
+    MIN_SQLITE,
+    FileGuard,
+    database_url,
+    sqlite_engine,
+    sqlite_file,
+)
+from cuarenta.server.store.errors import (
+    _START_ERRORS,
+    StoreCorrupt,
+    StoreError,
+    StoreGone,
+    store_failure,
+)
+from cuarenta.server.store.migrate import migrate
+from cuarenta.server.store.pgwatch import bounded_engine
+
+log = logging.getLogger("cuarenta.server")
+
+#: What a store whose SQLite file was deleted or replaced says after why (it refuses from then on).
+GONE_ADVICE: Final = "nothing more can be stored or read until it is restored and the server restarts"
+#: The longest :meth:`Database.ping` lets its query run on PostgreSQL, in seconds.
+PING_SECONDS: Final = 2.0
+
+
+class Database:
+    """The database of one server: a SQLite file (the default) or a PostgreSQL database by URL — its
+    engine, its transactions and its faults (the queries are in :mod:`~cuarenta.server.store.rooms`,
+    :mod:`~cuarenta.server.store.finished` and :mod:`~cuarenta.server.store.profiles`;
+    :class:`~cuarenta.server.store.Store` binds them).
+
+    Safe to share between threads: every method takes a connection from the engine's pool for its own
+    transaction. ``target`` is a URL (text) or the path of a SQLite file; the schema is made or upgraded
+    when the store opens (:meth:`migrate`).
+    """
+
+    def __init__(self, target: str | Path, *, init: bool = False, accept_lost_wal: bool = False) -> None:
+        self.url = database_url(target)
+        self.sqlite = self.url.get_backend_name() == "sqlite"
+        if (init or accept_lost_wal) and not self.sqlite:
+            raise StoreError(
+                "--init and --accept-lost-wal are for the SQLite file of --data; a PostgreSQL database is "
+                "made with createdb and restored with pg_restore (docs/storage.md)"
+            )
+        self.path: Path | None = Path(target) if isinstance(target, Path) else sqlite_file(self.url)
+        where = str(target) if isinstance(target, Path) else self.url.render_as_string(hide_password=True)
+        self._where = where
+        #: SQLite file only: its marker and identity (docs/storage.md "Storage faults")
+        self._guard: FileGuard | None = None
+        #: where ``init`` moved a damaged, empty or stale database aside, if it did
+        self.moved_aside: Path | None = None
+        #: a read or write found the file damaged since the last :meth:`quick_check` (``/readyz`` then
+        #: checks at once instead of waiting for its interval)
+        self.damage_seen = False
+        try:
+            if self.sqlite:
+                if sqlite3.sqlite_version_info < MIN_SQLITE:
+                    raise StoreError(
+                        f"this Python's SQLite library is {sqlite3.sqlite_version}; cuarenta needs "
+                        f"{'.'.join(map(str, MIN_SQLITE))} or newer"
+                    )
+                fresh = self._check_file(init=init, accept_lost_wal=accept_lost_wal)
+                self.engine = sqlite_engine(self.url)
+            else:  # every wait for the server bounded: a database that hangs is refused (pgwatch.py)
+                self.engine = bounded_engine(self.url, pool_pre_ping=True)
+        except (sa.exc.SQLAlchemyError, ImportError) as exc:
+            raise StoreError(f"cannot open the database {where}: {exc}") from None
+        try:
+            self.migrate()
+        except StoreError:
+            self.engine.dispose()
+            raise
+        except sa.exc.OperationalError as exc:  # cannot be reached, opened or locked: not a wrong file
+            self.engine.dispose()
+            raise StoreError(f"cannot open the database {where}: {exc.orig}") from None
+        except sa.exc.DatabaseError as exc:
+            self.engine.dispose()
+            raise StoreError(f"{where} is not a usable cuarenta database: {exc.orig}") from None
+        except (sa.exc.SQLAlchemyError, CommandError) as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot open the database {where}: {exc}") from None
+        except BaseException:
+            self.engine.dispose()
+            raise
+        if self.sqlite and self.path is not None:
+            self._open_guard(fresh)
+
+    # -- SQLite only: the file, its marker and its identity (docs/storage.md "Storage faults") -------------
+    def _check_file(self, *, init: bool, accept_lost_wal: bool) -> str:
+        """Refuse a database file that is missing, empty, damaged or lost its WAL (one of the
+        :class:`StoreError` kinds, with the sentence saying how to go on); with ``init``, move such a file
+        aside and start a new database instead. Returns the marker's note for this opening."""
+        path = self.path
+        if path is None:
+            return "made"
+        problem = sqlite_files.start_problem(path, accept_lost_wal=accept_lost_wal)
+        if problem is None:
+            return "found" if sqlite_files.read_marker(path) is None and path.exists() else "made"
+        if not init:
+            raise _START_ERRORS[problem.kind](problem.message)
+        try:
+            self.moved_aside = sqlite_files.move_aside(path, "damaged")
+        except OSError as exc:
+            raise StoreError(f"cannot move {path} aside for --init: {exc}") from None
+        log.warning(
+            "--init: %s; it was moved aside to %s and a new database is made", problem.message,
+            self.moved_aside,
+        )  # fmt: skip
+        return "made by --init"
+
+    def _open_guard(self, note: str) -> None:
+        """After the schema is in place: remember the file's identity and mark the database ``open``."""
+        assert self.path is not None
+        opened = sqlite_files.identity(self.path)
+        if opened is None:  # pragma: no cover - deleted between the migration and now
+            self.engine.dispose()
+            raise StoreGone(f"the database file {self.path} is gone (deleted while it was opened)")
+        try:
+            guard = FileGuard(self.path, opened, note)
+        except OSError as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot write the marker beside {self.path}: {exc}") from None
+        self._guard = guard
+        weakref.finalize(self, guard.release, self.engine)  # a store never closed still marks its close
+
+    def file_problem(self) -> str | None:
+        """SQLite file only: why the file at the store's path is no longer the one it opened (deleted,
+        replaced by another file), or ``None``. Once seen, the store keeps refusing (:meth:`_gone`)."""
+        guard = self._guard
+        if guard is None:
+            return None
+        if guard.gone is None:
+            found = sqlite_files.gone_or_replaced(guard.path, guard.opened)
+            if found is not None:
+                guard.gone = f"{found}: {GONE_ADVICE}"
+        return guard.gone
+
+    def _gone(self) -> None:
+        """Refuse once the file was seen deleted or replaced: a write that went to the unlinked file must
+        never come back through a read of it (a refused move would reappear)."""
+        guard = self._guard
+        if guard is not None and guard.gone is not None:
+            raise StoreGone(guard.gone)
+
+    def quick_check(self) -> str | None:
+        """SQLite file only: ``PRAGMA quick_check`` on a read-only connection of its own (``GET /readyz``,
+        at most every few seconds: it reads the whole file): ``None`` when it finds nothing, else what it
+        found. Other databases: ``None``."""
+        if not self.sqlite or self.path is None:
+            return None
+        self.damage_seen = False
+        found = sqlite_files.quick_check(self.path)
+        return (
+            None
+            if found is None
+            else f"the database file {self._where} is damaged (PRAGMA quick_check: {found})"
+        )
+
+    @property
+    def where(self) -> str:
+        """Where the games are kept, for people: the SQLite file, or the URL without its password."""
+        return self._where
+
+    @classmethod
+    def in_dir(cls, data_dir: Path, *, init: bool = False, accept_lost_wal: bool = False) -> Self:
+        """The SQLite store of a data directory, created with the directory if needed (``init`` and
+        ``accept_lost_wal``: as for the store itself, docs/storage.md "Storage faults")."""
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the data directory {data_dir}: {exc}") from None
+        return cls(data_dir / DB_NAME, init=init, accept_lost_wal=accept_lost_wal)
+
+    # -- transactions -------------------------------------------------------------------------------------
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """A write transaction (committed at the end of the block, rolled back on any error).
+
+        SQLite file: once committed, the path must still name the file the store opened, or the write
+        went to a file nobody will read again: :class:`StoreGone`, so that nothing is acknowledged.
+        """
+        guard = self._guard
+        if guard is not None:
+            self._gone()
+            if not guard.marked_open:
+                guard.mark_open()  # the first write after close(): a crash from now on leaves the WAL
+        with self.engine.connect() as conn:
+            conn.execution_options(cuarenta_write=True)
+            with conn.begin():
+                yield conn
+        if guard is not None and self.file_problem() is not None:
+            self._gone()
+
+    @contextmanager
+    def _read(self, what: str) -> Iterator[sa.Connection]:
+        """A connection for reading; a failure is :class:`StoreCorrupt` (damaged file or row) or
+        :class:`StoreError` (:func:`store_failure`), never the driver's own error."""
+        self._gone()
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except sa.exc.SQLAlchemyError as exc:
+            failure = store_failure(exc, what)
+            self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
+            raise failure from None
+        except ValueError as exc:  # a stored value that does not read as its column's type
+            raise StoreCorrupt(f"{what} failed: the database is damaged: {exc}") from None
+
+    def migrate(self) -> None:
+        """Make or upgrade the schema to :data:`~cuarenta.server.store.migrate.SCHEMA_REVISION`, in one
+        transaction (:func:`cuarenta.server.store.migrate.migrate`)."""
+        with self._write() as conn:
+            migrate(conn, self._where)
+
+    def schema_revision(self) -> str | None:
+        """The Alembic revision of the database (:data:`SCHEMA_REVISION` once opened)."""
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def ping(self, timeout: float = PING_SECONDS) -> None:
+        """Check that the database answers a trivial query (``SELECT 1``), or raise :class:`StoreError`
+        saying why not (``GET /readyz``). On PostgreSQL the query may run ``timeout`` seconds at most; a
+        SQLite file must still be the one the store opened (:class:`StoreGone`: a pooled connection to a
+        deleted or replaced file would go on answering, and every write to it would be lost).
+        """
+        problem = self.file_problem()
+        if problem is None and self.sqlite and self.path is not None and not self.path.exists():
+            problem = f"the database file {self._where} is gone"
+        if problem is not None:
+            raise StoreGone(problem)
+        try:
+            with self.engine.connect() as conn:
+                if self.url.get_backend_name() == "postgresql":
+                    milliseconds = max(1, int(timeout * 1000))
+                    conn.exec_driver_sql(f"SET LOCAL statement_timeout = {milliseconds}")
+                conn.execute(sa.text("SELECT 1")).scalar_one()
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(
+                f"the database {self._where} does not answer: {getattr(exc, 'orig', exc)}"
+            ) from None
+
+    def close(self) -> None:
+        """Close the pooled connections (the next use opens new ones: a server restarted in-process).
+
+        SQLite file: the WAL is checkpointed into the database first (``PRAGMA wal_checkpoint(TRUNCATE)``),
+        and once SQLite has removed it (this was the last connection) the marker says ``closed``.
+        """
+        guard = self._guard
+        if guard is None:
+            self.engine.dispose()
+            return
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sa.exc.SQLAlchemyError as exc:
+            log.warning("the checkpoint of %s at close failed: %s", self._where, getattr(exc, "orig", exc))
+        guard.release(self.engine)
+
+    def _run_write(self, what: str, write: Callable[[sa.Connection], None]) -> None:
+        """Run ``write`` in one write transaction (:meth:`_write`); a failure is a :class:`StoreError`."""
+        try:
+            with self._write() as conn:
+                write(conn)
+        except StoreError:
+            raise
+        except (
+            sa.exc.SQLAlchemyError,
+            sqlite3.Error,
+        ) as exc:  # sqlite3's own: statements sent to it directly
+            raise self._write_failure(exc, what) from None
+
+    def _run_statement(self, what: str, sql: str, params: dict[str, Any]) -> sa.Row[Any]:
+        """PostgreSQL: one statement that is its own transaction (autocommit: no ``BEGIN`` and no
+        ``COMMIT`` round trip; PostgreSQL applies a statement whole or not at all), and its one row of
+        answer. A failure is a :class:`StoreError`, and nothing of the statement was applied."""
+        try:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                return conn.exec_driver_sql(sql, params).one()
+        except sa.exc.SQLAlchemyError as exc:
+            raise self._write_failure(exc, what) from None
+
+    def _write_failure(self, exc: Exception, what: str) -> StoreError:
+        if isinstance(exc, sa.exc.IntegrityError | sqlite3.IntegrityError):
+            return StoreError(f"the database refused {what}: {getattr(exc, 'orig', None) or exc}")
+        failure = store_failure(exc, what)
+        self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
+        return failure
+
+
+__all__ = ["GONE_ADVICE", "PING_SECONDS", "Database"]

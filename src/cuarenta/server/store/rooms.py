@@ -1,0 +1,509 @@
+"""Rooms, their seats and their action logs: the queries, and the compare-and-set save of every change
+(docs/storage.md "The action log"). Each function takes the store first and is a method of
+:class:`cuarenta.server.store.Store` (``store.save_room(...)``).
+
+>>> import tempfile, pathlib
+>>> from cuarenta.server.store import Store
+>>> with tempfile.TemporaryDirectory() as d:
+...     store = Store.in_dir(pathlib.Path(d))
+...     store.insert_room(RoomRow("r1", "t", "t", 2, "facil", "{}", "1", 1, 0, "playing",
+...                               (SeatRow(0, "person", "Ana", None, "h"),)))
+...     store.save_room("r1", updated="t", mesa=1, state=1, mesa_state=0, status="playing",
+...                     actions=[ActionRow("r1", 1, 1, "7h", "t")], version=0)
+...     store.load_actions("r1", 1), store.room_versions(["r1"])
+...     store.close()
+([(1, '7h')], {'r1': 1})
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import sqlalchemy as sa
+
+from cuarenta.server.store.errors import StoreConflict, StoreError
+from cuarenta.server.store.finished import finished_values
+from cuarenta.server.store.rows import ActionRow, FinishedRow, RoomRow, SeatRow
+from cuarenta.server.store.schema import actions_table, finished_table, legacy_table, rooms_table, seats_table
+
+if TYPE_CHECKING:
+    from cuarenta.server.store.database import Database
+
+
+#: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
+def _update_room(*where: sa.ColumnElement[bool]) -> sa.Update:
+    """A room's counters after a change; the version goes up by one."""
+    return (
+        rooms_table.update()
+        .where(rooms_table.c.id == sa.bindparam("room_id"), *where)
+        .values(
+            version=rooms_table.c.version + 1,
+            updated=sa.bindparam("new_updated"),
+            mesa=sa.bindparam("new_mesa"),
+            state=sa.bindparam("new_state"),
+            mesa_state=sa.bindparam("new_mesa_state"),
+            status=sa.bindparam("new_status"),
+        )
+    )
+
+
+#: The statements of every save, built once (SQLAlchemy then reuses their compiled form): the
+#: compare-and-set (the version the writer read) and the unconditional one.
+_UPDATE_ROOM: Final = _update_room(rooms_table.c.version == sa.bindparam("read"))
+_UPDATE_ROOM_ANY: Final = _update_room()
+
+
+def insert_room(self: Database, room: RoomRow) -> None:
+    """Store a new room with its seats (its log is empty)."""
+
+    def write(conn: sa.Connection) -> None:
+        conn.execute(
+            rooms_table.insert(),
+            {
+                "id": room.id,
+                "created": room.created,
+                "updated": room.updated,
+                "players": room.players,
+                "level": room.level,
+                "rules": room.rules,
+                "seed": room.seed,
+                "mesa": room.mesa,
+                "state": room.state,
+                "status": room.status,
+                "practice": room.practice,
+                "mesa_state": room.mesa_state,
+                "table_options": room.table_options,
+                "started": room.started,
+                "version": room.version,
+            },
+        )
+        conn.execute(
+            seats_table.insert(),
+            [
+                {
+                    "room": room.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "token_hash": s.token_hash,
+                    "profile": s.profile,
+                    "left": s.left,
+                }
+                for s in room.seats
+            ],
+        )
+
+    self._run_write(f"storing room {room.id}", write)
+
+
+def save_seats(
+    self: Database,
+    room_id: str,
+    *,
+    updated: str,
+    started: bool,
+    status: str,
+    state: int,
+    mesa_state: int,
+    seats: Sequence[SeatRow],
+    version: int | None = None,
+    seed: str | None = None,
+) -> None:
+    """A table's seats changed (someone joined or left, a seat became a computer player) or it
+    started: write every seat, ``started`` and the room's counters, in one transaction, or nothing
+    (:class:`StoreError`). With ``version`` (the room's version the writer read) the write is a
+    compare-and-set: :class:`StoreConflict` if the room has changed since (the version goes up by one
+    on every write). ``seed`` (JSON, as :class:`RoomRow`'s) replaces the room's seed: a table is dealt
+    when it starts."""
+
+    def write(conn: sa.Connection) -> None:
+        r = rooms_table.c
+        where = [r.id == room_id] if version is None else [r.id == room_id, r.version == version]
+        values: dict[str, Any] = {
+            "version": r.version + 1,
+            "updated": updated,
+            "started": started,
+            "status": status,
+            "state": state,
+            "mesa_state": mesa_state,
+        }
+        if seed is not None:
+            values["seed"] = seed
+        changed = conn.execute(rooms_table.update().where(*where).values(**values))
+        if changed.rowcount != 1:
+            _no_room(conn, room_id, version)
+        c = seats_table.c
+        for seat in seats:
+            conn.execute(
+                seats_table.update()
+                .where(c.room == room_id, c.seat == seat.seat)
+                .values(
+                    kind=seat.kind,
+                    name=seat.name,
+                    level=seat.level,
+                    token_hash=seat.token_hash,
+                    profile=seat.profile,
+                    left=seat.left,
+                )
+            )
+
+    self._run_write(f"saving the seats of room {room_id}", write)
+
+
+def save_room(
+    self: Database,
+    room_id: str,
+    *,
+    updated: str,
+    mesa: int,
+    state: int,
+    mesa_state: int,
+    status: str,
+    actions: Sequence[ActionRow] = (),
+    finished: Sequence[FinishedRow] = (),
+    version: int | None = None,
+) -> None:
+    """After a change: append ``actions`` to the log, update the room's counters and add the rows of
+    ``finished`` mesas — all in one transaction, or nothing (:class:`StoreError`).
+
+    A move appends one row: the cost does not grow with the mesa. The database refuses an action row
+    that repeats a ``seq`` or skips one. With ``version`` (the room's version the writer read) the
+    write is a compare-and-set, checked before anything is appended: :class:`StoreConflict` if another
+    writer changed the room first.
+
+    On PostgreSQL a save without ``finished`` rows — every move — is one statement, its own
+    transaction (:func:`pg_save`): one round trip.
+    """
+    if self.sqlite:
+        _save_room_sqlite(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
+    elif not finished and self.url.get_backend_name() == "postgresql":
+        _save_room_pg(self, room_id, updated, mesa, state, mesa_state, status, actions, version)
+    else:
+        _save_room_tx(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
+
+
+#: SQLite: the statements of a save in the driver's own form (``?``), sent to ``sqlite3`` as they are.
+SQLITE_UPDATE: Final = (
+    "UPDATE rooms SET version = version + 1, updated = ?, mesa = ?, state = ?, mesa_state = ?, status = ?"
+    " WHERE id = ?"
+)
+SQLITE_UPDATE_CAS: Final = SQLITE_UPDATE + " AND version = ?"
+SQLITE_INSERT: Final = "INSERT INTO actions (room, mesa, seq, prev, action, at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+def _save_room_sqlite(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
+                      status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
+                      version: int | None) -> None:  # fmt: skip
+    """:func:`save_room` on SQLite: one transaction (``BEGIN IMMEDIATE``, the file checks of
+    :meth:`~cuarenta.server.store.database.Database._write`), its statements given to ``sqlite3`` directly
+    — SQLAlchemy's statement handling was half of a move's write (docs/performance.md)."""
+
+    def write(conn: sa.Connection) -> None:
+        db = conn.connection.dbapi_connection
+        assert db is not None
+        if version is None:
+            changed = db.execute(SQLITE_UPDATE, (updated, mesa, state, mesa_state, status, room_id))
+        else:
+            changed = db.execute(
+                SQLITE_UPDATE_CAS, (updated, mesa, state, mesa_state, status, room_id, version)
+            )
+        if changed.rowcount != 1:
+            _no_room(conn, room_id, version)
+        if actions:
+            db.executemany(
+                SQLITE_INSERT,
+                [(a.room, a.mesa, a.seq, a.seq - 1 if a.seq > 1 else None, a.action, a.at) for a in actions],
+            )
+        if finished:
+            conn.execute(finished_table.insert(), [finished_values(f) for f in finished])
+
+    self._run_write(f"saving room {room_id}", write)
+
+
+def _save_room_tx(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
+                  status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
+                  version: int | None) -> None:  # fmt: skip
+    """:func:`save_room` as a transaction of several statements (SQLite; PostgreSQL with finished rows)."""
+
+    def write(conn: sa.Connection) -> None:
+        values = {
+            "room_id": room_id,
+            "new_updated": updated,
+            "new_mesa": mesa,
+            "new_state": state,
+            "new_mesa_state": mesa_state,
+            "new_status": status,
+        }
+        if version is None:
+            changed = conn.execute(_UPDATE_ROOM_ANY, values)
+        else:
+            changed = conn.execute(_UPDATE_ROOM, {**values, "read": version})
+        if changed.rowcount != 1:
+            _no_room(conn, room_id, version)
+        if actions:
+            conn.execute(
+                actions_table.insert(),
+                [
+                    {
+                        "room": a.room,
+                        "mesa": a.mesa,
+                        "seq": a.seq,
+                        "prev": a.seq - 1 if a.seq > 1 else None,
+                        "action": a.action,
+                        "at": a.at,
+                    }
+                    for a in actions
+                ],
+            )
+        if finished:
+            conn.execute(finished_table.insert(), [finished_values(f) for f in finished])
+
+    self._run_write(f"saving room {room_id}", write)
+
+
+@functools.lru_cache(maxsize=32)
+def pg_save(cas: bool, rows: int) -> str:
+    """PostgreSQL: the text of :func:`save_room` as one statement, for ``rows`` action rows (built once per
+    count; psycopg prepares it on the server after its first few uses).
+
+    ``moved`` is the room's update (the compare-and-set when ``cas``); ``logged`` appends the action rows
+    only if it matched; the answer says what happened: the new version (``NULL``: nothing matched), the
+    rows appended, and the room's version as the statement found it (``NULL``: no such room). The log's
+    constraints are checked at the end of the statement, so rows ``n`` and ``n + 1`` may come in one
+    save, and a refused row undoes the whole statement, the room's update with it.
+
+    >>> "version = %(read)s" in pg_save(True, 1), "INSERT" in pg_save(False, 0)
+    (True, False)
+    """
+    where = "id = %(room)s AND version = %(read)s" if cas else "id = %(room)s"
+    moved = (
+        "moved AS (UPDATE rooms SET version = version + 1, updated = %(updated)s, mesa = %(mesa)s,"
+        " state = %(state)s, mesa_state = %(mesa_state)s, status = %(status)s"
+        f" WHERE {where} RETURNING version)"
+    )
+    answer = " (SELECT version FROM rooms WHERE id = %(room)s) AS found"
+    if rows == 0:
+        return f"WITH {moved} SELECT (SELECT version FROM moved) AS written, 0 AS logged,{answer}"
+    values = ", ".join(
+        f"(%(r{i})s, %(m{i})s::integer, %(s{i})s::integer, %(p{i})s::integer, %(a{i})s, %(t{i})s)"
+        for i in range(rows)
+    )
+    return (
+        f"WITH {moved}, logged AS (INSERT INTO actions (room, mesa, seq, prev, action, at)"
+        f" SELECT v.* FROM (VALUES {values}) AS v(room, mesa, seq, prev, action, at)"
+        " WHERE EXISTS (SELECT FROM moved) RETURNING 1)"
+        f" SELECT (SELECT version FROM moved) AS written, (SELECT count(*) FROM logged) AS logged,{answer}"
+    )
+
+
+def _save_room_pg(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
+                  status: str, actions: Sequence[ActionRow], version: int | None) -> None:  # fmt: skip
+    """:func:`save_room` on PostgreSQL without finished rows: one statement, one round trip."""
+    params: dict[str, Any] = {
+        "room": room_id,
+        "read": version,
+        "updated": updated,
+        "mesa": mesa,
+        "state": state,
+        "mesa_state": mesa_state,
+        "status": status,
+    }
+    for i, a in enumerate(actions):
+        params[f"r{i}"] = a.room
+        params[f"m{i}"] = a.mesa
+        params[f"s{i}"] = a.seq
+        params[f"p{i}"] = a.seq - 1 if a.seq > 1 else None
+        params[f"a{i}"] = a.action
+        params[f"t{i}"] = a.at
+    row = self._run_statement(f"saving room {room_id}", pg_save(version is not None, len(actions)), params)
+    if row.written is not None:
+        return
+    if row.found is None:
+        raise StoreError(f"there is no room {room_id!r} to save")
+    raise StoreConflict(_conflict(room_id, int(row.found), version))
+
+
+def _conflict(room_id: str, found: int, version: int | None) -> str:
+    if found == version:  # a concurrent write committed while this one waited for the room's row
+        return f"room {room_id} changed meanwhile (a concurrent write moved it past version {version})"
+    return f"room {room_id} changed meanwhile (version {found}, the writer read {version})"
+
+
+def _no_room(conn: sa.Connection, room_id: str, version: int | None) -> None:
+    """A room update matched no row: the room is missing, or (a compare-and-set) it has moved on."""
+    now = conn.execute(sa.select(rooms_table.c.version).where(rooms_table.c.id == room_id)).first()
+    if now is None:
+        raise StoreError(f"there is no room {room_id!r} to save")
+    raise StoreConflict(_conflict(room_id, int(now.version), version))
+
+
+def room_exists(self: Database, room_id: str) -> bool:
+    with self._read(f"reading room {room_id}") as conn:
+        found = conn.execute(sa.select(rooms_table.c.id).where(rooms_table.c.id == room_id)).first()
+        return found is not None
+
+
+def load_room(self: Database, room_id: str) -> RoomRow | None:
+    """A stored room with its seats (not its log), or ``None`` if there is none with that id."""
+    rows = _load_rooms(self, rooms_table.c.id == room_id)
+    return rows[0] if rows else None
+
+
+def waiting_table_rows(self: Database, limit: int) -> list[RoomRow]:
+    """The tables listed in the lobby that have not started, newest first (at most ``limit``), with
+    their seats: two queries, whatever ``limit`` (a waiting table has no log)."""
+    r = rooms_table.c
+    return _load_rooms(
+        self,
+        sa.and_(r.started == sa.false(), r.table_options.is_not(None)),
+        order=r.created.desc(),
+        limit=limit,
+    )
+
+
+def _load_rooms(
+    self: Database, where: sa.ColumnElement[bool], order: Any = None, limit: int | None = None
+) -> list[RoomRow]:
+    r, s, lg = rooms_table.c, seats_table.c, legacy_table.c
+    query = (
+        sa.select(
+            r.id,
+            r.created,
+            r.updated,
+            r.players,
+            r.level,
+            r.rules,
+            r.seed,
+            r.mesa,
+            r.state,
+            r.status,
+            r.practice,
+            r.mesa_state,
+            r.table_options,
+            r.started,
+            r.version,
+            lg.problem,
+        )
+        .select_from(rooms_table.outerjoin(legacy_table, lg.room == r.id))
+        .where(where)
+    )
+    if order is not None:
+        query = query.order_by(order)
+    if limit is not None:
+        query = query.limit(limit)
+    with self._read("reading rooms") as conn:
+        rows = conn.execute(query).all()
+        if not rows:
+            return []
+        seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+        for seat in conn.execute(
+            sa.select(s.room, s.seat, s.kind, s.name, s.level, s.token_hash, s.profile, s.left)
+            .where(s.room.in_(list(seats)))
+            .order_by(s.room, s.seat)
+        ).all():
+            seats[seat.room].append(SeatRow(*seat[1:7], bool(seat.left)))
+        return [
+            RoomRow(
+                id=row.id,
+                created=row.created,
+                updated=row.updated,
+                players=row.players,
+                level=row.level,
+                rules=row.rules,
+                seed=row.seed,
+                mesa=row.mesa,
+                state=row.state,
+                status=row.status,
+                practice=bool(row.practice),
+                mesa_state=row.mesa_state,
+                problem=row.problem,
+                table_options=row.table_options,
+                started=bool(row.started),
+                version=int(row.version),
+                seats=tuple(seats[row.id]),
+            )
+            for row in rows
+        ]
+
+
+def load_actions(self: Database, room_id: str, mesa: int, after: int = 0) -> list[tuple[int, str]]:
+    """The log of one mesa of a room: ``(seq, action)`` in order (those after ``seq`` ``after``)."""
+    a = actions_table.c
+    with self._read(f"reading the log of room {room_id}") as conn:
+        rows = conn.execute(
+            sa.select(a.seq, a.action).where(a.room == room_id, a.mesa == mesa, a.seq > after).order_by(a.seq)
+        ).all()
+        return [(int(seq), str(action)) for seq, action in rows]
+
+
+def room_versions(self: Database, room_ids: Sequence[str]) -> dict[str, int]:
+    """The stored version of each room of ``room_ids`` that exists (one query)."""
+    ids = sorted(set(room_ids))
+    if not ids:
+        return {}
+    r = rooms_table.c
+    with self._read("reading room versions") as conn:
+        rows = conn.execute(sa.select(r.id, r.version).where(r.id.in_(ids))).all()
+        return {str(room_id): int(version) for room_id, version in rows}
+
+
+def legacy_game(self: Database, room_id: str) -> str | None:
+    """The saved game of a room that a migration could not turn into a log (kept, never dropped)."""
+    with self._read(f"reading the saved game of room {room_id}") as conn:
+        found = conn.execute(
+            sa.select(legacy_table.c.game).where(legacy_table.c.room == room_id)
+        ).scalar_one_or_none()
+        return None if found is None else str(found)
+
+
+def seat_of_token(self: Database, room_id: str, token_hash: str) -> int | None:
+    """The seat whose token has this hash in the room, or ``None``."""
+    found = token_seat(self, room_id, token_hash)
+    return None if found is None else found[0]
+
+
+def token_seat(self: Database, room_id: str, token_hash: str) -> tuple[int, bool] | None:
+    """The seat whose token has this hash in the room and whether its person left the table for good
+    (the token then only says so), or ``None``."""
+    s = seats_table.c
+    with self._read(f"reading the seats of room {room_id}") as conn:
+        row = conn.execute(
+            sa.select(s.seat, s.left).where(s.room == room_id, s.token_hash == token_hash)
+        ).first()
+        return None if row is None else (int(row.seat), bool(row.left))
+
+
+def rooms_of_tokens(
+    self: Database, token_hashes: Iterable[str], *, left: bool = True
+) -> list[tuple[str, int]]:
+    """(room, seat) of every seat whose token hash is given (``left=False``: not the seats whose person
+    left the table for good)."""
+    hashes = sorted(set(token_hashes))
+    if not hashes:
+        return []
+    s = seats_table.c
+    query = sa.select(s.room, s.seat).where(s.token_hash.in_(hashes))
+    if not left:
+        query = query.where(s.left == sa.false())
+    with self._read("reading the seats of tokens") as conn:
+        rows = conn.execute(query.order_by(s.room, s.seat)).all()
+        return [(str(r), int(seat)) for r, seat in rows]
+
+
+__all__ = [
+    "insert_room",
+    "legacy_game",
+    "load_actions",
+    "load_room",
+    "room_exists",
+    "room_versions",
+    "rooms_of_tokens",
+    "save_room",
+    "save_seats",
+    "seat_of_token",
+    "token_seat",
+    "waiting_table_rows",
+]

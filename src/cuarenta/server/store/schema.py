@@ -1,0 +1,148 @@
+"""The tables the code reads and writes, on one :data:`metadata` (made by the migrations in
+``migrations/versions``; ``tests/test_store.py`` compares the migrated schema with these, so a migration
+that forgets a column fails there). docs/storage.md "Schema" describes each column.
+
+>>> [name in metadata.tables for name in ('rooms', 'seats', 'actions', 'finished', 'profiles')]
+[True, True, True, True, True]
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import sqlalchemy as sa
+
+# -- the schema the code reads and writes (made by the migrations; a test compares the two) -----------------
+metadata: Final = sa.MetaData()
+
+rooms_table: Final = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("updated", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("level", sa.Text, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("seed", sa.Text, nullable=False),
+    sa.Column("mesa", sa.Integer, nullable=False),
+    sa.Column("state", sa.Integer, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("mesa_state", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Column("table_options", sa.Text),
+    sa.Column("started", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("version", sa.Integer, nullable=False, server_default=sa.text("0")),
+)
+
+seats_table: Final = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("level", sa.Text),
+    sa.Column("token_hash", sa.Text),
+    sa.Column("profile", sa.Text),
+    sa.Column("left", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("seats_by_token", "token_hash"),
+)
+
+finished_table: Final = sa.Table(
+    "finished",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("mesa", sa.Integer, primary_key=True),
+    sa.Column("finished", sa.Text, nullable=False),
+    sa.Column("level", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("person_team", sa.Integer, nullable=False),
+    sa.Column("winner", sa.Integer, nullable=False),
+    sa.Column("chicas", sa.Text, nullable=False),
+    sa.Column("chica_results", sa.Text, nullable=False),
+    sa.Column("caidas", sa.Integer, nullable=False),
+    sa.Column("limpias", sa.Integer, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("team_counts", sa.Text),
+)
+
+actions_table: Final = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("mesa", sa.Integer, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("prev", sa.Integer),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("at", sa.Text, nullable=False),
+    sa.ForeignKeyConstraint(
+        ["room", "mesa", "prev"], ["actions.room", "actions.mesa", "actions.seq"], name="actions_in_order"
+    ),
+    sa.CheckConstraint("(seq = 1 AND prev IS NULL) OR (seq > 1 AND prev = seq - 1)", name="actions_prev"),
+)
+
+legacy_table: Final = sa.Table(
+    "legacy_games",
+    metadata,
+    sa.Column("room", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("problem", sa.Text, nullable=False),
+)
+
+# -- profiles and ratings (migration 0004; docs/tables.md "Profiles and ratings") ----------------------
+profiles_table: Final = sa.Table(
+    "profiles",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("key_hash", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+)
+
+ratings_table: Final = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("profile", sa.Text, sa.ForeignKey("profiles.id"), primary_key=True),
+    sa.Column("mode", sa.Text, primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Text, nullable=False),
+    #: different opponents in rated mesas of the mode (migration 0006)
+    sa.Column("opponents", sa.Integer, nullable=False, server_default=sa.text("0")),
+)
+
+rated_mesas_table: Final = sa.Table(
+    "rated_mesas",
+    metadata,
+    sa.Column("room", sa.Text, primary_key=True),
+    sa.Column("mesa", sa.Integer, primary_key=True),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("finished", sa.Text, nullable=False),
+    sa.Column("teams", sa.Text, nullable=False),  #: JSON [[ids of team 0], [ids of team 1]]
+    sa.Column("winner", sa.Integer, nullable=False),
+    sa.Column("changes", sa.Text, nullable=False),  #: JSON {profile id: change of displayed rating}
+    #: why the mesa did not change the ratings (cuarenta.server.fairplay), NULL when it did (migration 0006)
+    sa.Column("unrated", sa.Text),
+)
+
+#: The columns of ``finished``, in order (a :class:`~cuarenta.server.store.rows.FinishedRow`'s fields).
+FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
+
+__all__ = [
+    "FINISHED_COLUMNS",
+    "actions_table",
+    "finished_table",
+    "legacy_table",
+    "metadata",
+    "profiles_table",
+    "rated_mesas_table",
+    "ratings_table",
+    "rooms_table",
+    "seats_table",
+]

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from cuarenta.server.store.files import is_corrupt
-
-
 # StoreError, StoreConflict and StoreCorrupt are the authority's store port's (the authority catches them
 # and may not import the store).
-from cuarenta.server.authority.ports import StoreConflict, StoreCorrupt, StoreError  # noqa: E402
+from cuarenta.server.authority.ports import StoreConflict, StoreCorrupt, StoreError
+from cuarenta.server.store.files import is_corrupt
 
 
 class StoreGone(StoreError):

@@ -81,6 +81,8 @@ from cuarenta.server.store import (
     hash_token,
 )
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
+from cuarenta.server.wire import sockets as wire
+from cuarenta.server.wire.messages import SharedMessage  # (moved there: version 2's frames are shared too)
 
 log = logging.getLogger("cuarenta.server")
 
@@ -216,22 +218,6 @@ class TableOptions:
         }
 
 
-class SharedMessage(dict[str, Any]):
-    """A message queued for several sockets at once (the spectators of a table): encoded once, the first
-    time a socket sends it (:attr:`text`)."""
-
-    __slots__ = ("_text",)
-
-    @property
-    def text(self) -> str:
-        """The message as the socket sends it (JSON), made once."""
-        try:
-            return self._text
-        except AttributeError:
-            self._text: str = json.dumps(self, ensure_ascii=False)
-            return self._text
-
-
 class Connection:
     """One browser socket: the seat it joined (``None`` for a spectator of a table, whose ``room`` is set)
     and the messages waiting to be sent to it."""
@@ -244,8 +230,12 @@ class Connection:
         self.sent = 0  #: events of that mesa already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
         self.close_code: int | None = None  #: set by :meth:`close`
+        self.protocol = 1  #: the protocol version of the socket's last join/watch (cuarenta.server.wire)
+        self.hints = True  #: whether the socket is sent its seat's hints (version 2: when its join asks)
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.protocol != 1 and message.get("v") == 1:  # a version-1 message built for everyone
+            message = {**message, "v": self.protocol}
         self.queue.put_nowait(message)
 
     def close(self, code: int) -> None:
@@ -300,6 +290,7 @@ class Room:
     remote: dict[int | None, int] = field(default_factory=dict)
     _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_mesa``
     _wired_mesa: int = 0
+    wire: Any = None  #: the version-2 state of the room (cuarenta.server.wire.events.WireState), if any
 
     @property
     def players(self) -> int:
@@ -440,7 +431,10 @@ class Room:
         """Queue the new state for every socket in the room. Spectators who have been sent the same
         events share one message, made once (a table with hundreds of them makes a few, not hundreds)."""
         shared: dict[tuple[int, int], dict[str, Any]] = {}
+        wire.broadcast(self, [c for c in self.connections if c.protocol == 2])  # version 2: its own frames
         for conn in list(self.connections):
+            if conn.protocol == 2:
+                continue
             if conn.seat is not None:
                 conn.send(self.message_for(conn))
                 continue
@@ -857,6 +851,7 @@ class Rooms:
             room, seat = self.authorize(message.room, message.token)
         except RoomProblem as exc:
             raise ProtocolError(exc.code, exc.message) from None
+        wire.check_join(room, message.v, message.since)
         self.leave(conn, keep=room)
         conn.room, conn.seat = room, seat
         conn.mesa = room.mesa
@@ -866,7 +861,11 @@ class Rooms:
         else:
             conn.sent = 0 if not room.game.actions else events
         room.connections.add(conn)
-        conn.send(room.message_for(conn))
+        if message.v == 2:
+            wire.first_message(room, conn, message.since, message.hints)
+        else:
+            conn.protocol, conn.hints = 1, True
+            conn.send(room.message_for(conn))
         if message.pace is not None:
             self._set_pace(room, message.pace, [conn])
         self._kick(room)
@@ -1225,6 +1224,7 @@ __all__ = [
     "RoomProblem",
     "Rooms",
     "Seat",
+    "SharedMessage",
     "TableOptions",
     "available_levels",
     "default_level",

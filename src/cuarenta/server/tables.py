@@ -52,6 +52,7 @@ from cuarenta.server.rooms import (
     now_text,
 )
 from cuarenta.server.store import FinishedRow, StoreConflict, StoreError, dumps, hash_token
+from cuarenta.server.wire import sockets as wire
 
 log = logging.getLogger("cuarenta.server")
 
@@ -402,12 +403,17 @@ class TableRooms(Rooms):
             room = self.table(message.room)
         except RoomProblem as exc:
             raise ProtocolError(exc.code, exc.message) from None
+        wire.check_join(room, message.v, message.since)
         self.leave(conn, keep=room)
         conn.room, conn.seat = room, None
         conn.mesa = room.mesa
         conn.sent = 0 if not room.game.actions else len(room.game.events)
         room.connections.add(conn)
-        conn.send(room.message_for(conn))
+        if message.v == 2:
+            wire.first_message(room, conn, message.since, False)
+        else:
+            conn.protocol = 1
+            conn.send(room.message_for(conn))
         self._tell_watchers(room)
 
     def leave(self, conn: Connection, keep: Room | None = None) -> None:

@@ -344,6 +344,8 @@ def test_a_reconnect_with_since_gets_exactly_the_missed_events_or_a_snapshot(
                 state = player.until(lambda m: m["type"] == "state")
             player.send({"type": "move", "move": state["legal"][0], "state": state["state"]})
             state = player.until(lambda m: m["type"] == "state" and m["state"] > state["state"])
+        while not state["legal"]:  # the computer plays: the table then waits for the person
+            state = player.until(lambda m: m["type"] == "state")
         return int(state["state"])
 
     since = play(3)
@@ -385,21 +387,30 @@ def test_bad_since_hints_and_versions_get_a_clear_error(client: TestClient) -> N
     made = new_room(client, 2)
     join = {"type": "join", "room": made["room"], "token": made["token"]}
     sock = Socket(client, 2)
-    sock.send({**join, "since": 10**6})
-    error = sock.recv()
-    assert error["type"] == "error" and error["code"] == "bad_message"
-    assert "since 1000000 is ahead of the table" in error["message"]
-    sock.send({**join, "since": -1})
-    assert "since" in sock.recv()["message"]
-    sock.send({**join, "hints": "yes"})
-    assert "hints" in sock.recv()["message"]
-    sock.ws.send_json({"v": 3, **join})
-    error = sock.ws.receive_json()
+
+    def refused(message: dict[str, Any], version: int = 1) -> dict[str, Any]:
+        # a join refused before it took is answered in version 1, as a message the server cannot read
+        sock.ws.send_json(message)
+        error = sock.ws.receive_json()
+        assert error["type"] == "error" and error["v"] == version, error
+        return dict(error)
+
+    error = refused({"v": 2, **join, "since": 10**6})
+    assert error["code"] == "bad_message"
+    assert "since 1000000 is ahead of the table, whose version is 0" in error["message"]
+    assert "since" in refused({"v": 2, **join, "since": -1})["message"]
+    assert "hints" in refused({"v": 2, **join, "hints": "yes"})["message"]
+    error = refused({"v": 3, **join})
     assert error["code"] == "bad_version" and "versions 1 and 2, not 3" in error["message"]
     sock.send(join)  # nothing was half-applied: the join works
     assert sock.recv()["type"] == "snapshot"
     sock.send({"type": "ping"})
     assert sock.recv() == {"v": 2, "type": "pong"}
+    sock.send({"type": "move", "move": "Zz", "state": 0})  # after a join: errors in version 2
+    assert sock.recv()["code"] in ("illegal_move", "not_your_turn")
+    assert refused({"v": 2, **join, "since": 99}, version=2)["code"] == "bad_message"
+    sock.send({"type": "ping"})  # the socket still follows its seat in version 2
+    assert sock.recv()["type"] == "pong"
     sock.close()
 
 

@@ -195,7 +195,8 @@ def v1_states(frames: list[dict[str, Any]], hints: bool = True) -> dict[int, dic
     last: dict[str, Any] | None = None
     for m in frames:
         if m["type"] == "state":
-            last = {k: v for k, v in m.items() if k not in ("v", "type", "events") and (hints or k != "hints")}
+            drop = ("v", "type", "events") if hints else ("v", "type", "events", "hints")
+            last = {k: v for k, v in m.items() if k not in drop}
             out[m["state"]] = last
         elif m["type"] == "table" and last is not None:
             last.update(seats=m["seats"], status=m["status"], table=m["table"])
@@ -221,6 +222,11 @@ def assert_same(v1: Socket, v2: Socket, *, hints: bool) -> int:
     return len(expected)
 
 
+def past(version: int) -> Any:
+    """Whether a message is a version-1 ``state`` later than ``version``."""
+    return lambda m: m["type"] == "state" and m["state"] > version
+
+
 def drain(sock: Socket, version: int) -> None:
     """Read until the socket has been told the finished mesa at ``version``."""
     if sock.version == 1:
@@ -229,7 +235,7 @@ def drain(sock: Socket, version: int) -> None:
     sock.until(lambda m: m["type"] in ("event", "snapshot") and m["version"] == version)
 
 
-# -- the tests ------------------------------------------------------------------------------------------------
+# -- the tests --------------------------------------------------------------------------------------------
 #: Short mesas: one chica; in fours, manual capture (claims, ``claimable``) too.
 RULES: dict[int, dict[str, Any]] = {2: {"preset": "basico"}, 4: {"preset": "campeonato", "chicas": 1}}
 
@@ -305,7 +311,7 @@ def test_a_table_of_four_with_spectators_of_both_versions(client: TestClient, qu
         target = room.state
         for s, p in players.items():
             if last[s]["state"] < target:
-                last[s] = p.until(lambda m: m["type"] == "state" and m["state"] >= target)
+                last[s] = p.until(past(target - 1))
         if room.game.is_over and room.state == target:
             break
         movers = [s for s, m in last.items() if m["state"] == target and m["legal"]]
@@ -313,7 +319,7 @@ def test_a_table_of_four_with_spectators_of_both_versions(client: TestClient, qu
             m = last[movers[0]]
             players[movers[0]].send({"type": "move", "move": m["legal"][0], "state": m["state"]})
         s, p = next(iter(players.items()))
-        last[s] = p.until(lambda m: m["type"] == "state" and m["state"] > target)
+        last[s] = p.until(past(target))
     final = room.state
     for sock in [early1, early2, late1, late2, *mirrors.values()]:
         drain(sock, final)
@@ -343,7 +349,7 @@ def test_a_reconnect_with_since_gets_exactly_the_missed_events_or_a_snapshot(
             while not state["legal"]:
                 state = player.until(lambda m: m["type"] == "state")
             player.send({"type": "move", "move": state["legal"][0], "state": state["state"]})
-            state = player.until(lambda m: m["type"] == "state" and m["state"] > state["state"])
+            state = player.until(past(state["state"]))
         while not state["legal"]:  # the computer plays: the table then waits for the person
             state = player.until(lambda m: m["type"] == "state")
         return int(state["state"])

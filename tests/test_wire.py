@@ -271,15 +271,21 @@ def test_a_reconnect_with_since_gets_exactly_the_missed_events_or_a_snapshot(
     player.send(join)
     state = player.until(lambda m: m["type"] == "state")
 
+    def my_turn() -> None:
+        """Read until the person is to move (a finished mesa: the next one, the person's ``next``)."""
+        nonlocal state
+        while not state["legal"]:
+            if state["status"] == "finished":
+                player.send({"type": "next"})
+            state = player.until(lambda m: m["type"] == "state")
+
     def play(moves: int) -> int:
         nonlocal state
         for _ in range(moves):
-            while not state["legal"]:
-                state = player.until(lambda m: m["type"] == "state")
+            my_turn()
             player.send({"type": "move", "move": state["legal"][0], "state": state["state"]})
             state = player.until(past(state["state"]))
-        while not state["legal"]:  # the computer plays: the table then waits for the person
-            state = player.until(lambda m: m["type"] == "state")
+        my_turn()  # the computer plays: the table then waits for the person
         return int(state["state"])
 
     since = play(3)

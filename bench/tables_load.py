@@ -12,7 +12,8 @@ random legal move; after a mesa it sends ``rematch``. It measures, inside a wind
 * **lost moves**: after the run, every table is joined again and its ``state`` number compared with the
   highest one any of its people saw acknowledged (a move is acknowledged only once stored): a table behind
   it lost moves;
-* **bytes on the wire**: the mean size of a ``state`` message and every frame's bytes per socket per
+* **bytes on the wire**: the mean size of a ``state`` message (with ``--protocol 2``: of a version-2
+  ``event``) and every frame's bytes per socket per
   move (a move is answered with a ``state`` to each socket of its table);
 * the server process's **CPU** (from ``/proc``) and **memory** (its resident set at the end).
 
@@ -133,9 +134,12 @@ async def person(
     rng: random.Random,
     tally: Tally,
     stop: asyncio.Event,
+    protocol: int = 1,
 ) -> None:
-    """One person at a table: on its turn think, then move; after a mesa, ask for a rematch."""
+    """One person at a table: on its turn think, then move; after a mesa, ask for a rematch. With
+    ``protocol`` 2 it joins in version 2 (docs/protocol.md) and follows the snapshot and events."""
     latest: dict[str, Any] = {}
+    seen: dict[str, Any] = {"status": "playing", "legal": []}  # version 2: what the events told so far
     acting: asyncio.Task[None] | None = None
 
     async def act(ws: ClientConnection, message: dict[str, Any]) -> None:
@@ -143,23 +147,28 @@ async def person(
         if stop.is_set() or latest.get("state") != message["state"]:
             return
         if message["status"] == "finished":
-            await ws.send(json.dumps({"v": 1, "type": "rematch"}))
+            await ws.send(json.dumps({"v": protocol, "type": "rematch"}))
             return
         table.sent[message["state"]] = time.monotonic()
         tally.moves += 1
         move = rng.choice(message["legal"])
-        await ws.send(json.dumps({"v": 1, "type": "move", "move": move, "state": message["state"]}))
+        await ws.send(json.dumps({"v": protocol, "type": "move", "move": move, "state": message["state"]}))
 
     try:
         # the room in the address, as the page puts it (a cluster's proxy keeps a table on one node)
         address = f"{ws_url}?room={table.room}"
         async with connect(address, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
-            await ws.send(json.dumps({"v": 1, "type": "join", "room": table.room, "token": token}))
+            await ws.send(json.dumps({"v": protocol, "type": "join", "room": table.room, "token": token}))
             async for raw in ws:
                 if stop.is_set():
                     break
                 now = time.monotonic()
                 message = json.loads(raw)
+                if protocol == 2 and message["type"] in ("snapshot", "event", "resumed"):
+                    seen["status"] = message.get("status", seen["status"])
+                    if message.get("private") is not None:
+                        seen["legal"] = message["private"]["legal"]
+                    message = {"type": "state", "state": message["version"], "wire": message["type"], **seen}
                 if tally.inside(now):
                     size = len(raw.encode() if isinstance(raw, str) else raw)
                     tally.frames += 1
@@ -258,7 +267,9 @@ async def drive(
     stop = asyncio.Event()
     rng = random.Random(args.seed)
     tasks = [
-        asyncio.create_task(person(ws_url, t, token, args.think, random.Random(rng.random()), tally, stop))
+        asyncio.create_task(
+            person(ws_url, t, token, args.think, random.Random(rng.random()), tally, stop, args.protocol)
+        )
         for t in tables
         for token in t.tokens
     ]
@@ -287,6 +298,7 @@ async def drive(
     figures: dict[str, Any] = {
         "tables": args.tables,
         "players": args.players,
+        "protocol": args.protocol,
         "sockets": len(tasks),
         "think": list(args.think),
         "seconds": round(wall, 1),
@@ -351,6 +363,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables, every seat a scripted person (50)")
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument(
+        "--protocol", type=int, choices=(1, 2), default=1, help="the people's protocol version (1)"
+    )
     parser.add_argument("--rules", default="", help="a rules preset (default: the server's)")
     parser.add_argument("--think", type=think_range, default=(1.0, 3.0), help="think time, s (1-3)")
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring window (default 60)")

@@ -19,6 +19,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -26,6 +27,7 @@ import sqlalchemy as sa
 from websockets.asyncio.client import connect
 
 from support import cluster as cs
+from support.wire import Reducer
 
 cs.require()
 
@@ -285,5 +287,80 @@ def test_a_grace_that_runs_out_on_two_nodes_gives_one_computer_move_per_turn(clu
         assert len(log) >= 11  # Ana's six moves and the computer's for Beto between them
         await watcher.close()
         await ana.close()
+
+    asyncio.run(run())
+
+
+def test_a_version_2_socket_on_a_node_that_catches_up_gets_the_events_or_a_snapshot(
+    cluster: cs.Cluster,
+) -> None:
+    """Ana plays on n1, Beto on n2; a version-2 socket of Ana's seat and a version-2 spectator on n2 (which
+    catches up on Ana's moves from the bus) reach what a version-1 join on n2 is sent; a version-2 socket
+    that reconnects to n1 with a version it saw on n2 gets the events from there or a snapshot, and holds
+    the same state."""
+    _, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+
+    async def frames_until(ws: Any, reducer: Reducer, version: int) -> None:
+        async def read() -> None:
+            while reducer.state.get("state") != version or reducer.state.get("status") is None:
+                message = json.loads(await ws.recv())
+                assert message["v"] == 2, message
+                reducer.apply(message)
+
+        await asyncio.wait_for(read(), 15)
+
+    async def v1_state(base: str, room: str, join: dict[str, Any]) -> dict[str, Any]:
+        async with connect(base.replace("http", "ws") + "/ws", origin=base) as ws:
+            await ws.send(json.dumps({"v": 1, **join}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                if message["type"] == "state":
+                    return {k: v for k, v in message.items() if k not in ("v", "type", *drop)}
+
+    drop = ("seats", "events", "table")  # presence and the spectators' count: a fresh join changes them
+
+    async def run() -> None:
+        async with httpx.AsyncClient(timeout=10) as client:
+            made = await client.post(
+                f"{one}/api/tables", json={"players": 2, "name": "Ana", "rules": {"preset": "basico"}}
+            )
+            assert made.status_code == 200, made.text
+            room = made.json()["room"]
+            joined = await client.post(
+                f"{two}/api/tables/{room}/join", json={"invite": made.json()["invite"], "name": "Beto"}
+            )
+        token = made.json()["token"]
+        ana, beto = cs.Person(one, room, token), cs.Person(two, room, joined.json()["token"])
+        assert (await ana.open())["type"] == "state"
+        assert (await beto.open())["type"] == "state"
+        seat_join = {"type": "join", "room": room, "token": token, "hints": True}
+        mirror = await connect(two.replace("http", "ws") + "/ws", origin=two)
+        await mirror.send(json.dumps({"v": 2, **seat_join}))
+        watcher = await connect(two.replace("http", "ws") + "/ws", origin=two)
+        await watcher.send(json.dumps({"v": 2, "type": "watch", "room": room}))
+        seen, watched = Reducer(), Reducer()
+        await cs.play_turns([ana, beto], 3)
+        assert ana.last is not None
+        middle = ana.last["state"]
+        await frames_until(mirror, seen, middle)
+        await cs.play_turns([ana, beto], 5)
+        final = ana.last["state"]
+        await frames_until(mirror, seen, final)
+        await frames_until(watcher, watched, final)
+        assert {k: v for k, v in seen.state.items() if k not in drop} == await v1_state(two, room, seat_join)
+        spectator = await v1_state(two, room, {"type": "watch", "room": room})
+        assert {k: v for k, v in watched.state.items() if k not in drop} == spectator
+        # a reconnect to the other node with a version seen on n2: the events from there, or a snapshot
+        back = Reducer()
+        back.state = dict(seen.states[middle])
+        again = await connect(one.replace("http", "ws") + "/ws", origin=one)
+        await again.send(json.dumps({"v": 2, **seat_join, "since": middle}))
+        await frames_until(again, back, final)
+        assert {k: v for k, v in back.state.items() if k not in drop} == await v1_state(one, room, seat_join)
+        for ws in (mirror, watcher, again):
+            await ws.close()
+        await ana.close()
+        await beto.close()
 
     asyncio.run(run())

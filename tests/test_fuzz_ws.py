@@ -109,7 +109,7 @@ def mutated(draw: st.DrawFn, target: Target) -> dict[str, Any] | list[Any]:
         elif how == "add":
             message[draw(st.text(max_size=10))] = draw(json_values)
         elif how == "version":
-            message["v"] = draw(st.sampled_from([0, 2, "1", 1.0, True, None, [1], -1, 10**30]))
+            message["v"] = draw(st.sampled_from([0, 3, "1", 1.0, True, None, [1], -1, 10**30]))
         elif how == "type":
             message["type"] = draw(st.sampled_from(["PING", "Join", "", "ping ", "move\u0000", 1, None]))
         elif how == "nest":

@@ -370,7 +370,7 @@ def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
     ):
         assert browser.error(bad)["code"] == "bad_message", bad
     for bad in (
-        {"v": 2, "type": "ping"},
+        {"v": 3, "type": "ping"},
         {"type": "ping"},
         {"v": "1", "type": "ping"},
         {"v": True, "type": "ping"},

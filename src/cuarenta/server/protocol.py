@@ -7,10 +7,10 @@ built by the ``*_message`` functions, so their shape lives in one place.
 
 >>> parse_client_message('{"v": 1, "type": "move", "move": "7h x3c+4d", "state": 3}')
 MoveMessage(v=1, type='move', move='7h x3c+4d', state=3)
->>> parse_client_message('{"v": 2, "type": "ping"}')
+>>> parse_client_message('{"v": 3, "type": "ping"}')
 Traceback (most recent call last):
 ...
-cuarenta.server.protocol.ProtocolError: bad_version: this server speaks protocol version 1, not 2
+cuarenta.server.protocol.ProtocolError: bad_version: this server speaks protocol versions 1 and 2, not 3
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.messages import (
@@ -32,13 +32,15 @@ from cuarenta.server.authority.messages import (
     table_message,
 )
 
+#: Every protocol version a client may speak (version 2: docs/protocol.md "Version 2", authority/wire/).
+PROTOCOL_VERSIONS: Final = (1, 2)
 #: The largest message a browser may send, in characters (a move is a few dozen).
 MAX_MESSAGE_CHARS: Final = 4096
 
 #: Every error code a browser can receive, with what it means (docs/protocol.md).
 ERROR_CODES: Final[dict[str, str]] = {
     "bad_message": "not JSON, no type, unknown type, missing or malformed fields",
-    "bad_version": "v is not 1",
+    "bad_version": "v is not 1 or 2",
     "not_joined": "a move or next before a successful join",
     "unknown_room": "no such room",
     "bad_token": "the token is not a seat's token in that room",
@@ -80,7 +82,7 @@ _Text = Annotated[StrictStr, Field(min_length=1, max_length=200)]
 class _Message(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    v: Literal[1]
+    v: Literal[1, 2]
 
 
 class JoinMessage(_Message):
@@ -90,8 +92,11 @@ class JoinMessage(_Message):
     room: _Text
     token: _Text
     pace: Pace | None = None
-    #: events of the current mesa the browser has shown: the answer's ``events`` start there (docs/tables.md)
+    #: version 1: events of the current mesa the browser has shown: the answer's ``events`` start there
+    #: (docs/tables.md); version 2: the last ``version`` the client applied (docs/protocol.md "Version 2")
     since: Annotated[StrictInt, Field(ge=0)] | None = None
+    #: version 2 only: send this seat's hints (version 1 always has them)
+    hints: StrictBool = False
 
 
 class WatchMessage(_Message):
@@ -99,6 +104,8 @@ class WatchMessage(_Message):
 
     type: Literal["watch"]
     room: _Text
+    #: version 2 only: the last ``version`` the spectator applied (docs/protocol.md "Version 2")
+    since: Annotated[StrictInt, Field(ge=0)] | None = None
 
 
 class ReactMessage(_Message):
@@ -189,12 +196,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "the message must be a JSON object")
     version = data.get("v")
-    if version != PROTOCOL_VERSION or isinstance(version, bool):
+    if version not in PROTOCOL_VERSIONS or isinstance(version, bool):
         if "v" not in data:
-            raise ProtocolError("bad_version", f'the message has no "v": send "v": {PROTOCOL_VERSION}')
-        raise ProtocolError(
-            "bad_version", f"this server speaks protocol version {PROTOCOL_VERSION}, not {version!r}"
-        )
+            raise ProtocolError("bad_version", 'the message has no "v": send "v": 1 or "v": 2')
+        raise ProtocolError("bad_version", f"this server speaks protocol versions 1 and 2, not {version!r}")
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", 'the message has no "type"')

@@ -76,6 +76,7 @@ from cuarenta.server.authority.requests import (
 from cuarenta.server.authority.rows import room_from_row, room_row, store_problem
 from cuarenta.server.authority.seats import new_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
+from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
 
@@ -579,6 +580,7 @@ class Authority:
     def _join(self, conn: Connection, message: JoinRequest) -> None:
         with self.bus.joining(message.room):
             room, seat = self.authorize(message.room, message.token)
+            wire.check_join(room, message.v, message.since)
             self.leave(conn, keep=room)
             conn.room, conn.seat = room, seat
             conn.mesa = room.mesa
@@ -588,7 +590,11 @@ class Authority:
             else:
                 conn.sent = 0 if not room.game.actions else events
             room.connections.add(conn)
-            conn.send(room.message_for(conn))
+            if message.v == wire.WIRE_VERSION:
+                wire.first_message(room, conn, message.since, message.hints)
+            else:
+                conn.protocol, conn.hints = 1, True
+                conn.send(room.message_for(conn))
             if message.pace is not None:
                 self._set_pace(room, message.pace, [conn])
             self.scheduler.kick(room)
@@ -611,12 +617,17 @@ class Authority:
     def _watch(self, conn: Connection, message: WatchRequest) -> None:
         with self.bus.joining(message.room):
             room = self.table(message.room)
+            wire.check_join(room, message.v, message.since)
             self.leave(conn, keep=room)
             conn.room, conn.seat = room, None
             conn.mesa = room.mesa
             conn.sent = 0 if not room.game.actions else len(room.game.events)
             room.connections.add(conn)
-            conn.send(room.message_for(conn))
+            if message.v == wire.WIRE_VERSION:
+                wire.first_message(room, conn, message.since, False)
+            else:
+                conn.protocol = 1
+                conn.send(room.message_for(conn))
             self._tell_watchers(room)
         self.bus.followed(room)
 

@@ -30,6 +30,7 @@ from cuarenta.rules import Rules
 from cuarenta.server.authority.eventview import wire_event
 from cuarenta.server.authority.messages import Pace, Status
 from cuarenta.server.authority.ports import FinishedRow, SeatRow, dumps
+from cuarenta.server.authority.wire.messages import SharedMessage  # version 2's frames are shared too
 
 #: The computer levels offered to people, weakest first (only those registered are offered).
 LEVELS: Final = ("facil", "normal", "dificil")
@@ -141,22 +142,6 @@ class TableOptions:
         }
 
 
-class SharedMessage(dict[str, Any]):
-    """A message queued for several sockets at once (the spectators of a table): encoded once, the first
-    time a socket sends it (:attr:`text`)."""
-
-    __slots__ = ("_text",)
-
-    @property
-    def text(self) -> str:
-        """The message as the socket sends it (JSON), made once."""
-        try:
-            return self._text
-        except AttributeError:
-            self._text: str = json.dumps(self, ensure_ascii=False)
-            return self._text
-
-
 class Connection:
     """One browser socket: the seat it joined (``None`` for a spectator of a table, whose ``room`` is set)
     and the messages waiting to be sent to it."""
@@ -169,8 +154,12 @@ class Connection:
         self.sent = 0  #: events of that mesa already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
         self.close_code: int | None = None  #: set by :meth:`close`
+        self.protocol = 1  #: the protocol version of the socket's last join/watch (authority/wire)
+        self.hints = True  #: whether the socket is sent its seat's hints (version 2: when its join asks)
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.protocol != 1 and message.get("v") == 1:  # a version-1 message built for everyone
+            message = {**message, "v": self.protocol}
         self.queue.put_nowait(message)
 
     def close(self, code: int) -> None:
@@ -225,6 +214,7 @@ class Room:
     remote: dict[int | None, int] = field(default_factory=dict)
     _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_mesa``
     _wired_mesa: int = 0
+    wire: Any = None  #: the version-2 state of the room (authority/wire/events.py: WireState), if any
 
     @property
     def players(self) -> int:

@@ -25,6 +25,7 @@ from cuarenta.players.hints import seat_hints
 from cuarenta.server.authority.eventview import describe_moves, view_fields
 from cuarenta.server.authority.messages import state_message
 from cuarenta.server.authority.model import SharedMessage
+from cuarenta.server.authority.wire import sockets as wire
 
 if TYPE_CHECKING:
     from cuarenta.game import Game
@@ -122,7 +123,11 @@ def broadcast(room: Room) -> None:
     tabs costs one view and one set of hints, a table with hundreds of spectators a few messages."""
     shared: dict[tuple[int | None, int, int], dict[str, Any]] = {}
     events = len(room.game.events)
-    for conn in list(room.connections):
+    conns = list(room.connections)
+    wire.broadcast(room, [c for c in conns if c.protocol == wire.WIRE_VERSION])  # version 2: its own frames
+    for conn in conns:
+        if conn.protocol == wire.WIRE_VERSION:
+            continue
         key = (conn.seat, conn.mesa, conn.sent)
         message = shared.get(key)
         if message is None:

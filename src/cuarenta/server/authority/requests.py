@@ -25,11 +25,19 @@ class JoinRequest(Protocol):
     def since(self) -> int | None: ...
     @property
     def pace(self) -> Pace | None: ...
+    @property
+    def v(self) -> int: ...
+    @property
+    def hints(self) -> bool: ...
 
 
 class WatchRequest(Protocol):
     @property
     def room(self) -> str: ...
+    @property
+    def v(self) -> int: ...
+    @property
+    def since(self) -> int | None: ...
 
 
 class MoveRequest(Protocol):
@@ -51,19 +59,24 @@ class ReactRequest(Protocol):
 
 @dataclass(frozen=True)
 class Join:
-    """Seat a socket: the room, the seat's token, the events already shown (``since``), a pace."""
+    """Seat a socket: the room, the seat's token, the events already shown (``since``; version 2: the
+    last version applied), a pace, the protocol version ``v`` and (version 2) whether to send hints."""
 
     room: str
     token: str
     since: int | None = None
     pace: Pace | None = None
+    v: int = 1
+    hints: bool = False
 
 
 @dataclass(frozen=True)
 class Watch:
-    """Follow a table as a spectator."""
+    """Follow a table as a spectator (version 2: ``since`` the last version applied)."""
 
     room: str
+    v: int = 1
+    since: int | None = None
 
 
 @dataclass(frozen=True)

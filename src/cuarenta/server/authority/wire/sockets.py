@@ -1,0 +1,117 @@
+"""Where the rooms hand version-2 sockets over to the wire: the first message after a ``join`` or
+``watch`` (a snapshot, or the missed events and ``resumed``), and the broadcast of a change.
+
+The rooms call three functions, one line each: :func:`check_join` before a join changes anything,
+:func:`first_message` instead of version 1's ``state`` for a version-2 socket, and :func:`broadcast`
+from ``Room.broadcast`` for the room's version-2 sockets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.wire.events import WireState, hand_of, private_part
+from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, Resumed, Snapshot, encode, splice
+
+if TYPE_CHECKING:
+    from cuarenta.server.authority.model import Connection, Room
+
+
+def check_join(room: Room, version: int, since: int | None) -> None:
+    """Refuse a version-2 ``since`` the table never had (``bad_message``), before anything changes."""
+    if version == WIRE_VERSION and since is not None and since > room.state:
+        raise TableError(
+            "bad_message",
+            f"since {since} is ahead of the table, whose version is {room.state}: send the last version "
+            "you applied, or no since for a snapshot",
+        )
+
+
+def state_of(room: Room) -> WireState:
+    """The room's wire state, made when its first version-2 socket comes, brought up to date."""
+    state: WireState | None = room.wire
+    if state is None:
+        state = room.wire = WireState(room)
+    return state
+
+
+def broadcast(room: Room, conns: list[Connection]) -> None:
+    """Tell the room's version-2 sockets ``conns`` the change since the last event: the public part made
+    and encoded once, each seat's private part once per seat (and per wish of hints), spectators one
+    shared frame."""
+    state: WireState | None = room.wire
+    if state is None:
+        return
+    public = state.build(room)
+    if public is None:
+        return
+    privates: dict[tuple[int, bool], str] = {}
+    shared: Frame | None = None
+    for conn in conns:
+        seat = conn.seat
+        if seat is None:
+            if shared is None:
+                shared = Frame(public)
+            conn.send(shared)
+            continue
+        key = (seat, conn.hints)
+        private = privates.get(key)
+        if private is None:
+            part = private_part(room, seat, hints=conn.hints, hand=seat in state.new_hands)
+            private = privates[key] = encode(part)
+        conn.send(Frame(splice(public, private)))
+
+
+def first_message(room: Room, conn: Connection, since: int | None, hints: bool) -> None:
+    """Queue what a version-2 socket that just joined (or watches) is sent first: with ``since`` in
+    reach of the buffer, the events it missed and ``resumed``; else a ``snapshot``."""
+    conn.protocol, conn.hints = WIRE_VERSION, hints
+    state = room.wire
+    if state is not None and state.version != room.state:  # changed without a broadcast (a refresh)
+        broadcast(room, [c for c in room.connections if c.protocol == WIRE_VERSION and c is not conn])
+    state = state_of(room)
+    conn.mesa, conn.sent = room.mesa, 0 if not room.game.actions else len(room.game.events)
+    missed = None if since is None else state.buffer.replay(since, room.state)
+    seat = conn.seat
+    top = state.top
+    if missed is not None:
+        for text in missed:
+            conn.send(Frame(text))
+        resumed = Resumed(
+            v=WIRE_VERSION,
+            room=room.id,
+            version=room.state,
+            seats=top["seats"],
+            status=top["status"],
+            private=None if seat is None else private_part(room, seat, hints=hints, hand=True),
+            table=top["table"],
+            event_count=top.get("event_count"),
+        )
+        conn.send(Frame(encode(resumed)))
+        return
+    message: dict[str, Any] = room.message_for(conn)
+    view = message["view"]
+    del view["hand"]
+    private = None
+    if seat is not None:
+        private = private_part(room, seat, hints=hints, hand=False)
+        private.hand = hand_of(room, seat)
+    snapshot = Snapshot(
+        v=WIRE_VERSION,
+        room=room.id,
+        version=room.state,
+        mesa=room.mesa,
+        seat=seat,
+        seats=message["seats"],
+        view=view,
+        events=message["events"],
+        status=message["status"],
+        private=private,
+        table=message.get("table"),
+        event_count=message.get("event_count"),
+    )
+    conn.send(Frame(encode(snapshot)))
+
+
+__all__ = ["WIRE_VERSION", "broadcast", "check_join", "first_message", "state_of"]

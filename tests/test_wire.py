@@ -1,0 +1,368 @@
+"""Protocol version 2 (docs/protocol.md, "Version 2") over real sockets of the app.
+
+The strongest check that the events carry everything: a version-2 socket that applies its snapshot and
+events reaches, at every version, exactly the ``state`` a version-1 socket of the same seat (or a
+spectator) is sent at that version — whole mesas, 2 and 4 seats. Every frame of every audience is
+checked against the cards hidden from it when it was queued. Reconnection with ``since`` gets exactly
+the missed events from the buffer, or a snapshot beyond it; bad input gets a clear error.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cuarenta.server import create_app
+from cuarenta.server.authority.wire import BUFFER_EVENTS, EventBuffer, Frame
+from cuarenta.server.rooms import Connection, Room
+from cuarenta.server.security import Limits
+from support.wire import Reducer, v1_states
+
+CARD = re.compile(r"[A2-7JQK][hsdc]")
+
+
+# -- what was queued, and the cards hidden from its socket then ---------------------------------------------
+@dataclass
+class Queued:
+    seat: int | None
+    message: dict[str, Any]
+    hidden: frozenset[str]
+    started: bool
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[Queued]:
+    """Every message queued for any socket (a version-2 frame as the text the socket sends)."""
+    sent: list[Queued] = []
+    original = Connection.send
+
+    def send(self: Connection, message: dict[str, Any]) -> None:
+        room: Room | None = self.room
+        hidden: frozenset[str] = frozenset()
+        if room is not None:
+            game = room.game
+            seat = self.seat if room.started else None
+            cards = [c for s in range(game.players) if s != seat for c in game.hand(s)] + game.stock
+            hidden = frozenset(str(c) for c in cards)
+        data = json.loads(message.text) if isinstance(message, Frame) else json.loads(json.dumps(message))
+        sent.append(Queued(self.seat, data, hidden, room is not None and room.started))
+        original(self, message)
+
+    monkeypatch.setattr(Connection, "send", send)
+    return sent
+
+
+def check_hidden(sent: list[Queued]) -> int:
+    """No frame names a card hidden from its socket (events before the current hand's first deal, in a
+    message that spans the end of a hand, tell cards all played by then: as tests/test_server.py)."""
+    checked = 0
+    for q in sent:
+        message = copy.deepcopy(q.message)
+        message.pop("room", None)
+        events = message.get("events", [])
+        starts = [i for i, e in enumerate(events) if e.get("kind") == "deal" and e.get("deal") == 0]
+        if starts:
+            message["events"] = events[starts[-1] :]
+        text = json.dumps(message, ensure_ascii=False)
+        leaked = sorted(c for c in q.hidden if c in text)
+        assert not leaked, f"hidden cards {leaked} sent to seat {q.seat}: {text[:300]}"
+        private = message.get("private")
+        if q.seat is None:
+            assert private is None, message
+        elif private is not None and private.get("hints"):
+            assert all(h["card"] not in q.hidden for h in private["hints"])
+        checked += message.get("v") == 2
+    return checked
+
+
+# -- the app and its sockets ------------------------------------------------------------------------------
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    limits = Limits(ws_rate=1e6, ws_burst=10**6, rooms_per_minute=0, sockets_per_address=0, http_per_minute=0)
+    with TestClient(create_app(tmp_path / "data", bot_delay=0, limits=limits, workers=1)) as c:
+        try:
+            yield c
+        finally:
+            while OPEN:
+                OPEN[-1].close()
+
+
+#: Sockets not closed yet (a failed test closes them before its server stops, or the server would wait).
+OPEN: list[Socket] = []
+
+
+class Socket:
+    """One WebSocket; ``frames`` holds every message it received, in order."""
+
+    def __init__(self, client: TestClient, version: int) -> None:
+        self._cm: Any = client.websocket_connect("/ws")
+        self.ws = self._cm.__enter__()
+        OPEN.append(self)
+        self.version = version
+        self.frames: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        if self in OPEN:
+            OPEN.remove(self)
+            self._cm.__exit__(None, None, None)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_json({"v": self.version, **message})
+
+    def recv(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        assert message["v"] == self.version, message
+        self.frames.append(message)
+        return message
+
+    def until(self, wanted: Any, limit: int = 2000) -> dict[str, Any]:
+        for _ in range(limit):
+            message = self.recv()
+            if wanted(message):
+                return message
+        raise AssertionError(f"not received in {limit} messages; the last: {self.frames[-1]}")
+
+
+def assert_same(v1: Socket, v2: Socket, *, hints: bool) -> int:
+    """The version-2 socket reached, at every version, the version-1 socket's state."""
+    reducer = Reducer()
+    for frame in v2.frames:
+        reducer.apply(frame)
+    expected = v1_states(v1.frames, hints)
+    assert expected, "the version-1 socket got no state"
+    # at the version each socket joined, each was told the table as it was then (a spectator count …)
+    joined = max(min(expected), min(reducer.states))
+    for version, state in expected.items():
+        if version <= joined:
+            continue
+        got = reducer.states.get(version)
+        if not hints:
+            got = None if got is None else {k: v for k, v in got.items() if k != "hints"}
+        assert got == state, f"version {version}: {got} != {state}"
+    return len(expected)
+
+
+def past(version: int) -> Any:
+    """Whether a message is a version-1 ``state`` later than ``version``."""
+    return lambda m: m["type"] == "state" and m["state"] > version
+
+
+def drain(sock: Socket, version: int) -> None:
+    """Read until the socket has been told the finished mesa at ``version``."""
+    if sock.version == 1:
+        sock.until(lambda m: m["type"] == "state" and m["state"] == version)
+        return
+    sock.until(lambda m: m["type"] in ("event", "snapshot") and m["version"] == version)
+
+
+# -- the tests --------------------------------------------------------------------------------------------
+#: Short mesas: one chica; in fours, manual capture (claims, ``claimable``) too.
+RULES: dict[int, dict[str, Any]] = {2: {"preset": "basico"}, 4: {"preset": "campeonato", "chicas": 1}}
+
+
+def new_room(client: TestClient, players: int) -> dict[str, Any]:
+    body = {"players": players, "level": "facil", "rules": RULES[players], "name": "Ana"}
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def play_out(player: Socket) -> dict[str, Any]:
+    """A version-1 socket plays its seat's first legal move whenever it is its turn, to the mesa's end."""
+    last = player.until(lambda m: m["type"] == "state")
+    while last["status"] == "playing":
+        if last["legal"]:
+            player.send({"type": "move", "move": last["legal"][0], "state": last["state"]})
+        last = player.until(lambda m: m["type"] == "state" and (m["legal"] or m["status"] != "playing"))
+    return last
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_version_2_socket_reaches_every_state_a_version_1_socket_is_sent(
+    client: TestClient, queued: list[Queued], players: int
+) -> None:
+    made = new_room(client, players)
+    join = {"type": "join", "room": made["room"], "token": made["token"]}
+    plain, helped, player = Socket(client, 2), Socket(client, 2), Socket(client, 1)
+    plain.send(join)
+    helped.send({**join, "hints": True})
+    plain.until(lambda m: m["type"] == "snapshot")
+    helped.until(lambda m: m["type"] == "snapshot")
+    player.send(join)
+    end = play_out(player)
+    for sock in (plain, helped):
+        drain(sock, end["state"])
+    assert assert_same(player, plain, hints=False) > 20
+    assert assert_same(player, helped, hints=True) > 20
+    assert not any("hints" in (f.get("private") or {}) for f in plain.frames)
+    assert any((f.get("private") or {}).get("hints") for f in helped.frames)
+    assert check_hidden(queued) > 40
+    for sock in (plain, helped, player):
+        sock.close()
+
+
+def test_a_table_of_four_with_spectators_of_both_versions(client: TestClient, queued: list[Queued]) -> None:
+    body = {"players": 4, "name": "Ana", "rules": RULES[4], "seats": ["friend", "facil", "facil"]}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    made = response.json()
+    watch = {"type": "watch", "room": made["room"]}
+    early1, early2 = Socket(client, 1), Socket(client, 2)
+    early1.send(watch)
+    early2.send(watch)
+    early1.until(lambda m: m["type"] == "state")
+    early2.until(lambda m: m["type"] == "snapshot")
+    friend = client.post(f"/api/tables/{made['room']}/join", json={"invite": made["invite"], "name": "Beto"})
+    assert friend.status_code == 200, friend.text
+    seats = {0: made["token"], friend.json()["seat"]: friend.json()["token"]}
+    players = {s: Socket(client, 1) for s in seats}
+    mirrors = {s: Socket(client, 2) for s in seats}
+    for s, token in seats.items():
+        mirrors[s].send({"type": "join", "room": made["room"], "token": token, "hints": True})
+        mirrors[s].until(lambda m: m["type"] == "snapshot")
+        players[s].send({"type": "join", "room": made["room"], "token": token})
+        players[s].until(lambda m: m["type"] == "state")
+    late1, late2 = Socket(client, 1), Socket(client, 2)
+    late1.send(watch)
+    late2.send(watch)
+    room = client.app.state.rooms.get(made["room"])  # type: ignore[attr-defined]
+    last: dict[int, dict[str, Any]] = {s: p.frames[-1] for s, p in players.items()}
+    while True:  # whoever is to move plays; the computers play in between
+        target = room.state
+        for s, p in players.items():
+            if last[s]["state"] < target:
+                last[s] = p.until(past(target - 1))
+        if room.game.is_over and room.state == target:
+            break
+        movers = [s for s, m in last.items() if m["state"] == target and m["legal"]]
+        if movers:
+            m = last[movers[0]]
+            players[movers[0]].send({"type": "move", "move": m["legal"][0], "state": m["state"]})
+        s, p = next(iter(players.items()))
+        last[s] = p.until(past(target))
+    final = room.state
+    for sock in [early1, early2, late1, late2, *mirrors.values()]:
+        drain(sock, final)
+    for s in seats:
+        assert assert_same(players[s], mirrors[s], hints=True) > 20
+    assert assert_same(early1, early2, hints=True) > 20
+    assert assert_same(late1, late2, hints=True) > 20
+    assert check_hidden(queued) > 100
+    for sock in [early1, early2, late1, late2, *mirrors.values(), *players.values()]:
+        sock.close()
+
+
+def test_a_reconnect_with_since_gets_exactly_the_missed_events_or_a_snapshot(
+    client: TestClient, queued: list[Queued]
+) -> None:
+    made = new_room(client, 2)
+    join = {"type": "join", "room": made["room"], "token": made["token"]}
+    watcher, player = Socket(client, 2), Socket(client, 1)
+    watcher.send(join)
+    first = watcher.until(lambda m: m["type"] == "snapshot")
+    player.send(join)
+    state = player.until(lambda m: m["type"] == "state")
+
+    def my_turn() -> None:
+        """Read until the person is to move (a finished mesa: the next one, the person's ``next``)."""
+        nonlocal state
+        while not state["legal"]:
+            if state["status"] == "finished":
+                player.send({"type": "next"})
+            state = player.until(lambda m: m["type"] == "state")
+
+    def play(moves: int) -> int:
+        nonlocal state
+        for _ in range(moves):
+            my_turn()
+            player.send({"type": "move", "move": state["legal"][0], "state": state["state"]})
+            state = player.until(past(state["state"]))
+        my_turn()  # the computer plays: the table then waits for the person
+        return int(state["state"])
+
+    since = play(3)
+    now = play(4)
+    drain(watcher, now)
+    events = {f["version"]: f for f in watcher.frames if f["type"] == "event"}
+    missed = [{k: v for k, v in f.items() if k != "private"} for v, f in events.items() if v > since]
+    back = Socket(client, 2)
+    back.send({**join, "since": since})
+    resumed = back.until(lambda m: m["type"] in ("resumed", "snapshot"))
+    assert resumed["type"] == "resumed" and resumed["version"] == now
+    assert back.frames[:-1] == missed  # exactly the missed events, public parts, in order
+    assert resumed["private"]["hand"] and "legal" in resumed["private"]
+    reducer = Reducer()
+    for frame in [first, *[f for f in watcher.frames if f["version"] <= since and f["type"] == "event"]]:
+        reducer.apply(frame)
+    for frame in back.frames:
+        reducer.apply(frame)
+    full = Reducer()
+    for frame in watcher.frames:
+        full.apply(frame)
+    assert reducer.states[now] == full.states[now]  # the resumed client holds what the watcher holds
+    # nothing missed: only resumed
+    again = Socket(client, 2)
+    again.send({**join, "since": now})
+    assert again.recv()["type"] == "resumed"
+    # beyond the buffer: a snapshot
+    far = play(BUFFER_EVENTS // 2 + 2)
+    gone = Socket(client, 2)
+    gone.send({**join, "since": since})
+    snapshot = gone.recv()
+    assert snapshot["type"] == "snapshot" and snapshot["version"] == far
+    check_hidden(queued)
+    for sock in (watcher, player, back, again, gone):
+        sock.close()
+
+
+def test_bad_since_hints_and_versions_get_a_clear_error(client: TestClient) -> None:
+    made = new_room(client, 2)
+    join = {"type": "join", "room": made["room"], "token": made["token"]}
+    sock = Socket(client, 2)
+
+    def refused(message: dict[str, Any], version: int = 1) -> dict[str, Any]:
+        # a join refused before it took is answered in version 1, as a message the server cannot read
+        sock.ws.send_json(message)
+        error = sock.ws.receive_json()
+        assert error["type"] == "error" and error["v"] == version, error
+        return dict(error)
+
+    error = refused({"v": 2, **join, "since": 10**6})
+    assert error["code"] == "bad_message"
+    assert "since 1000000 is ahead of the table, whose version is 0" in error["message"]
+    assert "since" in refused({"v": 2, **join, "since": -1})["message"]
+    assert "hints" in refused({"v": 2, **join, "hints": "yes"})["message"]
+    error = refused({"v": 3, **join})
+    assert error["code"] == "bad_version" and "versions 1 and 2, not 3" in error["message"]
+    sock.send(join)  # nothing was half-applied: the join works
+    assert sock.recv()["type"] == "snapshot"
+    sock.send({"type": "ping"})
+    assert sock.recv() == {"v": 2, "type": "pong"}
+    sock.send({"type": "move", "move": "Zz", "state": 0})  # after a join: errors in version 2
+    assert sock.recv()["code"] in ("illegal_move", "not_your_turn")
+    assert refused({"v": 2, **join, "since": 99}, version=2)["code"] == "bad_message"
+    sock.send({"type": "ping"})  # the socket still follows its seat in version 2
+    assert sock.recv()["type"] == "pong"
+    sock.close()
+
+
+def test_the_buffer_replays_only_a_chain_without_a_gap() -> None:
+    buffer = EventBuffer(4)
+    buffer.add(0, 1, "a")
+    buffer.add(1, 3, "b")  # a node that caught up two versions at once
+    buffer.add(3, 4, "c")
+    assert buffer.replay(1, 4) == ["b", "c"]
+    assert buffer.replay(2, 4) is None  # version 2 was never a step here: a snapshot
+    assert buffer.replay(4, 4) == []
+    assert buffer.replay(0, 5) is None  # the buffer does not reach the current version
+    with pytest.raises(ValueError, match="at least one"):
+        EventBuffer(0)
+    assert CARD.fullmatch("7h")

@@ -193,6 +193,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     parser.add_argument(
+        "--protocol", type=int, choices=(1, 2), default=1, help="the people's protocol version (1)"
+    )
+    parser.add_argument(
         "--settle",
         type=float,
         default=3.0,

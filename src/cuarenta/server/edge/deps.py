@@ -12,6 +12,7 @@
   WebSocket error frame of a refused message (docs/protocol.md).
 
 >>> from cuarenta.server.authority.errors import RoomProblem
+>>> from cuarenta.server.protocol import ProtocolError
 >>> problem_http(RoomProblem("seat_left", "you left")).status_code
 410
 >>> socket_error(ProtocolError("stale", "state 3 is older than 4"))

@@ -62,7 +62,7 @@ export function addMessageHook(hook) {
 
 function onMessage(msg) {
   if (msg.type === "resync") {
-    join(app.session); // a frame did not follow the state held: a snapshot (wire.js)
+    if (app.session) join(app.session); // a frame did not follow the state held: a snapshot (wire.js)
     return;
   }
   if (hooks.some((hook) => hook(msg))) return;

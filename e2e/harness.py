@@ -34,6 +34,7 @@ from cuarenta.i18n import LANGS, card_name
 # the tests' port chooser (below the ephemeral range), shared with the browser tests
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from support.ports import free_port
+from support.wire import Reducer
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 CHROMIUM: Final = os.environ.get("CUARENTA_CHROMIUM", "/usr/bin/chromium")
@@ -215,17 +216,36 @@ class PageLog:
     urls: list[str] = field(default_factory=list)
 
     def states(self) -> list[dict[str, Any]]:
-        """The ``state`` messages received, parsed, in order."""
-        out = []
-        for raw in self.received:
-            msg = json.loads(raw)
-            if msg.get("type") == "state":
-                out.append(msg)
-        return out
+        """The ``state`` messages the frames received add up to, in order (:func:`states_of`)."""
+        return states_of(self.received)
 
     def server_errors(self) -> list[dict[str, Any]]:
         """The ``error`` messages received."""
         return [m for m in map(json.loads, self.received) if m.get("type") == "error"]
+
+
+#: The frames of protocol version 2 that change the state a page holds (docs/protocol.md, "Version 2").
+WIRE_FRAMES: Final = {"snapshot", "event", "resumed"}
+
+
+def states_of(frames: list[str]) -> list[dict[str, Any]]:
+    """The version-1 ``state`` messages that the frames of a page's sockets add up to, one per ``state``,
+    ``snapshot``, ``event`` or ``resumed`` frame, each with that frame's ``events`` (the page speaks
+    version 2: the tests' :class:`~support.wire.Reducer` applies its frames as wire.js does)."""
+    reducer = Reducer()
+    out = []
+    for raw in frames:
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "state":
+            out.append(msg)
+        elif kind in WIRE_FRAMES:
+            reducer.apply(msg)
+            state = json.loads(json.dumps(reducer.state))
+            out.append({**state, "type": "state", "v": msg["v"], "events": msg.get("events", [])})
+        elif kind == "table":
+            reducer.apply(msg)
+    return out
 
 
 def watch_page(page: Page) -> PageLog:

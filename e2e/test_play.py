@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from harness import (
+    WIRE_FRAMES,
     PageLog,
     Server,
     Summary,
@@ -31,6 +32,7 @@ from harness import (
     seat_counts,
     start_game,
     state_number,
+    states_of,
     table_cards,
     wait_step,
     walk_strings,
@@ -257,14 +259,16 @@ def test_no_hidden_card_reaches_the_page(chica: PlayedChica, server: Server) -> 
     played = chica
     frames = [json.loads(raw) for raw in played.frames]
     assert frames, "the page received WebSocket frames"
-    assert {f["type"] for f in frames} <= {"state", "pong", "pace"}, [
-        f for f in frames if f["type"] != "state"
+    # the page speaks version 2 (wire.js): a snapshot, then events (docs/protocol.md, "Version 2")
+    assert {f["type"] for f in frames} <= WIRE_FRAMES | {"pong", "pace"}, [
+        f for f in frames if f["type"] not in WIRE_FRAMES
     ]
-    assert all(f.get("v") == 1 for f in frames)
+    assert frames[0]["type"] == "snapshot"
+    assert all(f.get("v") == 2 for f in frames)
     for frame in frames:
         assert not json_keys(frame) & FORBIDDEN_KEYS, (json_keys(frame) & FORBIDDEN_KEYS, frame)
 
-    states = [f for f in frames if f["type"] == "state"]
+    states = states_of(played.frames)  # what the frames add up to: version 1's states
     record = GameRecord.from_text(server.get_text(played.record_path, token=played.session["token"]))
     index, games = replay_views(record)
     step_of_state: dict[int, int] = {}

@@ -97,3 +97,15 @@ def test_every_field_of_the_state_is_declared_in_store_js() -> None:
 def test_no_rule_is_worked_out_in_the_page(what: str, pattern: str) -> None:
     found = sorted(name for name, text in sources().items() if re.search(pattern, text))
     assert found == [], f"{what} in {found}"
+
+
+def test_the_page_speaks_version_2_and_wire_js_alone_applies_its_frames() -> None:
+    texts = sources()
+    assert re.search(r"export const PROTOCOL = 2;", texts["connection.js"])
+    readers = sorted(name for name, text in texts.items() if re.search(r'"(snapshot|resumed)"', text))
+    assert readers == ["wire.js"]
+    # every frame the socket brings goes through the Wire before anything else of the page sees it
+    assert "wire.js" in import_graph()["session.js"]
+    assert re.search(
+        r"message: \(frame\) => \{\s*for \(const msg of app\.wire\.receive\(frame\)\)", texts["session.js"]
+    )

@@ -2,8 +2,8 @@
 // message (with the protocol's version), and hand every message received to the caller. What to send
 // and what a message means are the caller's (session.js, moves.js).
 
-/** The protocol version the page speaks (docs/protocol.md). */
-export const PROTOCOL = 1;
+/** The protocol version the page speaks (docs/protocol.md, "Version 2"; wire.js applies its frames). */
+export const PROTOCOL = 2;
 
 export class Connection {
   /**

@@ -23,17 +23,20 @@ export function sendMove(move) {
   app.pending = true;
 }
 
-/** The message that (re)joins the socket: `watch` for a spectator; `join` with `since` (the
- * `event_count` of the last state shown, docs/tables.md) when this page already shows the room: the
- * state that answers brings the events missed while the socket was down, and the queue shows them as it
- * shows a move. */
+/** The message that (re)joins the socket: `watch` for a spectator, `join` for a seat, with `hints`
+ * always (the page shows them only with its Ayudas on: asking always lets the switch show them at once,
+ * without joining again, as version 1 always sent them). With `since` (the last version wire.js applied)
+ * when this page already follows the room: the server replays the events missed while the socket was
+ * down, then `resumed`, and wire.js makes of them one state that the queue shows as it shows a move
+ * (docs/protocol.md, "Version 2"); what is still queued stays queued (it was applied before). */
 function joinMessage(session) {
-  if (session.watch) return { type: "watch", room: session.room };
-  const msg = { type: "join", room: session.room, token: session.token, pace: Settings.pace() };
-  const shown = app.msg;
-  if (shown && shown.room === session.room && Number.isInteger(shown.event_count)) {
-    msg.since = shown.event_count;
-    app.queue.length = 0; // what is still queued comes again in the answer
+  const msg = session.watch
+    ? { type: "watch", room: session.room }
+    : { type: "join", room: session.room, token: session.token, pace: Settings.pace(), hints: true };
+  const wire = app.wire;
+  if (wire && wire.room === session.room && Number.isInteger(wire.version)) {
+    msg.since = wire.version;
+    wire.expectReplay();
     app.rejoinSince = true;
   } else app.rejoinSince = false;
   return msg;

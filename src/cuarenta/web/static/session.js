@@ -9,6 +9,7 @@ import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
 import { authorized, request } from "./api.js";
 import { Connection } from "./connection.js";
+import { Wire } from "./wire.js";
 import { showError } from "./errors.js";
 import { $ } from "./dom.js";
 import { join } from "./moves.js";
@@ -25,6 +26,7 @@ export function openSession(session) {
   if (app.conn) app.conn.close();
   app.session = session;
   app.msg = null;
+  app.wire = new Wire();
   app.queue = [];
   app.pending = false;
   app.connected = false;
@@ -40,7 +42,9 @@ export function openSession(session) {
   updateStatus();
   app.conn = new Connection(session.room, {
     open: () => join(session),
-    message: onMessage,
+    message: (frame) => {
+      for (const msg of app.wire.receive(frame)) onMessage(msg);
+    },
     state: (what) => {
       app.connected = what === "open";
       updateStatus();
@@ -57,6 +61,10 @@ export function addMessageHook(hook) {
 }
 
 function onMessage(msg) {
+  if (msg.type === "resync") {
+    if (app.session) join(app.session); // a frame did not follow the state held: a snapshot (wire.js)
+    return;
+  }
   if (hooks.some((hook) => hook(msg))) return;
   if (msg.type === "state") {
     Presence.onState(msg);

@@ -10,6 +10,7 @@ const fields = {
   screen: "new", // the screen shown: new, table, history, wait, join
   session: load(KEYS.session), // {room, token, seat} of the game shown ({room, watch: true} for a spectator)
   conn: null, // the Connection of connection.js, while a session is open
+  wire: null, // the Wire of wire.js: the state the socket's version-2 frames add up to
   connected: false, // the socket is open
   msg: null, // the last `state` message shown
   queue: [], // `state` messages not yet shown

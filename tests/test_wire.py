@@ -366,3 +366,20 @@ def test_the_buffer_replays_only_a_chain_without_a_gap() -> None:
     with pytest.raises(ValueError, match="at least one"):
         EventBuffer(0)
     assert CARD.fullmatch("7h")
+
+
+def test_a_message_for_the_whole_table_is_encoded_once_per_version() -> None:
+    """A ``table`` or ``reaction`` message told to every socket of a table is one message, made and encoded
+    once for the version-1 sockets and once for the version-2 ones, however many there are."""
+    from cuarenta.server.authority.wire.messages import SharedMessage
+
+    message = SharedMessage({"v": 1, "type": "table", "status": "playing"})
+    conns = [Connection() for _ in range(4)]
+    conns[2].protocol = conns[3].protocol = 2
+    for conn in conns:
+        conn.send(message)
+    sent = [conn.queue.get_nowait() for conn in conns]
+    assert sent[0] is sent[1] is message
+    assert sent[2] is sent[3] and isinstance(sent[2], SharedMessage)
+    assert json.loads(sent[2].text) == {"v": 2, "type": "table", "status": "playing"}
+    assert message["v"] == 1  # the version-1 sockets' message is untouched

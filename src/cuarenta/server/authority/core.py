@@ -77,6 +77,7 @@ from cuarenta.server.authority.rows import room_from_row, room_row, store_proble
 from cuarenta.server.authority.seats import new_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
+from cuarenta.server.authority.wire.messages import SharedMessage
 from cuarenta.server.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
 
@@ -770,7 +771,7 @@ class Authority:
 
     def tell_reaction(self, room: Room, seat: int, saying: str) -> None:
         """Send a reaction to the sockets of the room in this process."""
-        message = reaction_message(seat, saying)
+        message = SharedMessage(reaction_message(seat, saying))  # encoded once for the room
         for c in list(room.connections):
             c.send(message)
 
@@ -1002,7 +1003,9 @@ class Authority:
         info = room.table_info()
         if info is None:
             return
-        message = table_message(room=room.id, status=room.status, seats=room.public_seats(), table=info)
+        message = SharedMessage(  # encoded once for the table, once more for its version-2 sockets
+            table_message(room=room.id, status=room.status, seats=room.public_seats(), table=info)
+        )
         for c in list(room.connections):
             c.send(message)
 

@@ -159,7 +159,10 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         if self.protocol != 1 and message.get("v") == 1:  # a version-1 message built for everyone
-            message = {**message, "v": self.protocol}
+            if isinstance(message, SharedMessage):  # one copy per version, encoded once
+                message = message.labelled(self.protocol)
+            else:
+                message = {**message, "v": self.protocol}
         self.queue.put_nowait(message)
 
     def close(self, code: int) -> None:

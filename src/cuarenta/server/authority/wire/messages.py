@@ -110,7 +110,7 @@ class SharedMessage(dict[str, Any]):
     """A message queued for several sockets at once (the spectators of a table): encoded once, the first
     time a socket sends it (:attr:`text`). (Version 1's; re-exported by :mod:`cuarenta.server.rooms`.)"""
 
-    __slots__ = ("_text",)
+    __slots__ = ("_labelled", "_text")
 
     @property
     def text(self) -> str:
@@ -120,6 +120,24 @@ class SharedMessage(dict[str, Any]):
         except AttributeError:
             self._text: str = json.dumps(self, ensure_ascii=False)
             return self._text
+
+    def labelled(self, version: int) -> SharedMessage:
+        """The same message with ``"v": version``, made once however many sockets of that version it goes
+        to (a version-1 ``table`` or ``reaction`` message told to a table's version-2 sockets).
+
+        >>> m = SharedMessage({"v": 1, "type": "pong"})
+        >>> m.labelled(2) is m.labelled(2), m.labelled(2).text
+        (True, '{"v": 2, "type": "pong"}')
+        """
+        try:
+            found: dict[int, SharedMessage] = self._labelled
+        except AttributeError:
+            found = {}
+            self._labelled: dict[int, SharedMessage] = found
+        message: SharedMessage | None = found.get(version)
+        if message is None:
+            message = found[version] = SharedMessage({**self, "v": version})
+        return message
 
 
 class Frame(SharedMessage):

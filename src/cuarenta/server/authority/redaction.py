@@ -21,11 +21,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from cuarenta.players.hints import seat_hints
-from cuarenta.server.authority.eventview import describe_moves, view_fields
+from cuarenta.server.authority.eventview import view_fields
 from cuarenta.server.authority.messages import state_message
 from cuarenta.server.authority.model import SharedMessage
 from cuarenta.server.authority.wire import sockets as wire
+from cuarenta.server.authority.wire.events import private_part
 
 if TYPE_CHECKING:
     from cuarenta.game import Game
@@ -94,10 +94,8 @@ def state_for(room: Room, conn: Connection) -> dict[str, Any]:
         wire.update(seat=None, team=None, hand=[])
     elif not room.started:  # a table that waits has dealt nothing yet: it deals when it starts
         wire.update(hand=[])
-    mine = seat is not None and room.started and not game.is_over and game.turn == seat
-    actions = game.legal_moves() if mine else []
-    legal = [str(a) for a in actions]
-    moves = describe_moves(game, actions)
+    # the seat's legal moves, their marks and its hints: what version 2's private part holds
+    private = None if seat is None else private_part(room, seat, hints=True, hand=False, view=view)
     return state_message(
         room=room.id,
         state=room.state,
@@ -105,11 +103,10 @@ def state_for(room: Room, conn: Connection) -> dict[str, Any]:
         seat=seat,
         seats=public_seats(room),
         view=wire,
-        # hints are sent on the seat's turn, always (the page has no message that turns them off: it
-        # shows them when its Ayudas are on)
-        legal=legal,
-        moves=moves,
-        hints=seat_hints(view, legal) if seat is not None and legal else [],
+        # version 1 sends hints on the seat's turn, always (it has no message that turns them off)
+        legal=[] if private is None else private.legal,
+        moves=[] if private is None else private.moves,
+        hints=[] if private is None else private.hints or [],
         events=events,
         status=room.status,
         table=table_info(room),

@@ -19,6 +19,7 @@ from cuarenta.server.authority.wire.messages import WIRE_VERSION, Event, Private
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room
+    from cuarenta.view import SeatView
 
 #: The view's fields that are not public (each audience has its own), and ``history``, sent as events.
 PER_AUDIENCE: Final = ("seat", "team", "hand", "history")
@@ -53,9 +54,10 @@ def hand_of(room: Room, seat: int) -> list[str]:
     return [str(c) for c in room.game.hand(seat)] if room.started else []
 
 
-def private_part(room: Room, seat: int, *, hints: bool, hand: bool) -> Private:
+def private_part(room: Room, seat: int, *, hints: bool, hand: bool, view: SeatView | None = None) -> Private:
     """A seat's private part now: its legal moves and their marks (on its turn), its hand if ``hand``,
-    its hints if ``hints`` (computed from the seat's own view only)."""
+    its hints if ``hints`` (computed from the seat's own view only: ``view``, if the caller has it).
+    Version 1's ``state`` takes its ``legal``, ``moves`` and ``hints`` from here too."""
     game = room.game
     mine = room.started and not game.is_over and game.turn == seat
     actions = game.legal_moves() if mine else []
@@ -65,7 +67,7 @@ def private_part(room: Room, seat: int, *, hints: bool, hand: bool) -> Private:
         legal=legal,
         moves=moves,
         hand=hand_of(room, seat) if hand else None,
-        hints=(seat_hints(game.view(seat), legal) if mine else []) if hints else None,
+        hints=(seat_hints(view or game.view(seat), legal) if mine else []) if hints else None,
     )
 
 

@@ -1,7 +1,27 @@
-// The announcement bubble over the felt (issue 8): the lines of one `state` message are offered together,
-// and the heaviest (the newest of equals) replaces the bubble at once — no queue. A plain play's saying
-// that comes just after a scoring bubble waits for it (HOLD_MS), unless the turn is the person's.
+// What just happened (issue 17): the "last play" strip (`#last-play`) and the announcement bubble
+// (`#announce`, inside the strip), one box with a fixed place in the layout, always telling the newest
+// event the table shows.
+//
+// - A *moment* is a play, a claim or a deal with the events that follow it (a caída, a limpia, a ronda…);
+//   its key names the event that starts it (`momentKey`). The newest moment of the view drawn is the
+//   newest thing the table shows.
+// - The lines of one `state` message are offered together (narration.js); only those of its newest moment
+//   can be shown, the heaviest of them (the newest of equals) with its saying — or, when it has none, the
+//   saying of another line of the same moment (the same move's). The bubble replaces the one on screen at
+//   once: no queue, no hold.
+// - Each time the strip is drawn (`renderLastPlay`, from table.js), a bubble of an older moment is dropped:
+//   the table moved on, so the bubble goes with it, before the new move's animation even starts.
+// - It stays `duration()` ms, by the reader's pace (settings.js), unless a newer event replaces it first.
+//   The bubble carries `data-pace`, `data-duration` and `data-moment` (docs/web.md, "Announcements").
+// - The bubble lies over the strip's own box (the two share one grid cell; the box grows if the bubble
+//   needs more room), so it covers nothing else: not the hand, the table cards, nor a seat's panel.
+import { cardElement } from "./cards.js";
 import * as I from "./i18n.js";
+import * as Settings from "./settings.js";
+import { $, el } from "./dom.js";
+import { names } from "./state.js";
+
+const { t } = I;
 
 /** How much an event weighs: what scores or ends something outranks a plain play's saying (1). */
 const SCORING = {
@@ -9,62 +29,133 @@ const SCORING = {
   carton: 2, claim: 2, ronda: 2, four_of_a_kind: 2,
 };
 const weight = (line) => SCORING[line.event.kind] ?? 1;
-const HOLD_MS = 1200;
 
-let shown = null; // the line on screen, with `at`
-let next = null; // a line waiting for the hold to end
+/** How long a bubble stays at each pace of settings.js (ms): long enough to read the saying and its line. */
+export const READ_MS = { slow: 5000, normal: 3500, fast: 2200 };
+
+/** The kinds that start a moment: what happens after them (up to the next one) belongs to them. */
+const HEADS = new Set(["play", "claim", "deal"]);
+
+/** The key of the moment `event` starts (a play, a claim, a deal), the same for the event in `events`
+ * of a message and in `view.history`. */
+export function momentKey(event) {
+  if (!event) return "";
+  if (event.kind === "play") return `play:${event.seat}:${event.move}`;
+  if (event.kind === "claim") return `claim:${event.seat}:${(event.cards || []).join(",")}`;
+  if (event.kind === "deal") return `deal:${event.hand}:${event.deal}`;
+  return "";
+}
+
+/** The event that starts the newest moment of `events` (null when none does). */
+function newestHead(events) {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (HEADS.has(events[i].kind)) return events[i];
+  return null;
+}
+
+/** The moment the table shows: the key of the newest moment of the view drawn. */
+let tableMoment = "";
+/** The bubble on screen: {line, moment}, or null. */
+let shown = null;
 let timer = null;
 
-/** Lines ({event, text, sayings, keys, state}) announced together; `myTurn`: the turn is the person's. */
-export function offer(batch, myTurn) {
+/** How long a bubble stays, at the reader's pace. */
+export function duration() {
+  return READ_MS[Settings.pace()] ?? READ_MS.normal;
+}
+
+/**
+ * Lines ({event, text, sayings, keys, state}) of one state message, in the order of its events: the
+ * heaviest line of their newest moment replaces the bubble (none: the bubble on screen is left alone
+ * if it tells the moment the table shows, else dropped).
+ */
+export function offer(batch) {
+  if (!batch.length) return;
+  // the batch's lines after the last one that starts a moment (all of them when none does)
+  let from = 0;
+  batch.forEach((line, i) => {
+    if (HEADS.has(line.event.kind)) from = i;
+  });
+  const head = HEADS.has(batch[from].event.kind) ? batch[from].event : null;
+  const moment = head ? momentKey(head) : tableMoment;
+  const lines = batch.slice(from);
   let best = null;
-  for (const line of batch) if (!best || weight(line) >= weight(best)) best = line;
-  if (!best) return;
-  const wait = shown ? shown.at + HOLD_MS - Date.now() : 0;
-  if (shown && weight(shown) > weight(best) && wait > 0 && !myTurn) {
-    next = best;
-    clearTimeout(timer);
-    timer = setTimeout(() => show(next), wait);
-    return;
-  }
-  show(best);
+  for (const line of lines) if (!best || weight(line) >= weight(best)) best = line;
+  // the saying: the best line's own, else another's of the same moment (the newest that has one)
+  let said = best;
+  if (!best.sayings.length) said = [...lines].reverse().find((l) => l.sayings.length) ?? best;
+  show(best, said, moment);
 }
 
-/** The turn came back to the person: a waiting line is shown at once. */
-export function flush() {
-  if (next) show(next);
-}
-
-function show(line) {
+function show(line, said, moment) {
   clearTimeout(timer);
-  next = null;
-  if (!line) return;
-  shown = { ...line, at: Date.now() };
-  const box = document.querySelector("#announce");
-  const bubble = document.createElement("div");
-  bubble.className = `bubble kind-${line.event.kind}`;
+  const box = $("#announce");
+  if (!box) return;
+  const ms = duration();
+  shown = { line, moment };
+  const bubble = el("div", { class: `bubble kind-${line.event.kind}` });
   bubble.dataset.testid = "saying";
-  Object.assign(bubble.dataset, { kind: line.event.kind, sayings: line.keys.join(" "), state: line.state ?? "" });
-  const saying = line.sayings[0];
+  Object.assign(bubble.dataset, {
+    kind: line.event.kind,
+    sayings: line.keys.join(" "),
+    state: line.state ?? "",
+    moment,
+    pace: Settings.pace(),
+    duration: String(ms),
+  });
+  const saying = said.sayings[0];
   if (saying) {
-    const p = document.createElement("p");
-    p.className = "bubble-saying";
-    p.title = I.sayingLine(line.keys[0], I.sayingPoints(line.event), true);
-    p.textContent = saying;
-    bubble.append(p);
+    const s = el("span", { class: "bubble-saying", text: saying });
+    s.title = I.sayingLine(said.keys[0], I.sayingPoints(said.event), true);
+    bubble.append(s, " ");
   }
-  const text = document.createElement("p");
-  text.className = "bubble-text";
-  text.textContent = line.text;
-  bubble.append(text);
+  bubble.append(el("span", { class: "bubble-text", text: line.text }));
   box.replaceChildren(bubble);
   box.classList.add("show");
-  timer = setTimeout(hide, saying ? 2600 : 2000);
+  box.dataset.moment = moment;
+  timer = setTimeout(hide, ms);
 }
 
+/** The bubble goes (its time is over, a newer moment came, an ending's summary opens). */
 export function hide() {
   clearTimeout(timer);
   shown = null;
-  next = null;
-  document.querySelector("#announce").classList.remove("show");
+  const box = $("#announce");
+  if (!box) return;
+  box.classList.remove("show");
+  box.replaceChildren();
+  delete box.dataset.moment;
+}
+
+/** The bubble on screen tells an older moment than `view`'s newest: it goes. */
+function sync(v) {
+  tableMoment = momentKey(newestHead(v.history || []));
+  if (shown && shown.moment !== tableMoment) hide();
+}
+
+/** The hand's last play on the felt, in words and cards (the card played, then what it took), drawn in
+ * the strip's line; and the bubble checked against the view's newest moment (`sync`). */
+export function renderLastPlay(v) {
+  const box = $("#last-play");
+  const line = $("#last-play-line");
+  sync(v);
+  const play = [...(v.history || [])].reverse().find((e) => e.kind === "play");
+  box.hidden = !play;
+  if (!play) {
+    line.replaceChildren();
+    delete box.dataset.move;
+    delete box.dataset.seat;
+    return;
+  }
+  const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
+  for (const [i, c] of [play.card, ...play.taken].entries()) {
+    if (i === 1) minis.append(el("span", { class: "last-play-arrow" }));
+    minis.append(cardElement(c, { tag: "span", className: "card mini" }));
+  }
+  box.dataset.move = play.move;
+  box.dataset.seat = String(play.seat);
+  line.replaceChildren(
+    el("span", { class: "last-play-label", text: `${t("page.last_play")}: ` }),
+    minis,
+    el("span", { class: "last-play-text", text: I.describeEvent(play, names()) }),
+  );
 }

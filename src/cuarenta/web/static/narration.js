@@ -1,9 +1,10 @@
 // Narration (the sayings' keys come with every event, chosen by the server): events as lines of text and
-// sayings, and the announcements of one `state` message gathered for the bubble (announce.js).
+// sayings, and the announcements of one `state` message gathered for the bubble (announce.js), which
+// shows only those of the message's newest moment (issue 17).
 
 import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
-import { app, isMyTurn, names } from "./state.js";
+import { app, names } from "./state.js";
 
 export const ANNOUNCED = new Set([
   "ronda", "four_of_a_kind", "caida", "limpia", "caida_limpia", "caida_ronda", "claim",
@@ -19,7 +20,8 @@ export function narrate(events) {
   });
 }
 
-/** Lines of the state message being shown, gathered: the best of them replaces the bubble (announce.js). */
+/** Lines of the state message being shown, gathered in their order: the best of their newest moment
+ * replaces the bubble (announce.js). */
 export function announce(line) {
   app.announceQueue.push({ ...line, state: app.msg?.state });
   if (!app.announcing) {
@@ -30,5 +32,5 @@ export function announce(line) {
 
 function runAnnouncements() {
   app.announcing = false;
-  Bubble.offer(app.announceQueue.splice(0), isMyTurn());
+  Bubble.offer(app.announceQueue.splice(0));
 }

@@ -128,7 +128,7 @@ async function showEnding(msg, prev, head) {
   for (const line of lines) announce(line);
   // time to see the last move and read its announcement; a click or a key goes on at once
   await S.until(() => !app.announceQueue.length, 5000);
-  await S.pause(lines.length ? 1400 : 700);
+  await S.pause(lines.length ? Bubble.duration() : 700); // its bubble, read at the reader's pace
   S.endSkip();
   app.announceQueue.length = 0;
   Bubble.hide();

@@ -17,7 +17,6 @@ import {
   isMyTurn,
   levelName,
   mySeat,
-  names,
   pileKeeper,
   position,
   seatInfo,
@@ -208,36 +207,12 @@ function renderTable() {
   );
   box.dataset.count = String(v.table.length);
   $("#table-empty").hidden = v.table.length > 0;
-  renderLastPlay(v);
+  Bubble.renderLastPlay(v); // the "what just happened" strip and its bubble (announce.js)
   const rondas = v.rondas || [];
   $("#rondas").hidden = !rondas.length;
   $("#rondas").textContent = rondas.length
     ? t("page.rondas_label", { list: rondas.map((r) => `${seatName(r.seat)} (${I.rankPlural(r.rank)})`).join(", ") })
     : "";
-}
-
-/** The hand's last play on the felt, in words and cards: the card played, then what it took. */
-function renderLastPlay(v) {
-  const box = $("#last-play");
-  const play = [...(v.history || [])].reverse().find((e) => e.kind === "play");
-  box.hidden = !play;
-  if (!play) {
-    box.replaceChildren();
-    delete box.dataset.move;
-    return;
-  }
-  const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
-  for (const [i, c] of [play.card, ...play.taken].entries()) {
-    if (i === 1) minis.append(el("span", { class: "last-play-arrow" }));
-    minis.append(cardElement(c, { tag: "span", className: "card mini" }));
-  }
-  box.dataset.move = play.move;
-  box.dataset.seat = String(play.seat);
-  box.replaceChildren(
-    el("span", { class: "last-play-label", text: `${t("page.last_play")}: ` }),
-    minis,
-    el("span", { class: "last-play-text", text: I.describeEvent(play, names()) }),
-  );
 }
 
 /** The legal moves of a hand card (`moves` of the state message, each with its `card`). */
@@ -416,8 +391,6 @@ export function updateReady() {
   screen.dataset.connection = app.connected ? "open" : "lost";
   const ready = Boolean(msg) && app.connected && !app.busy && !app.queue.length && !app.pending && turn === "me";
   screen.dataset.ready = ready ? "1" : "0";
-  // the turn is back with the person: the newest announcement, at once
-  if (turn === "me") Bubble.flush();
   Presence.onTurn(turn);
 }
 

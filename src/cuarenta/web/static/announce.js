@@ -2,9 +2,10 @@
 // (`#announce`, inside the strip), one box with a fixed place in the layout, always telling the newest
 // event the table shows.
 //
-// - A *moment* is a play, a claim or a deal with the events that follow it (a caída, a limpia, a ronda…);
-//   its key names the event that starts it (`momentKey`). The newest moment of the view drawn is the
-//   newest thing the table shows.
+// - A *moment* is a move (a play or a claim) with what follows it up to the next move: its caída, its
+//   limpia, the deal that may come after it and that deal's rondas (a hand's first deal, before any
+//   move, is a moment of its own). Its key names the move (`momentKey`). The newest moment of the view
+//   drawn is the newest thing the table shows.
 // - The lines of one `state` message are offered together (narration.js); only those of its newest moment
 //   can be shown, the heaviest of them (the newest of equals) with its saying — or, when it has none, the
 //   saying of another line of the same moment (the same move's). The bubble replaces the one on screen at
@@ -34,15 +35,14 @@ const weight = (line) => SCORING[line.event.kind] ?? 1;
 export const READ_MS = { slow: 5000, normal: 3500, fast: 2200 };
 
 /** The kinds that start a moment: what happens after them (up to the next one) belongs to them. */
-const HEADS = new Set(["play", "claim", "deal"]);
+const HEADS = new Set(["play", "claim"]);
 
-/** The key of the moment `event` starts (a play, a claim, a deal), the same for the event in `events`
- * of a message and in `view.history`. */
+/** The key of the moment the move `event` starts (a play, a claim; "" for the start of a hand, before
+ * any move), the same for the event in `events` of a message and in `view.history`. */
 export function momentKey(event) {
   if (!event) return "";
   if (event.kind === "play") return `play:${event.seat}:${event.move}`;
   if (event.kind === "claim") return `claim:${event.seat}:${(event.cards || []).join(",")}`;
-  if (event.kind === "deal") return `deal:${event.hand}:${event.deal}`;
   return "";
 }
 

@@ -1,7 +1,8 @@
 """Announcements, Ayudas, the lost connection, the marks' legend and the tips (issue 8, brief B).
 
-- When the turn comes back to the person, the bubble shows the newest announcement (a scoring event
-  before a plain play's saying of the same moment), and it covers no seat panel (1280x800, 360x740).
+- When the turn comes back to the person, the bubble shows the newest move's announcement (a scoring
+  event before a plain play's saying of the same move), or nothing when that move said nothing (issue 17),
+  and it covers no seat panel (1280x800, 360x740).
 - With Ayudas, a card that makes caída y limpia says both.
 - While the socket is down, the hand's cards are disabled and the table says it is reconnecting.
 - The legend of the tanto/perro marks and the tips, in both languages, by keyboard.
@@ -37,17 +38,27 @@ def priority(event: dict[str, Any]) -> int:
     return SCORING.get(str(event["kind"]), 1)
 
 
-def newest_line(frames: list[dict[str, Any]]) -> tuple[int, dict[str, Any]] | None:
-    """The announcement the page should show after ``frames``: from the newest state message that has
-    one, its highest-priority event (the last of equals); with the message's state number."""
+#: The events that start a moment (announce.js): a move, with what follows it up to the next move.
+MOVES = ("play", "claim")
+
+
+def newest_line(frames: list[dict[str, Any]]) -> tuple[int, dict[str, Any] | None] | None:
+    """The announcement the page should show after ``frames`` (issue 17): of the newest state message with
+    events, its newest moment (its events from its last move on), the highest-priority announced event
+    (the last of equals) — or None when that moment announces nothing: an older bubble is not shown."""
     for msg in reversed(frames):
-        lines = [e for e in msg.get("events", []) if e["kind"] in ANNOUNCED or e.get("sayings")]
-        if lines:
-            best = lines[0]
-            for e in lines[1:]:
-                if priority(e) >= priority(best):
-                    best = e
-            return int(msg["state"]), best
+        events = msg.get("events", [])
+        if not events:
+            continue
+        start = max((i for i, e in enumerate(events) if e["kind"] in MOVES), default=0)
+        lines = [e for e in events[start:] if e["kind"] in ANNOUNCED or e.get("sayings")]
+        if not lines:
+            return int(msg["state"]), None
+        best = lines[0]
+        for e in lines[1:]:
+            if priority(e) >= priority(best):
+                best = e
+        return int(msg["state"]), best
     return None
 
 
@@ -87,14 +98,16 @@ def overlaps(a: list[float], b: list[float]) -> bool:
 def test_the_newest_announcement_is_on_screen_on_my_turn_and_covers_no_seat(
     browser: Browser, base_url: str, width: int, height: int, players: int, preset: str, seed: int
 ) -> None:
-    """At every turn of the person: if anything was announced since their last move, the bubble on
-    screen is the newest (a scoring event over a plain play's saying), and it covers no seat panel."""
+    """At every turn of the person: the bubble on screen tells the newest moment — the heaviest
+    announcement of the newest move (a scoring event over a plain play's saying), or nothing when that
+    move announced nothing (issue 17: before, an older scoring bubble stayed while newer plays came) —
+    and it covers no seat panel."""
     context = new_context(browser, width=width, height=height)
     try:
         page = context.new_page()
         log = watch_page(page)
         start_game(page, base_url, players=players, preset=preset, seed=seed)
-        checked = 0
+        checked = nothing = 0
         since = 0  # frames received when the person last moved
         for _ in range(60):
             kind = wait_step(page)
@@ -114,18 +127,23 @@ def test_the_newest_announcement_is_on_screen_on_my_turn_and_covers_no_seat(
             if expected is not None:
                 state, event = expected
                 shown = bubble(page)
-                assert shown is not None, f"nothing on screen; the newest announcement is {event['kind']}"
-                assert (shown["kind"], shown["sayings"]) == (event["kind"], " ".join(event["sayings"])), (
-                    f"the bubble shows {shown['kind']} {shown['sayings']!r}, the newest announcement is "
-                    f"{event['kind']} {event['sayings']} (state {state})"
-                )
-                assert shown["state"] == str(state)
-                for name, box in seat_boxes(page):
-                    assert not overlaps(shown["box"], box), f"the bubble covers {name} at {width}x{height}"
-                checked += 1
+                if event is None:
+                    assert shown is None, f"the bubble shows {shown}, the newest move (state {state}) said nothing"
+                    nothing += 1
+                else:
+                    assert shown is not None, f"nothing on screen; the newest announcement is {event['kind']}"
+                    assert (shown["kind"], shown["sayings"]) == (event["kind"], " ".join(event["sayings"])), (
+                        f"the bubble shows {shown['kind']} {shown['sayings']!r}, the newest announcement is "
+                        f"{event['kind']} {event['sayings']} (state {state})"
+                    )
+                    assert shown["state"] == str(state)
+                    for name, box in seat_boxes(page):
+                        assert not overlaps(shown["box"], box), f"the bubble covers {name} at {width}x{height}"
+                    checked += 1
             since = len(log.states())
             play_first_card(page)
         assert checked >= 3, f"only {checked} turns came after an announcement"
+        assert nothing >= 1, "no turn came after a move that said nothing"
         assert not log.errors, log.errors
     finally:
         context.close()

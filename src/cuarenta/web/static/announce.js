@@ -64,26 +64,21 @@ export function duration() {
 }
 
 /**
- * Lines ({event, text, sayings, keys, state}) of one state message, in the order of its events: the
- * heaviest line of their newest moment replaces the bubble (none: the bubble on screen is left alone
- * if it tells the moment the table shows, else dropped).
+ * Lines ({event, text, sayings, keys, moment, latest, state}: narration.js) of one state message, in the
+ * order of its events: the heaviest line of its newest moment (`latest`) replaces the bubble. Lines of
+ * older moments of the message are never shown; none of the newest: the bubble is left as it is (the
+ * strip's drawing has already dropped it if it told an older moment).
  */
 export function offer(batch) {
-  if (!batch.length) return;
-  // the batch's lines after the last one that starts a moment (all of them when none does)
-  let from = 0;
-  batch.forEach((line, i) => {
-    if (HEADS.has(line.event.kind)) from = i;
-  });
-  const head = HEADS.has(batch[from].event.kind) ? batch[from].event : null;
-  const moment = head ? momentKey(head) : tableMoment;
-  const lines = batch.slice(from);
+  const lines = batch.filter((line) => line.latest);
+  if (!lines.length) return;
   let best = null;
   for (const line of lines) if (!best || weight(line) >= weight(best)) best = line;
   // the saying: the best line's own, else another's of the same moment (the newest that has one)
   let said = best;
   if (!best.sayings.length) said = [...lines].reverse().find((l) => l.sayings.length) ?? best;
-  show(best, said, moment);
+  // a message with no move continues the moment the table shows
+  show(best, said, best.moment || tableMoment);
 }
 
 function show(line, said, moment) {

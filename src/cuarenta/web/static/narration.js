@@ -11,13 +11,22 @@ export const ANNOUNCED = new Set([
   "chica_won", "zapatero", "mesa_won",
 ]);
 
-/** Events as lines: [{event, text, sayings (in words), keys}]. */
+/**
+ * Events as lines: [{event, text, sayings (in words), keys, moment, latest}]. `moment`: the key of the
+ * move (a play or a claim) the event follows in `events` (announce.js `momentKey`), "" when no move comes
+ * before it there; `latest`: the event belongs to the newest moment of `events` (after their last move,
+ * or every event when they hold no move).
+ */
 export function narrate(events) {
-  return events.map((e) => {
+  let moment = "";
+  const lines = events.map((e) => {
     const keys = Array.isArray(e.sayings) ? e.sayings : [];
     const sayings = keys.map((k) => I.sayingLine(k, I.sayingPoints(e))).filter(Boolean);
-    return { event: e, text: I.describeEvent(e, names()), sayings, keys };
+    moment = Bubble.momentKey(e) || moment;
+    return { event: e, text: I.describeEvent(e, names()), sayings, keys, moment };
   });
+  for (const line of lines) line.latest = line.moment === moment;
+  return lines;
 }
 
 /** Lines of the state message being shown, gathered in their order: the best of their newest moment

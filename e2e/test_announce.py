@@ -128,7 +128,8 @@ def test_the_newest_announcement_is_on_screen_on_my_turn_and_covers_no_seat(
                 state, event = expected
                 shown = bubble(page)
                 if event is None:
-                    assert shown is None, f"the bubble shows {shown}, the newest move (state {state}) said nothing"
+                    said = f"the newest move (state {state}) said nothing"
+                    assert shown is None, f"the bubble shows {shown}; {said}"
                     nothing += 1
                 else:
                     assert shown is not None, f"nothing on screen; the newest announcement is {event['kind']}"
@@ -138,7 +139,8 @@ def test_the_newest_announcement_is_on_screen_on_my_turn_and_covers_no_seat(
                     )
                     assert shown["state"] == str(state)
                     for name, box in seat_boxes(page):
-                        assert not overlaps(shown["box"], box), f"the bubble covers {name} at {width}x{height}"
+                        where = f"{width}x{height}"
+                        assert not overlaps(shown["box"], box), f"the bubble covers {name} at {where}"
                     checked += 1
             since = len(log.states())
             play_first_card(page)

@@ -51,6 +51,7 @@ _RECORDER = """
   };
   const overlap = (a, b) => a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5;
   const inside = (a, b) => a[0] >= b[0] - 1 && a[1] >= b[1] - 1 && a[2] <= b[2] + 1 && a[3] <= b[3] + 1;
+  const all = (sel) => document.querySelectorAll(sel);
   const problem = (text) => { if (rec.problems.length < 20) rec.problems.push(text); };
   function check() {
     const screen = document.querySelector('#screen-table');
@@ -67,22 +68,23 @@ _RECORDER = """
     const lastPlay = kinds.lastIndexOf('play');
     const want = lastPlay < 0 ? null : texts[lastPlay];
     const said = strip.hidden ? null : (strip.querySelector('.last-play-text')?.textContent ?? '').trim();
-    if (said !== want) problem(`the strip says ${JSON.stringify(said)}, the log's last play ${JSON.stringify(want)}`);
+    const quote = JSON.stringify;
+    if (said !== want) problem(`the strip says ${quote(said)}, the log's last play ${quote(want)}`);
     if (want !== null && rec.plays[rec.plays.length - 1] !== want) rec.plays.push(want);
     // the bubble: the newest moment, in the strip's box, over nothing else
     const bubble = document.querySelector('#announce.show [data-testid=saying]');
     if (!bubble) return;
     const text = (bubble.querySelector('.bubble-text')?.textContent ?? '').trim();
     if (!newest.includes(text)) {
-      problem(`the bubble says ${JSON.stringify(text)}, the newest moment of the log is ${JSON.stringify(newest)}`);
+      problem(`the bubble says ${quote(text)}, the newest moment of the log is ${quote(newest)}`);
     }
     const box = rect(bubble);
     if (!inside(box, rect(strip))) problem(`the bubble ${box} is outside the strip ${rect(strip)}`);
     const others = [
-      ...[...document.querySelectorAll('#hand')].map((n) => ['the hand', n]),
-      ...[...document.querySelectorAll('#hand .hand-card')].map((n) => [`hand card ${n.dataset.card}`, n]),
-      ...[...document.querySelectorAll('.seat')].map((n) => [`seat panel ${n.dataset.testid}`, n]),
-      ...[...document.querySelectorAll('#table-cards .table-card')].map((n) => [`table card ${n.dataset.card}`, n]),
+      ...[...all('#hand')].map((n) => ['the hand', n]),
+      ...[...all('#hand .hand-card')].map((n) => [`hand card ${n.dataset.card}`, n]),
+      ...[...all('.seat')].map((n) => [`seat panel ${n.dataset.testid}`, n]),
+      ...[...all('#table-cards .table-card')].map((n) => [`table card ${n.dataset.card}`, n]),
     ];
     for (const [name, node] of others) {
       if (drawn(node) && overlap(box, rect(node))) problem(`the bubble ${box} covers ${name} ${rect(node)}`);
@@ -112,7 +114,7 @@ def assert_right(rec: dict[str, Any], where: str, plays: int) -> None:
     assert len(rec["plays"]) >= plays, f"{where}: only {len(rec['plays'])} plays seen on the strip"
     assert rec["bubbles"], f"{where}: no bubble was shown in a whole hand"
     for b in rec["bubbles"]:
-        assert b["pace"] == b["chosen"], f"{where}: a bubble at pace {b['pace']}, the settings say {b['chosen']}"
+        assert b["pace"] == b["chosen"], f"{where}: a bubble at pace {b['pace']}, settings {b['chosen']}"
 
 
 def play_one_hand(page: Page) -> None:
@@ -165,7 +167,7 @@ def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return answer
 
 
-def open_seat(browser: Browser, server: Server, answer: dict[str, Any], size: dict[str, int]) -> BrowserContext:
+def open_seat(browser: Browser, answer: dict[str, Any], size: dict[str, int]) -> BrowserContext:
     """A browser context at ``size`` whose page is seated at the table (the session a saved game keeps)."""
     extra: dict[str, Any] = {"is_mobile": True, "has_touch": True} if size == PHONE else {}
     context = new_context(browser, **size, **extra)
@@ -178,7 +180,8 @@ def open_seat(browser: Browser, server: Server, answer: dict[str, Any], size: di
 def test_friends_table_a_whole_hand(browser: Browser, server: Server) -> None:
     made = post(server, "/api/tables", {"name": "Ana", "players": 4, "seats": ["friend", "facil", "facil"]})
     beto = post(server, f"/api/tables/{made['room']}/join", {"invite": made["invite"], "name": "Beto"})
-    contexts = [open_seat(browser, server, made, {"width": 1280, "height": 800}), open_seat(browser, server, beto, PHONE)]
+    desktop = {"width": 1280, "height": 800}
+    contexts = [open_seat(browser, made, desktop), open_seat(browser, beto, PHONE)]
     try:
         pages, logs = [], []
         for context in contexts:

@@ -147,8 +147,8 @@ def test_single_player_a_whole_hand(
         log = watch_page(page)
         start_game(page, base_url, players=players, preset=preset, seed=seed)
         play_one_hand(page)
-        # a hand is 40 cards: every one of them was shown on the strip (a repeated text is one entry)
-        assert_right(record(page), f"{width}x{height}", plays=36)
+        # a hand is 40 cards: every one of them was shown on the strip, and checked there
+        assert_right(record(page), f"{width}x{height}", plays=40)
         assert not log.errors, log.errors
     finally:
         context.close()
@@ -206,7 +206,7 @@ def test_friends_table_a_whole_hand(browser: Browser, server: Server) -> None:
                     raise AssertionError(f"page {i} shows {kind}")
             pages[0].wait_for_timeout(50)  # the other page's turn or the computers': look again
         for page, where in zip(pages, ("Ana at 1280x800", "Beto at 360x740"), strict=True):
-            assert_right(record(page), where, plays=36)
+            assert_right(record(page), where, plays=40)
         for log in logs:
             assert not log.errors, log.errors
     finally:
@@ -217,7 +217,8 @@ def test_friends_table_a_whole_hand(browser: Browser, server: Server) -> None:
 # -- the pace ---------------------------------------------------------------------------------------
 def test_the_bubble_lasts_by_the_chosen_pace(browser: Browser, base_url: str) -> None:
     """Each bubble's duration is its pace's (`data-duration`), the pace chosen in the settings at the
-    time; a slower pace gives a longer bubble, and even the fast one leaves two seconds to read."""
+    time; a slower pace gives a longer bubble, and even the fast one leaves two seconds to read. A
+    language switch words the bubble again, as the log."""
     context = new_context(browser)
     try:
         context.add_init_script(_RECORDER)
@@ -250,6 +251,25 @@ def test_the_bubble_lasts_by_the_chosen_pace(browser: Browser, base_url: str) ->
             for b in rec["bubbles"]:
                 assert b["pace"] == b["chosen"], b
                 durations.setdefault(b["pace"], set()).add(b["duration"])
+        # a language switch words the bubble again, as the log (the recorder compares them at every change)
+        shown = page.locator("#announce.show [data-testid=saying] .bubble-text")
+        for _ in range(60):
+            kind = wait_step(page)
+            if kind == "ready" and shown.count():
+                words = shown.inner_text()
+                page.get_by_test_id("lang-switch").click()
+                expect(page.locator("html")).to_have_attribute("lang", "en")
+                expect(shown).not_to_have_text(words)  # nobody moves: the same bubble, in English
+                break
+            if kind == "ready":
+                play_first_card(page)
+            elif kind == "choice":
+                choose_first_option(page)
+            elif kind == "summary":
+                close_summary(page)
+        else:
+            raise AssertionError("no bubble on the person's turn in 60 turns")
+        assert not record(page)["problems"], record(page)["problems"]
         assert all(len(d) == 1 for d in durations.values()), durations  # one duration per pace
         slow, normal, fast = (min(durations[p]) for p in ("slow", "normal", "fast"))
         assert slow > normal > fast >= 2000, durations

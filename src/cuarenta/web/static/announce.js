@@ -54,7 +54,7 @@ function newestHead(events) {
 
 /** The moment the table shows: the key of the newest moment of the view drawn. */
 let tableMoment = "";
-/** The bubble on screen: {line, moment}, or null. */
+/** The bubble on screen: {line, said (the line whose saying it shows), moment}, or null. */
 let shown = null;
 let timer = null;
 
@@ -86,7 +86,7 @@ function show(line, said, moment) {
   const box = $("#announce");
   if (!box) return;
   const ms = duration();
-  shown = { line, moment };
+  shown = { line, said, moment };
   const bubble = el("div", { class: `bubble kind-${line.event.kind}` });
   bubble.dataset.testid = "saying";
   Object.assign(bubble.dataset, {
@@ -121,10 +121,23 @@ export function hide() {
   delete box.dataset.moment;
 }
 
-/** The bubble on screen tells an older moment than `view`'s newest: it goes. */
+/** The bubble on screen tells an older moment than `view`'s newest: it goes; else it is worded again
+ * (the language may have changed: it says what the log says). */
 function sync(v) {
   tableMoment = momentKey(newestHead(v.history || []));
-  if (shown && shown.moment !== tableMoment) hide();
+  if (!shown) return;
+  if (shown.moment !== tableMoment) {
+    hide();
+    return;
+  }
+  const { line, said } = shown;
+  const text = $("#announce .bubble-text");
+  if (text) text.textContent = I.describeEvent(line.event, names());
+  const saying = $("#announce .bubble-saying");
+  if (saying && said.keys[0]) {
+    saying.textContent = I.sayingLine(said.keys[0], I.sayingPoints(said.event));
+    saying.title = I.sayingLine(said.keys[0], I.sayingPoints(said.event), true);
+  }
 }
 
 /** The hand's last play on the felt, in words and cards (the card played, then what it took), drawn in

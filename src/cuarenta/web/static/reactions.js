@@ -99,6 +99,7 @@ function onTrayKey(event) {
 function build(opener, tray) {
   tray.dataset.lang = I.getLang();
   tray.setAttribute("aria-label", t("at_table.reactions"));
+  opener.title = t("at_table.reactions");
   opener.replaceChildren(
     el("span", { class: "reactions-open-icon", "aria-hidden": "true", html: BUBBLE_ICON }),
     el("span", { class: "reactions-open-label", text: t("at_table.reactions") }),
@@ -159,6 +160,10 @@ document.addEventListener("pointerdown", (event) => {
   if (tray && !tray.hidden && !tray.contains(event.target) && !$("#reactions-open").contains(event.target)) {
     setTray(false);
   }
+});
+// an action of the menu (a button in it: the tips, "Dejar la mesa", …) closes it; the legend opens in place
+$("#table-menu-items")?.addEventListener("click", (event) => {
+  if (event.target.closest("button")) $("#table-menu").open = false;
 });
 $("#table-menu")?.addEventListener("toggle", () => {
   if ($("#table-menu").open) setTray(false);

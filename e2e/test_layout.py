@@ -13,9 +13,11 @@ table with friends takes the longest (three people's turns are polled), well und
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,21 +66,28 @@ _FITS_JS = """
   document.querySelectorAll('.seat.is-turn').forEach((n, i) => boxes.push([`turn mark ${i}`, n]));
   for (const [name, node] of boxes) {
     if (!node) { bad.push(`${name}: missing`); continue; }
+    if (name === 'last-play' && node.hidden) continue; // no play yet in this hand: nothing to show
     const r = node.getBoundingClientRect();
     if (r.width === 0 && r.height === 0 && name !== 'table') { bad.push(`${name}: not laid out`); continue; }
+    const [x0, y0, x1, y1] = [r.left, r.top, r.right, r.bottom].map(Math.round);
     if (r.top < -0.5 || r.left < -0.5 || r.bottom > H + 0.5 || r.right > W + 0.5)
-      bad.push(`${name}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);
+      bad.push(`${name}: ${x0},${y0}–${x1},${y1}`);
   }
-  return bad;
+  return { bad, lastPlay: !document.querySelector('#last-play').hidden };
 }
 """
 
 
-def check_fits(page: Page, where: str) -> None:
-    """Every element of NEEDED (and the seat with the turn) inside the viewport; the page not scrolled."""
-    bad = page.evaluate(_FITS_JS, NEEDED)
+def check_fits(page: Page, where: str) -> bool:
+    """Every element of NEEDED (and the seat with the turn) inside the viewport; the page not scrolled.
+    Returns whether the last play was shown (it is, once the hand's first card is played)."""
+    seen = page.evaluate(_FITS_JS, NEEDED)
     size = page.viewport_size
-    assert not bad, f"{where} at {size}: {bad}"
+    shots = os.environ.get("CUARENTA_E2E_SHOTS")
+    if seen["bad"] and shots:
+        page.screenshot(path=str(Path(shots) / f"layout-{size['width']}x{size['height']}.png"))
+    assert not seen["bad"], f"{where} at {size}: {seen['bad']}"
+    return bool(seen["lastPlay"])
 
 
 # -- the table through the API (as in e2e/test_friends_table.py) --------------------------------------
@@ -115,7 +124,9 @@ def seated_context(browser: Browser, answer: dict[str, Any], width: int, height:
 
 
 class Person:
-    def __init__(self, browser: Browser, server: Server, answer: dict[str, Any], size: tuple[int, int]) -> None:
+    def __init__(
+        self, browser: Browser, server: Server, answer: dict[str, Any], size: tuple[int, int]
+    ) -> None:
         self.context = seated_context(browser, answer, *size)
         self.page = self.context.new_page()
         self.log: PageLog = watch_page(self.page)
@@ -141,7 +152,9 @@ def dialog_open(page: Page) -> bool:
 
 # -- a whole hand at a table with friends, at each viewport ---------------------------------------------
 @pytest.mark.parametrize("size", VIEWPORTS, ids=IDS)
-def test_a_whole_hand_with_friends_fits_one_screen(browser: Browser, server: Server, size: tuple[int, int]) -> None:
+def test_a_whole_hand_with_friends_fits_one_screen(
+    browser: Browser, server: Server, size: tuple[int, int]
+) -> None:
     made = make_table(server, players=4, seats=["friend", "friend", "facil"])
     answers = [made, join(server, made, "Beto"), join(server, made, "Caro")]
     people = [Person(browser, server, a, size) for a in answers]
@@ -153,7 +166,7 @@ def test_a_whole_hand_with_friends_fits_one_screen(browser: Browser, server: Ser
             expect(p.page.get_by_test_id("reactions")).to_be_hidden()
             expect(p.page.get_by_test_id("leave-table")).to_be_hidden()
         summaries: set[int] = set()
-        checks = 0
+        checks = shown = 0
         end = time.monotonic() + 240
         while summaries != {0, 1, 2}:
             assert time.monotonic() < end, "the hand did not end in time"
@@ -168,13 +181,14 @@ def test_a_whole_hand_with_friends_fits_one_screen(browser: Browser, server: Ser
                     continue
                 state = state_number(p.page)
                 if state != p.checked:  # a move (anyone's) since the last look: the page still fits
-                    check_fits(p.page, f"{['Ana', 'Beto', 'Caro'][i]}, state {state}")
+                    shown += check_fits(p.page, f"{['Ana', 'Beto', 'Caro'][i]}, state {state}")
                     p.checked = state
                     checks += 1
                 if kind == "ready":
                     play_first_card(p.page)
             people[0].page.wait_for_timeout(50)
         assert checks >= 30, checks  # a hand is 40 cards: every page was checked along the way
+        assert shown >= checks * 2 // 3, (shown, checks)  # with the last play in sight, most of the time
         for p in people:
             assert not p.log.server_errors(), p.log.server_errors()
     finally:
@@ -190,11 +204,11 @@ def test_a_whole_hand_alone_fits_one_screen(browser: Browser, base_url: str, siz
     log = watch_page(page)
     try:
         start_game(page, base_url, players=4, seed=11)
-        moves = 0
+        moves = shown = 0
         while True:
             kind = wait_step(page)
             if kind == "ready":
-                check_fits(page, f"my turn {moves + 1}")
+                shown += check_fits(page, f"my turn {moves + 1}")
                 before = state_number(page)
                 play_first_card(page)
                 moves += 1
@@ -205,7 +219,7 @@ def test_a_whole_hand_alone_fits_one_screen(browser: Browser, base_url: str, siz
                     arg=before,
                 )
                 if not dialog_open(page):
-                    check_fits(page, f"after my move {moves}")
+                    shown += check_fits(page, f"after my move {moves}")
             elif kind == "choice":
                 choose_first_option(page)
             elif kind == "summary":
@@ -213,6 +227,7 @@ def test_a_whole_hand_alone_fits_one_screen(browser: Browser, base_url: str, siz
             else:
                 raise AssertionError("the mesa ended before the hand did")
         assert moves == 10, moves  # 2 vs 2: 5 cards a deal, two deals
+        assert shown >= moves, shown  # the last play in sight in most of the 20 looks
         close_summary(page)
         assert not log.errors, log.errors
     finally:
@@ -294,7 +309,10 @@ def test_the_reactions_tray_and_the_table_menu(browser: Browser, server: Server)
             w = watcher.new_page()
             w.goto(f"{server.url}#watch={made['room']}")
             expect(w.get_by_test_id("spectating")).to_be_visible()
-            assert w.get_by_test_id("reactions-open").count() == 0 or w.get_by_test_id("reactions-open").is_hidden()
+            assert (
+                w.get_by_test_id("reactions-open").count() == 0
+                or w.get_by_test_id("reactions-open").is_hidden()
+            )
             w.get_by_test_id("table-menu-toggle").click()
             expect(w.get_by_test_id("tips-open-table")).to_be_visible()
             assert w.get_by_test_id("leave-table").count() == 0 or w.get_by_test_id("leave-table").is_hidden()
@@ -322,7 +340,11 @@ navigator.share = (data) => { window.__shared = data; return Promise.resolve(); 
 
 
 def open_waiting_room(
-    browser: Browser, server: Server, size: tuple[int, int], players: int, prepare: Callable[[BrowserContext], None]
+    browser: Browser,
+    server: Server,
+    size: tuple[int, int],
+    players: int,
+    prepare: Callable[[BrowserContext], None],
 ) -> tuple[BrowserContext, Page]:
     seats = ["friend"] if players == 2 else ["friend", "friend", "facil"]
     made = make_table(server, players=players, seats=seats)

@@ -237,10 +237,13 @@ def test_legend_and_tips_by_keyboard(page: Page, base_url: str, lang: str) -> No
     expect(dialog).to_be_hidden()
     # at the table: the tips again, and the legend of the marks
     start_game(page, base_url, preset="basico", seed=4, goto=False)
+    page.get_by_test_id("table-menu-toggle").click()  # the tips and the legend are in the table menu
     page.get_by_test_id("tips-open-table").click()
     expect(dialog).to_be_visible()
     page.get_by_test_id("tips-close").click()
     expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("table-menu")).not_to_have_attribute("open", "")  # the action closed the menu
+    page.get_by_test_id("table-menu-toggle").click()
     legend = page.get_by_test_id("marks-legend")
     summary = legend.locator("summary")
     expect(summary).to_have_text(catalogue["page.legend.title"])

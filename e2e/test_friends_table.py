@@ -292,7 +292,10 @@ def test_a_reaction_shows_at_the_senders_seat_and_mute_hides_it(browser: Browser
     ana, bob = Person(browser, server, made), Person(browser, server, beto)
     try:
         button = ana.page.locator('[data-testid=reaction][data-saying="mosero"]')
-        expect(button).to_be_visible(timeout=STEP_TIMEOUT_MS)
+        # the sayings are in a tray that one button opens (issue 17)
+        ana.page.get_by_test_id("reactions-open").click(timeout=STEP_TIMEOUT_MS)
+        expect(button).to_be_visible()
+        bob.page.get_by_test_id("reactions-open").click()
         expect(bob.page.get_by_test_id("reactions")).to_be_visible()
         button.click()
         # the row rests for 2 seconds (the server's limit)
@@ -303,10 +306,12 @@ def test_a_reaction_shows_at_the_senders_seat_and_mute_hides_it(browser: Browser
         expect(bubble).to_have_count(0, timeout=5000)  # gone after a moment
         expect(button).to_be_enabled(timeout=5000)
         # Beto mutes the others' reactions (remembered): Ana's next one is not shown to him
+        expect(bob.page.get_by_test_id("mute-reactions")).to_be_visible()  # Beto's tray is still open
         bob.page.get_by_test_id("mute-reactions").click()
         expect(bob.page.get_by_test_id("mute-reactions")).to_have_attribute("aria-pressed", "true")
         assert local_storage(bob.page).get("cuarenta.mute_reactions") == "1"
         sent = len(bob.log.received)
+        ana.page.get_by_test_id("reactions-open").click()  # the tray closed after the send
         ana.page.locator('[data-testid=reaction][data-saying="capariche"]').click()
         end = time.monotonic() + 10
         while not any(json.loads(m).get("type") == "reaction" for m in bob.log.received[sent:]):
@@ -385,6 +390,7 @@ def test_a_person_who_leaves_for_good_is_replaced_by_the_computer(browser: Brows
     ana, beto = Person(browser, server, made), Person(browser, server, beto_seat)
     try:
         beto.page.on("dialog", lambda dialog: dialog.accept())  # "leave for good?" — yes
+        beto.page.get_by_test_id("table-menu-toggle").click()  # "Dejar la mesa" is in the table menu
         beto.page.get_by_test_id("leave-table").click()
         expect(beto.page.locator("#new-game-form")).to_be_visible()
         assert "cuarenta.session" not in local_storage(beto.page)  # this browser forgot the seat

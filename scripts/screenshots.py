@@ -8,7 +8,9 @@ Chromium (Debian's, /usr/bin/chromium), plays a few cards by clicking until the 
 - ``docs/screenshots/desktop-en.png`` and ``phone-en.png``: the same games with the page in English;
 - ``docs/screenshots/friends-waiting.png`` and ``friends-table.png``: a 2 vs 2 table with a friend (Ana's
   partner Beto, two computer opponents): Ana's waiting room with the invite link and its QR code, then
-  her table once Beto has joined through the link (a table's deal is the server's: it changes each run).
+  her table once Beto has joined through the link (a table's deal is the server's: it changes each run);
+- ``docs/screenshots/friends-waiting-phone.png`` and ``friends-table-phone.png``: the same on Ana's
+  360x740 phone, her first screen (the table fits it: docs/web.md "The table on a phone").
 
 All with Ayudas on, seeded so that a run gives the same pictures.
 
@@ -114,9 +116,12 @@ def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, play
     print(f"saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
 
 
-def shoot_friends(browser: Browser, url: str, out: Path) -> None:
-    """Ana creates a 2 vs 2 table (partner: a friend), Beto joins through the invite link."""
-    ana_context, beto_context = new_context(browser, **DESKTOP), new_context(browser, **DESKTOP)
+def shoot_friends(browser: Browser, url: str, out: Path, *, phone: bool = False) -> None:
+    """Ana creates a 2 vs 2 table (partner: a friend), Beto joins through the invite link. ``phone``: Ana
+    holds a 360x740 phone and the pictures are her first screen (``-phone`` in their names)."""
+    extra = {**PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2} if phone else DESKTOP
+    suffix = "-phone" if phone else ""
+    ana_context, beto_context = new_context(browser, **extra), new_context(browser, **DESKTOP)
     try:
         ana, beto = ana_context.new_page(), beto_context.new_page()
         log = watch_page(ana)
@@ -133,20 +138,20 @@ def shoot_friends(browser: Browser, url: str, out: Path) -> None:
         expect(link).to_have_attribute("href", re.compile("#join="))
         expect(ana.locator("#invite-qr svg")).to_be_visible()
         settle(ana)
-        ana.screenshot(path=str(out / "friends-waiting.png"), full_page=True)
+        ana.screenshot(path=str(out / f"friends-waiting{suffix}.png"), full_page=not phone)
         beto.goto(str(link.get_attribute("href")))
         beto.get_by_test_id("join-name").fill("Beto")
         beto.get_by_test_id("join-submit").click()
         expect(ana.get_by_test_id("hand-card").first).to_be_visible(timeout=30_000)
         expect(beto.get_by_test_id("hand-card").first).to_be_visible(timeout=30_000)
         settle(ana)
-        ana.screenshot(path=str(out / "friends-table.png"))
+        ana.screenshot(path=str(out / f"friends-table{suffix}.png"))
         if log.errors:
             raise RuntimeError(f"script errors in the page: {log.errors}")
     finally:
         ana_context.close()
         beto_context.close()
-    print("saved friends-waiting.png and friends-table.png")
+    print(f"saved friends-waiting{suffix}.png and friends-table{suffix}.png")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                 shoot(browser, server.url, desktop, phone=False, seed=args.seeds[0], players=4, lang=lang)
                 shoot(browser, server.url, phone, phone=True, seed=args.seeds[1], players=2, lang=lang)
             shoot_friends(browser, server.url, out)
+            shoot_friends(browser, server.url, out, phone=True)
         finally:
             browser.close()
     return 0

@@ -1,6 +1,9 @@
-// Reactions at a table with friends (docs/tables.md `react` and `reaction`): a row of quick buttons with
-// traditional sayings, a bubble at the sender's seat for a moment, the row resting for 2 seconds after a
-// send (the server's limit) and a switch, remembered in localStorage, that hides the others' bubbles.
+// Reactions at a table with friends (docs/tables.md `react` and `reaction`): one button under the hand
+// ("Reacciones", `reactions-open`) opens a compact tray of quick buttons with traditional sayings and the
+// switch, remembered in localStorage, that hides the others' bubbles; a bubble shows at the sender's seat
+// for a moment and the buttons rest for 2 seconds after a send (the server's limit). The tray closes with
+// Escape, a click outside it, or a send. "Dejar la mesa" is an item of the table menu (#table-menu, whose
+// Escape and outside click are handled here too: docs/web.md "The table on a phone (issue 17)").
 // Only at tables, only for seated people (a spectator sees the bubbles but has no buttons).
 
 import * as I from "./i18n.js";
@@ -19,6 +22,9 @@ const { t } = I;
 /** The sayings offered as reactions: ones that make sense as a cheer or a tease at any moment. */
 export const REACTIONS = ["capariche", "mosero", "voy_llucho", "marido_tiene", "as_que_no_caeras", "q_lo_que_caiga"];
 const BUBBLE_MS = 2500;
+/** The reactions button's icon: a speech bubble (no emoji: the phone's fonts may lack them). */
+const BUBBLE_ICON =
+  '<svg viewBox="0 0 24 24" width="18" height="18" focusable="false"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H10l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
 const REST_MS = 2000;
 
 let restUntil = 0;
@@ -28,26 +34,76 @@ function muted() {
   return load(KEYS.muteReactions, false) === "1";
 }
 
-/** The row of buttons under the hand (drawn with the table; hidden away from tables and for spectators). */
+/** The reactions button and its tray (in the row under the hand) and "Dejar la mesa" (in the table menu),
+ * drawn with the table; hidden away from tables and for spectators. */
 export function render() {
-  let row = $("#reactions");
+  let opener = $("#reactions-open");
+  let tray = $("#reactions");
   const show = isTable() && !spectating() && Boolean(app.msg);
   if (!show) {
-    if (row) row.hidden = true;
+    if (opener) opener.hidden = true;
+    if (tray) tray.hidden = true;
+    const leave = $("#leave-table");
+    if (leave) leave.hidden = true;
     return;
   }
-  if (!row) {
-    row = el("div", { id: "reactions", class: "reactions", "data-testid": "reactions", role: "group" });
-    $(".controls").before(row);
+  if (!opener) {
+    tray = el("div", { id: "reactions", class: "reactions", "data-testid": "reactions", role: "group", hidden: "" });
+    opener = el("button", {
+      type: "button",
+      id: "reactions-open",
+      class: "btn reactions-open",
+      "data-testid": "reactions-open",
+      "aria-expanded": "false",
+      "aria-controls": "reactions",
+      onclick: () => setTray(tray.hidden),
+    });
+    tray.addEventListener("keydown", onTrayKey);
+    opener.addEventListener("keydown", onTrayKey);
+    $("#table-menu").before(opener);
+    $("#controls").append(tray);
   }
-  if (row.dataset.lang !== I.getLang()) build(row);
-  row.hidden = false;
+  if (tray.dataset.lang !== I.getLang()) build(opener, tray);
+  opener.hidden = false;
+  $("#leave-table").hidden = false;
   updateButtons();
 }
 
-function build(row) {
-  row.dataset.lang = I.getLang();
-  row.setAttribute("aria-label", t("at_table.reactions"));
+/** Open (true) or close (false) the tray; closing gives the focus back to the button when it was inside. */
+function setTray(open) {
+  const tray = $("#reactions");
+  const opener = $("#reactions-open");
+  if (!tray || !opener) return;
+  if (open) {
+    $("#table-menu").open = false;
+    tray.hidden = false;
+    opener.setAttribute("aria-expanded", "true");
+    (tray.querySelector(".reaction-btn:not(:disabled)") || tray.querySelector("#mute-reactions"))?.focus();
+    return;
+  }
+  const hadFocus = tray.contains(document.activeElement);
+  tray.hidden = true;
+  opener.setAttribute("aria-expanded", "false");
+  if (hadFocus) opener.focus();
+}
+
+function onTrayKey(event) {
+  if (event.key === "Escape" && !$("#reactions").hidden) {
+    event.preventDefault();
+    event.stopPropagation();
+    setTray(false);
+    $("#reactions-open").focus();
+  }
+}
+
+function build(opener, tray) {
+  tray.dataset.lang = I.getLang();
+  tray.setAttribute("aria-label", t("at_table.reactions"));
+  opener.title = t("at_table.reactions");
+  opener.replaceChildren(
+    el("span", { class: "reactions-open-icon", "aria-hidden": "true", html: BUBBLE_ICON }),
+    el("span", { class: "reactions-open-label", text: t("at_table.reactions") }),
+  );
   const buttons = REACTIONS.map((key) =>
     el("button", {
       type: "button",
@@ -76,6 +132,8 @@ function build(row) {
     el("span", { class: "toggle-track", "aria-hidden": "true" }, el("span", { class: "toggle-knob" })),
     el("span", { text: t("at_table.mute") }),
   );
+  tray.replaceChildren(el("div", { class: "reaction-buttons" }, buttons), mute);
+  $("#leave-table")?.remove();
   const leave = el("button", {
     type: "button",
     id: "leave-table",
@@ -84,8 +142,32 @@ function build(row) {
     text: t("at_table.leave"),
     onclick: leaveTable,
   });
-  row.replaceChildren(el("div", { class: "reaction-buttons" }, buttons), mute, leave);
+  $("#table-menu-items").append(leave);
 }
+
+// the table menu and the tray close with Escape and with a click (or tap) outside them
+document.addEventListener("keydown", (event) => {
+  const menu = $("#table-menu");
+  if (event.key === "Escape" && menu?.open) {
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  }
+});
+document.addEventListener("pointerdown", (event) => {
+  const menu = $("#table-menu");
+  if (menu?.open && !menu.contains(event.target)) menu.open = false;
+  const tray = $("#reactions");
+  if (tray && !tray.hidden && !tray.contains(event.target) && !$("#reactions-open").contains(event.target)) {
+    setTray(false);
+  }
+});
+// an action of the menu (a button in it: the tips, "Dejar la mesa", …) closes it; the legend opens in place
+$("#table-menu-items")?.addEventListener("click", (event) => {
+  if (event.target.closest("button")) $("#table-menu").open = false;
+});
+$("#table-menu")?.addEventListener("toggle", () => {
+  if ($("#table-menu").open) setTray(false);
+});
 
 /** Leave the table for good (docs/tables.md): the computer plays the seat from now on; this browser
  * forgets the seat and goes back to the new-game screen. Asked first: it cannot be undone. */
@@ -111,6 +193,7 @@ function updateButtons() {
   for (const b of document.querySelectorAll("#reactions .reaction-btn")) b.disabled = resting;
   const row = $("#reactions");
   if (row) row.dataset.resting = resting ? "1" : "0";
+  $("#reactions-open")?.toggleAttribute("data-resting", resting);
 }
 
 function rest(ms) {
@@ -122,7 +205,10 @@ function rest(ms) {
 
 function send(key) {
   if (Date.now() < restUntil) return;
-  if (react(key)) rest(REST_MS);
+  if (react(key)) {
+    rest(REST_MS);
+    setTray(false); // sent: the tray gets out of the way of the table
+  }
 }
 
 /** The server refused a reaction sent too soon (`too_fast`): rest the row again. */

@@ -30,9 +30,8 @@ def test_a_room_against_the_computer_names_its_computers_and_keeps_them_through_
         names = computer_names(seats)
         assert len(names) == 3 and len(set(names)) == 3 and set(names) <= set(NAMES)
         assert all(s["kind"] == "computer" and s["level"] == "facil" for s in seats[1:])
-    with running(tmp_path) as client:  # the same data directory: a restart
-        with Browser(client, spy) as ana:
-            assert computer_names(ana.join(made["room"], made["token"])["seats"]) == names
+    with running(tmp_path) as client, Browser(client, spy) as ana:  # the same data directory: a restart
+        assert computer_names(ana.join(made["room"], made["token"])["seats"]) == names
     check_all(spy)
 
 

@@ -7,13 +7,20 @@ stays the person's, name and all)."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from cuarenta import catalogue
 from cuarenta.server.authority.computer_names import NAMES, choose, named
+from cuarenta.server.authority.rows import room_from_row
 from support.app import Browser, bearer, new_room, running, server_room
 from support.spy import Spy, check_all
-from support.tables import Seat, new_table, room_of, take_seat
+from support.tables import Seat, new_table, room_of, rooms_of, take_seat
 
 
 def computer_names(seats: list[dict[str, Any]]) -> list[str]:
@@ -87,6 +94,20 @@ def test_a_person_who_takes_a_computers_name_keeps_it_and_the_computer_gets_anot
     check_all(spy)
 
 
+def test_a_room_stored_before_names_reads_with_the_names_its_id_gives(tmp_path: Path) -> None:
+    with running(tmp_path) as client:
+        made = new_room(client, players=4, level="facil", name="Ana")
+        room = server_room(client, made["room"])
+        store = rooms_of(client).store
+        row = store.load_room(room.id)
+        assert row is not None
+        assert [s.name for s in row.seats] == [s.name for s in room.seats]  # stored with the seats
+        blank = [dataclasses.replace(s, name="" if s.kind == "computer" else s.name) for s in row.seats]
+        old = dataclasses.replace(row, seats=blank)  # as a version before names stored it
+        again = room_from_row(old, store.load_actions(room.id, row.mesa))
+        assert [s.name for s in again.seats] == [s.name for s in room.seats]
+
+
 def test_names_come_from_the_room_id_not_its_seed_or_cards(tmp_path: Path) -> None:
     with running(tmp_path) as client:
         one = new_room(client, players=4, level="facil", name="Ana", seed=7)
@@ -111,3 +132,45 @@ def test_a_person_who_left_leaves_the_seat_under_their_name(tmp_path: Path, spy:
         seat = client.get(f"/api/tables/{room}").json()["seats"][1]
         assert seat["kind"] == "computer" and seat["left"] is True and seat["name"] == "Beto"
     check_all(spy)
+
+
+# -- the page's sentences about a pair of names (i18n.js run by Node) ------------------------------------
+NODE = shutil.which("node")
+PAIR_SCRIPT = r"""
+import * as I from "%s";
+const texts = JSON.parse(await new Promise((resolve) => {
+  let data = "";
+  process.stdin.on("data", (chunk) => (data += chunk));
+  process.stdin.on("end", () => resolve(data));
+}));
+I.useTexts("es", texts);
+I.setLang("es", false);
+const teams = ["Ana y Carla", "Beto y Don Lucho"];
+const event = { kind: "chica_won", team: 1, chica: 0, scores: [6, 10], reason: "target" };
+const zap = { kind: "zapatero", team: 0, points: 6, platillo: false };
+const out = [true, false].map((pair) => {
+  const names = { seat: (i) => String(i), team: (i) => teams[i], players: 4, pair };
+  return [I.describeEvent(event, names), I.describeEvent(zap, names)];
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="no node to run the page's JavaScript")
+def test_the_page_says_a_pair_of_names_in_the_plural() -> None:
+    module = (Path(__file__).resolve().parents[1] / "src/cuarenta/web/static/i18n.js").as_uri()
+    run = subprocess.run(
+        [str(NODE), "--input-type=module", "-e", PAIR_SCRIPT % module],
+        input=json.dumps(catalogue.messages("es")),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    pair, single = json.loads(run.stdout)
+    assert pair == [
+        "¡Beto y Don Lucho ganan la chica 1, 10 a 6!",
+        "Ana y Carla se quedan zapateros con 6 puntos.",
+    ]
+    assert single[0] == "¡Beto y Don Lucho gana la chica 1, 10 a 6!"  # what Python's terminal says of a team

@@ -25,8 +25,8 @@ from cuarenta import Game, GameRecord, Rules
 from cuarenta.players import PLAYER_NAMES
 from cuarenta.players.hints import seat_hints
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
-from cuarenta.server.authority.computer_names import NAMES
 from cuarenta.server import create_app
+from cuarenta.server.authority.computer_names import NAMES
 from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
 from cuarenta.server.rooms import available_levels, mesa_seed

@@ -158,7 +158,12 @@ function renderSeats() {
         v.dealer === seat ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
       ),
       rel || kind
-        ? el("div", { class: "seat-sub" }, rel ? el("span", { class: "seat-rel", "data-testid": "seat-relation", text: rel }) : null, rel && kind ? " · " : null, kind || null)
+        ? el(
+            "div",
+            { class: "seat-sub" },
+            rel ? el("span", { class: "seat-rel", "data-testid": "seat-relation", text: rel }) : null,
+            rel && kind ? el("span", { class: "seat-kind", text: ` · ${kind}` }) : kind ? el("span", { class: "seat-kind", text: kind }) : null,
+          )
         : null,
       el("div", { class: "seat-cards" }, backs, pileKeeper(seat % 2) === seat ? pileStack(seat % 2) : null),
     );

@@ -129,7 +129,8 @@ def test_chica_ended_mid_hand_then_the_mesa(page: Page, page_log: PageLog, base_
     assert title == "Fin de la chica 1", title
     expect(dialog.get_by_test_id("summary-chica")).to_be_visible()
     chicas = dialog.get_by_test_id("summary-chicas").inner_text()
-    assert "Computadora 1" in chicas and "Ana 0" in chicas, chicas
+    bot = before["seats"][1]["name"]  # the computer's name (the server's, for every reader)
+    assert chicas == f"Chicas hasta ahora: {bot} 1 – Ana 0.", chicas  # the leader first
 
     # behind it: the table as the caída left it, the old hand, nobody's turn
     expected = final_table(before["view"]["table"], msg["events"])

@@ -26,6 +26,7 @@ from cuarenta.players import PLAYER_NAMES
 from cuarenta.players.hints import seat_hints
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
 from cuarenta.server import create_app
+from cuarenta.server.authority.computer_names import NAMES
 from cuarenta.server.options import NAME_MAX_CHARS
 from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
 from cuarenta.server.rooms import available_levels, mesa_seed
@@ -137,6 +138,7 @@ def test_new_room_with_a_custom_table_and_a_seed(client: TestClient, spy: Spy) -
     browser = Browser(client, spy)
     state = browser.join(made["room"], made["token"])
     assert state["view"]["rules"] == expected.to_dict()
+    assert state["seats"][1].pop("name") in NAMES  # the computer's name (computer_names)
     assert state["seats"] == [
         {"seat": 0, "kind": "person", "name": "Ana"},
         {"seat": 1, "kind": "computer", "level": "facil"},

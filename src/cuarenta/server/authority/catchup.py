@@ -7,6 +7,7 @@ read from the store (:func:`refresh`). Sockets, presence and timers stay as they
 
 from __future__ import annotations
 
+from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat
 from cuarenta.server.authority.ports import RoomRow, StorePort
@@ -43,7 +44,8 @@ def refresh(store: StorePort, room: Room) -> bool:
     )
     for stored in row.seats:  # seats change at tables (joins, leaves); presence stays as it is
         seat = room.seats[stored.seat]
-        if (seat.kind, seat.token_hash) != (stored.kind, stored.token_hash) or seat.left != stored.left:
+        changed = (seat.kind, seat.token_hash, seat.left) != (stored.kind, stored.token_hash, stored.left)
+        if changed or (stored.name and seat.name != stored.name):  # a computer renamed for a person
             keep = seat.kind == "person" == stored.kind and seat.token_hash == stored.token_hash
             room.seats[stored.seat] = Seat(
                 stored.seat,
@@ -56,6 +58,7 @@ def refresh(store: StorePort, room: Room) -> bool:
                 seat.away_until if keep else None,
                 seat.stand_in if keep else False,
             )
+    room.seats = computer_names.named(room.id, room.seats)  # a seat stored before names (rows.room_from_row)
     return True
 
 

@@ -36,7 +36,7 @@ from cuarenta.errors import CuarentaError, GameOverError, IllegalMoveError, Move
 from cuarenta.game import Game
 from cuarenta.moves import Action, parse_action
 from cuarenta.rules import Rules
-from cuarenta.server.authority import catchup, clock, rematch, setup
+from cuarenta.server.authority import catchup, clock, computer_names, rematch, setup
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.computer import LocalScheduler
 from cuarenta.server.authority.errors import SEAT_LEFT, RoomProblem, TableError
@@ -200,6 +200,7 @@ class Authority:
             table=table,
             started=table is None,
         )
+        room.seats = computer_names.named(room.id, room.seats)  # the computers' names, before it is stored
         self.store.insert_room(room_row(room))
         self._remember(room)
         return room
@@ -449,7 +450,12 @@ class Authority:
         new: dict[int, Seat],
         what: str = "the change could not be stored, so it was not made",
     ) -> None:
-        """Give a waiting table some new seats, stored before anyone is told; it starts once it is full."""
+        """Give a waiting table some new seats, stored before anyone is told; it starts once it is full.
+        A new computer seat gets a name, and so does a computer whose name a person now has."""
+        trial = list(room.seats)
+        for i, s in new.items():
+            trial[i] = s
+        new = {i: s for i, s in enumerate(computer_names.named(room.id, trial)) if s is not room.seats[i]}
         before = {i: room.seats[i] for i in new}
         for i, s in new.items():
             room.seats[i] = s
@@ -527,6 +533,7 @@ class Authority:
         for i, s in enumerate(room.seats):
             if s.kind == "open":
                 room.seats[i] = Seat(i, "computer", "", room.table.level)
+        room.seats = computer_names.named(room.id, room.seats)  # each new computer gets its name
         # The cards are dealt now, from a seed nobody has had a glimpse of: whatever a waiting seat could
         # have learnt (nothing is sent to it, and a seat may be taken, left and taken again) says nothing
         # of the hands that are played.

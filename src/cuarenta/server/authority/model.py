@@ -94,7 +94,10 @@ class Seat:
             return {"seat": self.seat, "kind": "person", "name": self.name}
         if self.kind == "open":
             return {"seat": self.seat, "kind": "open"}
-        return {"seat": self.seat, "kind": "computer", "level": self.level}
+        out: dict[str, Any] = {"seat": self.seat, "kind": "computer", "level": self.level}
+        if self.name:  # the computer's name (computer_names), or the name of a person who left
+            out["name"] = self.name
+        return out
 
     def to_row(self) -> SeatRow:
         return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash, self.profile, self.left)

@@ -15,6 +15,7 @@ from cuarenta.game import Game
 from cuarenta.moves import parse_action
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
+from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat, TableOptions, mesa_seed
 from cuarenta.server.authority.ports import FinishedRow, RoomRow, StoreCorrupt, StoreError, dumps
@@ -132,7 +133,7 @@ def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
         level=row.level,
         rules=rules,
         seed=seed,
-        seats=seats,
+        seats=computer_names.named(row.id, seats),  # a room stored before names: the same on every node
         mesa=row.mesa,
         game=game,
         state=row.state,

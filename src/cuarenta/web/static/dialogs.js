@@ -9,7 +9,7 @@ import { marksFor } from "./marks.js";
 import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
 import { isTable, renderRematch } from "./presence.js";
-import { app, names, teamName, watching } from "./state.js";
+import { app, names, players, scoreLine, teamName, watching } from "./state.js";
 import { subscribe } from "./store.js";
 
 const { t } = I;
@@ -144,7 +144,7 @@ function summaryTable(events, v, withChica = true) {
       el("p", {
         class: "summary-chicas",
         "data-testid": "summary-chicas",
-        text: t("page.summary.chicas", { list: [0, 1].map((team) => `${teamName(team)} ${won[team] ?? 0}`).join(" – ") }),
+        text: t("page.summary.chicas", { list: scoreLine(won) }), // the leader first, names and numbers
       }),
     );
     const zap = events.find((e) => e.kind === "zapatero");
@@ -157,11 +157,23 @@ function summaryTable(events, v, withChica = true) {
           line.sayings.length ? el("strong", { text: line.sayings[0] }) : null,
           line.sayings.length ? " " : null,
           line.text,
+          " ",
+          zapateroMeans(zap.platillo),
         ),
       );
     }
   }
   return body;
+}
+
+/** What zapatero and platillo mean, said plainly (RULES.md R25). */
+function zapateroMeans(platillo) {
+  return t(platillo ? "page.result.platillo_means" : "page.result.zapatero_means");
+}
+
+/** A sentence about a team: `one`'s (a player, at 2) or `pair`'s (two names, plural, at 4). */
+function byTeam(one, pair, params) {
+  return t(players() === 4 ? pair : one, params);
 }
 
 export function showSummary(events, msg) {
@@ -194,23 +206,24 @@ export function showResult(msg, quiet) {
   const mine = v.team;
   const won = outcome.winner === mine;
   const key = v.players === 2 ? (won ? "result.you_win" : "result.you_lose") : won ? "result.team_win" : "result.team_lose";
-  $("#result-headline").textContent = watching() ? t("at_table.winner", { team: teamName(outcome.winner) }) : t(key);
+  // the verdict, then the chicas in names and numbers, the winner first (the same line for every reader)
+  const chicas = outcome.chicas ?? v.chicas;
+  const verdict = watching() ? byTeam("page.result.winner", "page.result.winner_pair", { team: teamName(outcome.winner) }) : t(key);
+  $("#result-headline").textContent = `${verdict} ${t("page.result.chicas", { score: scoreLine(chicas, outcome.winner) })}`;
   panel.dataset.winner = String(outcome.winner);
   panel.dataset.won = won ? "1" : "0";
-  const chicas = outcome.chicas ?? v.chicas;
-  const chicasText = t("result.chicas", { won: chicas[outcome.winner], lost: chicas[1 - outcome.winner] });
-  $("#result-chicas").textContent = `${chicasText}${outcome.reason === "zapatero" ? ` · ${t("page.result_by_zapatero")}` : ""}`;
+  $("#result-chicas").textContent = outcome.reason === "zapatero" ? t("page.result.by_zapatero") : "";
   $("#result-list").replaceChildren(
     ...(v.chica_results || []).map((r, i) => {
-      const scores = r.scores.map((s, team) => `${teamName(team)} ${s}`).join(" – ");
       const loser = 1 - r.winner;
+      const [one, pair] = r.platillo
+        ? ["page.result.platillo", "page.result.platillo_pair"]
+        : ["page.result.zapatero", "page.result.zapatero_pair"];
       return el(
         "li",
         { "data-testid": "result-chica" },
-        t("result.chica", { n: i + 1, scores, team: teamName(r.winner) }),
-        r.zapatero
-          ? el("span", { class: "result-zapatero" }, ` · ${t(r.platillo ? "result.platillo" : "result.zapatero", { team: teamName(loser) })}`)
-          : null,
+        t("page.result.chica", { n: i + 1, score: scoreLine(r.scores, r.winner) }),
+        r.zapatero ? el("span", { class: "result-zapatero" }, ` ${byTeam(one, pair, { team: teamName(loser) })}`) : null,
       );
     }),
   );

@@ -48,24 +48,37 @@ function hostName(seats, creator) {
   return seats?.find((s) => s.seat === (creator ?? 0))?.name ?? "";
 }
 
-/** The seats of a table as a list: name (as text) and connected, or open, or the computer. */
+/** Where seat `s` is from the reader's seat `me` (docs/web.md): "tú", "tu compañero", "rival"; for
+ * someone with no seat yet (the join page) or a spectator, its pair at 4 ("pareja 1"/"pareja 2"). */
+function seatRole(s, me, players) {
+  if (me === null || me === undefined) return players === 4 ? t("page.seat_rel.pair", { n: (s.seat % 2) + 1 }) : "";
+  if (s.seat === me) return t("page.seat_rel.you");
+  if (players === 4 && s.seat % 2 === me % 2) return t("page.seat_rel.partner");
+  return t("page.seat_rel.rival");
+}
+
+/** The seats of a table as a list: each seat's name (a person's, the computer's), where it is from the
+ * reader's side, and connected / open / which computer. */
 function seatItems(seats, me, players) {
   return (seats || []).map((s) => {
     let main;
     let sub = "";
+    const level = pick(app.options?.level_labels?.[s.level]?.label, s.level ?? "");
     if (s.kind === "open") main = t("page.friends.seat_open");
-    else if (s.kind === "computer") main = t("page.friends.seat_computer", { level: pick(app.options?.level_labels?.[s.level]?.label, s.level ?? "") });
-    else {
-      main = s.seat === me ? t("page.friends.you", { name: s.name ?? "" }) : s.name ?? "";
-      sub = s.connected ? t("page.friends.connected") : t("page.friends.not_connected");
+    else if (s.kind === "computer" && !s.left) {
+      main = s.name || t("page.friends.seat_computer", { level });
+      if (s.name) sub = t("page.seat_computer_level", { level });
+    } else {
+      main = s.name ?? "";
+      sub = s.left ? "" : s.connected ? t("page.friends.connected") : t("page.friends.not_connected");
     }
-    const role = players === 4 && me !== null && s.seat !== me ? (s.seat % 2 === me % 2 ? t("page.partner") : "") : "";
+    const role = seatRole(s, me, players);
     return el(
       "li",
       { class: "table-seat", "data-testid": "table-seat", "data-seat": s.seat, "data-kind": s.kind, "data-connected": s.kind === "person" ? String(Boolean(s.connected)) : null },
       el("span", { class: "ts-number", text: t("page.friends.seat_n", { n: s.seat + 1 }) }),
-      el("span", { class: "ts-name", text: main }),
-      role ? el("span", { class: "ts-role", text: role }) : null,
+      el("span", { class: "ts-name", "data-testid": "table-seat-name", text: main }),
+      role ? el("span", { class: "ts-role", "data-testid": "table-seat-role", text: role }) : null,
       sub ? el("span", { class: "ts-state", text: sub }) : null,
     );
   });

@@ -162,11 +162,13 @@ function variant(prefix, name, fallback) {
 
 /**
  * One sentence telling what happened. `names` has seat(i) and team(i) (display names) and
- * `players` (2 or 4).
+ * `players` (2 or 4); with `pair` set, a team's name is two people's ("Ana y Don Lucho"), and the
+ * sentences whose subject is a team take their plural form (`page.pair.<key>`) where there is one.
  */
 export function describeEvent(e, names) {
   const seat = (i) => names.seat(i);
   const team = (i) => names.team(i);
+  const tp = (key, params) => t(names.pair && hasKey(`page.pair.${key}`) ? `page.pair.${key}` : key, params);
   const sep = t("word.list_sep");
   switch (e.kind) {
     case "dealer_draw": {
@@ -190,7 +192,7 @@ export function describeEvent(e, names) {
       });
     case "four_of_a_kind":
       if (e.wins_chica) {
-        return t("ev.four_of_a_kind.wins", { seat: seat(e.seat), rank: rankPlural(e.rank), team: team(e.team) });
+        return tp("ev.four_of_a_kind.wins", { seat: seat(e.seat), rank: rankPlural(e.rank), team: team(e.team) });
       }
       return t("ev.four_of_a_kind.points", {
         seat: seat(e.seat),
@@ -231,13 +233,13 @@ export function describeEvent(e, names) {
       return t("ev.hand_end", { piles, leftovers });
     }
     case "carton":
-      return t(variant("ev.carton", e.reason, "none"), {
+      return tp(variant("ev.carton", e.reason, "none"), {
         team: team(e.team),
         cards: e.cards,
         points: awardText(e.points, team(e.team), e.note),
       });
     case "chica_won":
-      return t(variant("ev.chica_won", e.reason, "target"), {
+      return tp(variant("ev.chica_won", e.reason, "target"), {
         team: team(e.team),
         chica: e.chica + 1,
         won: e.scores[e.team],
@@ -245,10 +247,10 @@ export function describeEvent(e, names) {
       });
     case "zapatero":
       return e.platillo
-        ? t("ev.zapatero.platillo", { team: team(e.team) })
-        : t("ev.zapatero", { team: team(e.team), points: e.points });
+        ? tp("ev.zapatero.platillo", { team: team(e.team) })
+        : tp("ev.zapatero", { team: team(e.team), points: e.points });
     case "mesa_won":
-      return t(variant("ev.mesa_won", e.reason, "chicas"), {
+      return tp(variant("ev.mesa_won", e.reason, "chicas"), {
         team: team(e.team),
         won: e.chicas[e.team],
         lost: e.chicas[1 - e.team],

@@ -26,27 +26,51 @@ export function watching() {
   return Boolean(app.session?.watch);
 }
 
+/** A seat's name, the same for every reader and spectator: the person's, or the computer's (the server
+ * names every computer seat: docs/protocol.md `seats`). Where it is from is `seatRelation`'s. */
 export function seatName(seat) {
   const info = seatInfo(seat);
-  const n = players();
-  if (info && info.name && (info.kind === "person" || info.left)) return info.name;
-  if (watching()) return info?.kind === "person" ? t("name.seat", { n: seat + 1 }) : t("page.computer");
-  if (info && info.kind === "person" && seat === mySeat()) return t("page.name_placeholder");
-  if (seat === mySeat()) return t("page.you");
-  if (info && info.kind === "person") return t("name.seat", { n: seat + 1 });
-  if (n === 2) return t("page.computer");
-  const rel = (seat - mySeat() + 4) % 4;
-  return t(["page.you", "page.rival_right", "page.partner", "page.rival_left"][rel]);
+  if (info?.name) return info.name;
+  if (info?.kind === "person") {
+    // a person who gave no name (a game against the computer): "Jugador" to themselves, else by number
+    return !watching() && seat === mySeat() ? t("page.name_placeholder") : t("name.seat", { n: seat + 1 });
+  }
+  return t("page.names.computer_n", { n: seat + 1 }); // a computer seat with no name (an older server)
 }
 
+/** Where a seat is from the reader's side, as secondary text: "tú", "tu compañero", "rival izquierdo",
+ * "rival derecho", "rival" (a game of two); for a spectator, the seat's pair ("pareja 1"/"pareja 2") at 4
+ * and nothing at 2 — a spectator is nobody's partner. */
+export function seatRelation(seat) {
+  const n = players();
+  if (watching()) return n === 4 ? t("page.seat_rel.pair", { n: (seat % 2) + 1 }) : "";
+  const rel = (seat - mySeat() + n) % n;
+  if (rel === 0) return t("page.seat_rel.you");
+  if (n === 2) return t("page.seat_rel.rival");
+  return t(["page.seat_rel.you", "page.seat_rel.rival_right", "page.seat_rel.partner", "page.seat_rel.rival_left"][rel]);
+}
+
+/** A team's name, the same for everyone: the player's name at 2, the two names at 4 ("Ana y Don Lucho"). */
 export function teamName(team) {
   if (players() === 2) return seatName(team);
-  if (watching()) return `${seatName(team)} · ${seatName(team + 2)}`;
-  return team === mySeat() % 2 ? t("page.team_yours") : t("page.team_rivals");
+  return t("page.names.pair", { a: seatName(team), b: seatName(team + 2) });
+}
+
+/** A team from the reader's side: "tu equipo" / "rivales"; for a spectator, "pareja 1"/"pareja 2". */
+export function teamRelation(team) {
+  if (watching()) return t("page.seat_rel.pair", { n: team + 1 });
+  return team === mySeat() % 2 ? t("page.seat_rel.team_yours") : t("page.seat_rel.team_rivals");
+}
+
+/** "Ana 1 – Don Lucho 0": each team's name and number, the winner's (or the leader's) first; `first` the
+ * team to put first, else the higher number's (a tie: team 0 first). The same for every reader. */
+export function scoreLine(numbers, first = null) {
+  const lead = first ?? ((numbers[1] ?? 0) > (numbers[0] ?? 0) ? 1 : 0);
+  return [lead, 1 - lead].map((team) => t("page.names.score", { name: teamName(team), n: numbers[team] ?? 0 })).join(" – ");
 }
 
 export function names() {
-  return { seat: seatName, team: teamName, players: players() };
+  return { seat: seatName, team: teamName, players: players(), pair: players() === 4 };
 }
 export function levelName(level) {
   return pick(app.options?.level_labels?.[level]?.label, String(level ?? ""));

@@ -21,7 +21,9 @@ import {
   position,
   seatInfo,
   seatName,
+  seatRelation,
   teamName,
+  teamRelation,
   view,
 } from "./state.js";
 import { subscribe } from "./store.js";
@@ -67,7 +69,7 @@ function renderScoreboard() {
     return el(
       "div",
       { class: `team${team === v.team ? " mine" : ""}`, "data-team": team, "data-testid": `team-${team}` },
-      el("div", { class: "team-name", text: teamName(team) }),
+      el("div", { class: "team-name", title: teamRelation(team), text: teamName(team) }),
       el(
         "div",
         { class: "score-line" },
@@ -138,7 +140,9 @@ function renderSeats() {
     });
     for (let i = 0; i < count; i += 1) backs.append(el("span", { class: "back", html: cardBackSVG() }));
     const partner = n === 4 && seat === (mySeat() + 2) % 4;
-    const sub = info && info.kind === "computer" ? t("page.seat_computer_level", { level: levelName(info.level) }) : info?.kind === "person" ? t("page.seat_person") : "";
+    // secondary text: where the seat is from the reader's side, then what plays it
+    const kind = info && info.kind === "computer" ? t("page.seat_computer_level", { level: levelName(info.level) }) : info?.kind === "person" ? t("page.seat_person") : "";
+    const rel = seatRelation(seat);
     const panel = el(
       "div",
       {
@@ -152,7 +156,14 @@ function renderSeats() {
         el("span", { class: "seat-name", text: seatName(seat) }),
         v.dealer === seat ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
       ),
-      sub ? el("div", { class: "seat-sub", text: partner ? `${t("page.seat_partner_tag")} · ${sub}` : sub }) : null,
+      rel || kind
+        ? el(
+            "div",
+            { class: "seat-sub" },
+            rel ? el("span", { class: "seat-rel", "data-testid": "seat-relation", text: rel }) : null,
+            rel && kind ? el("span", { class: "seat-kind", text: ` · ${kind}` }) : kind ? el("span", { class: "seat-kind", text: kind }) : null,
+          )
+        : null,
       el("div", { class: "seat-cards" }, backs, pileKeeper(seat % 2) === seat ? pileStack(seat % 2) : null),
     );
     Presence.decorateSeat(panel, seat);
@@ -169,9 +180,11 @@ function renderSeats() {
       "div",
       { class: "seat-head" },
       el("span", { class: "seat-name", text: watching ? seatName(me) : seatInfo(me)?.name || t("page.you") }),
-      watching ? null : el("span", { class: "chip you", text: t("page.seat_you_tag") }),
+      watching ? null : el("span", { class: "chip you", "data-testid": "seat-relation", text: t("page.seat_you_tag") }),
       v.dealer === me ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
     ),
+    // a spectator's bottom seat: its pair (nobody is "you")
+    watching && seatRelation(me) ? el("div", { class: "seat-sub" }, el("span", { class: "seat-rel", "data-testid": "seat-relation", text: seatRelation(me) })) : null,
     watching
       ? el("div", {
           class: "backs",

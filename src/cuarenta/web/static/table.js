@@ -6,6 +6,7 @@ import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
 import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
+import * as Settings from "./settings.js";
 import { openChoice, orderOptions } from "./dialogs.js";
 import { $, el, reducedMotion } from "./dom.js";
 import { marksFor } from "./marks.js";
@@ -53,6 +54,7 @@ export function renderAll(opts = {}) {
   Presence.refresh();
   Reactions.render();
   $("#ayudas-toggle").hidden = Presence.spectating();
+  Settings.ayudasIntro(!Presence.spectating());
 }
 
 function renderScoreboard() {

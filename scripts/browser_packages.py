@@ -88,7 +88,8 @@ def fetch(package: dict[str, object]) -> None:
         tarball = Path(tmp) / listed[0]["filename"]
         got = integrity_of(tarball)
         if got != package["integrity"]:
-            raise SystemExit(f"browser_packages: {spec}: integrity {got} is not the pinned {package['integrity']}")
+            pin = package["integrity"]
+            raise SystemExit(f"browser_packages: {spec}: integrity {got} is not the pinned {pin}")
         where = folder(package)
         shutil.rmtree(where, ignore_errors=True)
         where.mkdir(parents=True)
@@ -102,7 +103,9 @@ def fetch(package: dict[str, object]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--check", action="store_true", help="only say whether every package is there")
     args = parser.parse_args(argv)
     missing = [p for p in pinned() if not present(p)]

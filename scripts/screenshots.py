@@ -94,7 +94,8 @@ def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, play
         # The page's language as a returning visitor's stored choice (i18n.js reads it first), who has
         # seen the Ayudas' explanation already (the Ayudas are on for a newcomer).
         page.add_init_script(
-            f"localStorage.setItem('cuarenta.lang', {lang!r}); localStorage.setItem('cuarenta.ayudas_intro', '1')"
+            f"localStorage.setItem('cuarenta.lang', {lang!r});"
+            " localStorage.setItem('cuarenta.ayudas_intro', '1')"
         )
         log = watch_page(page)
         start_game(page, url, players=players, level="normal", preset="a_todo_rigor", seed=seed)

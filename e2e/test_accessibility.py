@@ -27,11 +27,13 @@ from harness import (
     wait_step,
     watch_page,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from cuarenta import Card
 from cuarenta.i18n import card_name
 
+#: the words of a seat's turn mark (page.a11y.turn), after its arrow
+TURN_WORDS = {"es": "\u25b6le toca jugar:", "en": "\u25b6to play:"}
 #: a custom table (basico, one chica to 40) with manual capture: the capture choice opens (e2e/test_play.py)
 CHOICE_SEED = 2
 
@@ -156,8 +158,7 @@ def test_every_screen_of_a_table_with_friends(pages: Pages, server: Server) -> N
     ana.get_by_test_id("player-name").fill("Ana")
     ana.get_by_test_id("players-4").check()
     ana.get_by_test_id("mode-quick").check()
-    for seat in (1, 3):
-        ana.get_by_test_id(f"friend-seat-{seat}").select_option("facil")
+    ana.get_by_test_id("friend-seat-1").select_option("facil")  # 2 and 3 stay open: Beto waits too
     check(ana, "the new-game form (with friends, 2 vs 2)")
     ana.get_by_test_id("start").click()
     expect(ana.get_by_test_id("waiting-room")).to_be_visible()
@@ -168,6 +169,7 @@ def test_every_screen_of_a_table_with_friends(pages: Pages, server: Server) -> N
     expect(beto.get_by_test_id("join-form")).to_be_visible()
     check(beto, "the join page")
     beto.get_by_test_id("join-name").fill("Beto")
+    beto.get_by_test_id("join-team-0").check()
     beto.get_by_test_id("join-submit").click()
     expect(beto.get_by_test_id("waiting-room")).to_be_visible()
     check(beto, "the waiting room (a friend's)")
@@ -175,12 +177,18 @@ def test_every_screen_of_a_table_with_friends(pages: Pages, server: Server) -> N
     for page in (ana, beto):
         expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
     check(ana, "the table with friends")
+    # presence in words beside its coloured dot (a person's seat, connected)
+    expect(ana.get_by_test_id("presence-2")).to_have_attribute("data-presence", "connected")
+    expect(ana.get_by_test_id("presence-2")).to_have_text(re.compile(r"conectad"))
+    # whose turn it is: an arrow and words on the one seat that plays
+    expect(ana.locator(".seat.is-turn")).to_have_count(1)
+    expect(ana.locator(".seat.is-turn").get_by_test_id("turn-mark")).to_contain_text("le toca jugar")
     check(beto, "the table with friends (a phone)")
     room = json.loads(str(ana.evaluate("() => localStorage.getItem('cuarenta.session')")))["room"]
     watcher = pages.new()
     watcher.goto(server.url + f"#watch={room}")
     expect(watcher.get_by_test_id("table-screen")).to_be_visible()
-    expect(watcher.get_by_test_id("table-card").or_(watcher.get_by_test_id("table-empty")).first).to_be_attached()
+    expect(watcher.get_by_test_id("seat-hand").first).to_be_visible()
     check(watcher, "the table, watched by a spectator")
 
 
@@ -256,9 +264,11 @@ def test_cards_are_named_and_colour_is_never_the_only_signal(pages: Pages, serve
                 expect(node).to_have_accessible_name(re.compile("^" + re.escape(card_name(Card(code), lang))))
         # whose turn it is: said in words, not only by a colour
         expect(page.get_by_test_id("status")).to_have_text(re.compile(r"\S"))
-        turn = page.locator("[data-testid^=seat-][data-turn=true], [data-turn-now]")
-        for node in turn.all():
-            expect(node).to_have_accessible_name(re.compile(r"\S"))
+        # and on the seat: an arrow beside the outline, with words (one seat only: the person's)
+        expect(page.get_by_test_id("turn-mark")).to_have_count(1)
+        mine = page.locator("#my-info .seat.is-turn")
+        expect(mine.get_by_test_id("turn-mark")).to_have_text(TURN_WORDS[lang])
+        expect(mine.get_by_test_id("turn-mark").locator("[aria-hidden=true]")).to_be_visible()
         # the hints: a badge with words and the card's name saying it (never only an outline's colour)
         for node in page.locator("#hand .hand-card.hint-takes, #hand .hand-card.hint-caida").all():
             expect(node.locator(".badge").first).to_have_text(re.compile(r"\S"))

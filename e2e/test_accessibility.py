@@ -189,6 +189,7 @@ def test_every_screen_of_a_table_with_friends(pages: Pages, server: Server) -> N
     watcher.goto(server.url + f"#watch={room}")
     expect(watcher.get_by_test_id("table-screen")).to_be_visible()
     expect(watcher.get_by_test_id("seat-hand").first).to_be_visible()
+    expect(watcher.get_by_test_id("ayudas-intro")).to_be_hidden()  # for a person at the table only
     check(watcher, "the table, watched by a spectator")
 
 

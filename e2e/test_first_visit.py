@@ -132,7 +132,10 @@ def test_ayudas_are_on_for_a_newcomer_and_explained_once(page: Page, base_url: s
     expect(toggle).to_have_attribute("aria-pressed", "true")
     intro = page.get_by_test_id("ayudas-intro")
     expect(intro).to_be_visible()
-    expect(intro).to_contain_text("Ayudas encendidas")
+    expect(intro.locator("[data-i18n]")).to_have_text("Ayudas: marcan qué lleva cada carta.")
+    # one line, on a phone too (an inline text has one client rect per line)
+    page.set_viewport_size(PHONE)
+    assert intro.locator("[data-i18n]").evaluate("(e) => e.getClientRects().length") == 1
     assert wait_step(page) == "ready"
     page.get_by_test_id("ayudas-intro-close").click()
     expect(intro).to_be_hidden()

@@ -273,8 +273,13 @@ def _text(payload: str | bytes) -> str:
 
 
 def new_context(browser: Browser, width: int = 1280, height: int = 800, **kwargs: Any) -> BrowserContext:
-    """A fresh context (empty localStorage). Animations are off (reduced motion) unless asked for."""
-    options: dict[str, Any] = {"viewport": {"width": width, "height": height}, "reduced_motion": "reduce"}
+    """A fresh context (empty localStorage) of a browser set to Spanish (``locale="es-EC"``: the page opens
+    in the browser's language, i18n.js ``getLang``). Animations are off (reduced motion) unless asked for."""
+    options: dict[str, Any] = {
+        "viewport": {"width": width, "height": height},
+        "reduced_motion": "reduce",
+        "locale": "es-EC",
+    }
     options.update(kwargs)
     context = browser.new_context(**options)
     context.set_default_timeout(TIMEOUT_MS)

@@ -154,7 +154,8 @@ def test_the_newest_announcement_is_on_screen_on_my_turn_and_covers_no_seat(
 def test_ayudas_show_caida_y_limpia(page: Page, base_url: str, page_log: PageLog) -> None:
     """A card that makes caída y limpia (the server's `moves`) says both in its badge and its label."""
     start_game(page, base_url, preset="basico", seed=CAIDA_LIMPIA_SEED)
-    page.get_by_test_id("ayudas-toggle").click()
+    # on for a newcomer (issue 17)
+    expect(page.get_by_test_id("ayudas-toggle")).to_have_attribute("aria-pressed", "true")
     for _ in range(40):
         kind = wait_step(page)
         if kind == "summary":

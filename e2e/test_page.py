@@ -190,13 +190,18 @@ def hint_marks(page: Page) -> dict[str, tuple[bool, bool, str]]:
 def test_ayudas_mark_captures_and_caidas(page: Page, base_url: str) -> None:
     start_game(page, base_url, players=2, level="facil", preset="a_todo_rigor", seed=AYUDAS_SEED)
     toggle = page.get_by_test_id("ayudas-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "true")  # on for a newcomer (issue 17)
+    toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "false")
     assert wait_step(page) == "ready"
     assert not any(t or k or b for t, k, b in hint_marks(page).values()), "no marks while Ayudas is off"
+    page.reload()  # turned off, the switch is remembered
+    assert wait_step(page) == "ready"
+    expect(page.get_by_test_id("ayudas-toggle")).to_have_attribute("aria-pressed", "false")
 
-    toggle.click()
-    expect(toggle).to_have_attribute("aria-pressed", "true")
-    page.reload()  # the switch is remembered
+    page.get_by_test_id("ayudas-toggle").click()
+    expect(page.get_by_test_id("ayudas-toggle")).to_have_attribute("aria-pressed", "true")
+    page.reload()  # and turned on again
     assert wait_step(page) == "ready"
     expect(page.get_by_test_id("ayudas-toggle")).to_have_attribute("aria-pressed", "true")
 

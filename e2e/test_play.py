@@ -54,6 +54,7 @@ KNOWN_KEYS = {
     "cuarenta.session",
     "cuarenta.games",
     "cuarenta.ayudas",
+    "cuarenta.ayudas_intro",
     "cuarenta.name",
     "cuarenta.form",
     "cuarenta.lang",

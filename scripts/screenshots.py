@@ -93,11 +93,14 @@ def shoot(browser: Browser, url: str, out: Path, *, phone: bool, seed: int, play
     context = new_context(browser, **size, **extra)
     try:
         page = context.new_page()
-        # The page's language as a returning visitor's stored choice (i18n.js reads it first).
-        page.add_init_script(f"localStorage.setItem('cuarenta.lang', {lang!r})")
+        # The page's language as a returning visitor's stored choice (i18n.js reads it first), who has
+        # seen the Ayudas' explanation already (the Ayudas are on for a newcomer).
+        page.add_init_script(
+            f"localStorage.setItem('cuarenta.lang', {lang!r});"
+            " localStorage.setItem('cuarenta.ayudas_intro', '1')"
+        )
         log = watch_page(page)
         start_game(page, url, players=players, level="normal", preset="a_todo_rigor", seed=seed)
-        page.get_by_test_id("ayudas-toggle").click()
         expect(page.get_by_test_id("ayudas-toggle")).to_have_attribute("aria-pressed", "true")
         play_until(page, table=3, hand=4)
         settle(page)

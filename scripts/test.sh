@@ -14,6 +14,7 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresq
 command -v redis-server >/dev/null || packages+=(redis-server)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || packages+=(nginx)
 command -v curl >/dev/null || packages+=(curl)
+command -v npm >/dev/null || packages+=(npm)  # fetches the pinned browser-side packages (axe-core)
 if [ ${#packages[@]} -gt 0 ]; then
   echo "== installing ${packages[*]} (apt)"
   SUDO=""
@@ -31,5 +32,6 @@ echo "== ruff"; .venv/bin/ruff check "${lint[@]}"
 echo "== mypy"; .venv/bin/mypy
 echo "== pytest"; .venv/bin/pytest
 if [ -d e2e ]; then
+  echo "== browser packages"; .venv/bin/python scripts/browser_packages.py  # axe-core, pinned (scripts/browser-packages.json)
   echo "== pytest (browser)"; .venv/bin/pytest e2e
 fi

@@ -17,7 +17,18 @@ const catalogues = {}; // lang → {key: template}
 const loading = {}; // lang → Promise of its catalogue
 let current = null;
 
-/** The page's language: the stored choice, else the language of the HTML page, else Spanish. */
+/** The first of the browser's preferred languages (`navigator.languages`) that the page speaks: "es" for
+ * es, es-EC, es-419…, "en" for en, en-US…; null when none is (then the page speaks Spanish). */
+export function browserLang(languages = typeof navigator === "undefined" ? [] : navigator.languages ?? [navigator.language]) {
+  for (const tag of languages ?? []) {
+    const base = String(tag ?? "").toLowerCase().split(/[-_]/)[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return null;
+}
+
+/** The page's language: the choice stored when the person switched, else the browser's preferred
+ * language (browserLang), else Spanish. The rules pages, written in one language each, set theirs. */
 export function getLang() {
   if (current) return current;
   let stored = null;
@@ -26,8 +37,7 @@ export function getLang() {
   } catch {
     stored = null;
   }
-  const page = typeof document === "undefined" ? null : document.documentElement.lang;
-  current = LANGS.includes(stored) ? stored : LANGS.includes(page) ? page : DEFAULT_LANG;
+  current = LANGS.includes(stored) ? stored : browserLang() ?? DEFAULT_LANG;
   return current;
 }
 

@@ -4,6 +4,9 @@
 // (docs/protocol.md), sent with `join` and in a `pace` message when it changes; the server answers with
 // the pace in effect and its delay. The sounds are made by sounds.js, which is loaded only once sound
 // is switched on. This module holds no text: the controls' labels are data-i18n keys of index.html.
+// It also shows the Ayudas' one-line explanation (#ayudas-intro) the first time a table is shown.
+
+import { KEYS as STORED, load as loadStored, store as storeStored } from "./storage.js";
 
 export const PACES = ["slow", "normal", "fast"];
 const KEYS = { pace: "cuarenta.pace", sound: "cuarenta.sound", notify: "cuarenta.notify" };
@@ -115,6 +118,29 @@ function render() {
   $("#notify-toggle")?.setAttribute("aria-pressed", String(state.notify));
 }
 
+// -- the Ayudas' explanation, once (issue 17) -------------------------------------------------------
+let intro = null; // null: not decided yet this visit; true: shown this visit (until dismissed); false: not
+
+/** At a table (`atTable`: a seat's, not a spectator's): the line that says what the Ayudas do, the first
+ * time only: once shown it is remembered (cuarenta.ayudas_intro) and not shown on a later visit. */
+export function ayudasIntro(atTable) {
+  const box = $("#ayudas-intro");
+  if (!box) return;
+  if (intro === null && atTable) {
+    intro = loadStored(STORED.ayudasIntro, false) !== "1";
+    if (intro) storeStored(STORED.ayudasIntro, "1");
+  }
+  box.hidden = !(intro && atTable);
+}
+
+function dismissIntro() {
+  intro = false;
+  const box = $("#ayudas-intro");
+  const hadFocus = box?.contains(document.activeElement);
+  if (box) box.hidden = true;
+  if (hadFocus) $("#ayudas-toggle")?.focus();
+}
+
 function close(focus) {
   const box = $("#settings");
   if (!box?.open) return;
@@ -130,6 +156,7 @@ function wire() {
   }
   $("#sound-toggle")?.addEventListener("click", () => setSound(!state.sound));
   $("#notify-toggle")?.addEventListener("click", () => setNotify(!state.notify));
+  $("#ayudas-intro-close")?.addEventListener("click", dismissIntro);
   box.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && box.open) {
       close(true);

@@ -1,12 +1,13 @@
 // localStorage, and the keys the page keeps there: the session {room, token, seat} (at a table with friends
-// also `table: true`; a spectator stores nothing), this browser's games,
-// the Ayudas switch, the player's name and the new-game form — never a card. Storage that is full or
-// disabled is ignored: the page still works for the visit.
+// also `table: true`; a spectator stores nothing), this browser's games, the Ayudas switch (on unless
+// turned off: "0") and whether its one-line explanation was shown, the player's name and the new-game
+// form — never a card. Storage that is full or disabled is ignored: the page still works for the visit.
 
 export const KEYS = {
   session: "cuarenta.session",
   games: "cuarenta.games",
-  ayudas: "cuarenta.ayudas",
+  ayudas: "cuarenta.ayudas", // "0": turned off; "1" or nothing stored (a newcomer): on
+  ayudasIntro: "cuarenta.ayudas_intro", // "1": the Ayudas' one-line explanation was shown once (settings.js)
   name: "cuarenta.name",
   form: "cuarenta.form",
   muteReactions: "cuarenta.mute_reactions", // "1": the others' reactions are not shown (reactions.js)

@@ -6,6 +6,7 @@ import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
 import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
+import * as Settings from "./settings.js";
 import { openChoice, orderOptions } from "./dialogs.js";
 import { $, el, reducedMotion } from "./dom.js";
 import { marksFor } from "./marks.js";
@@ -54,6 +55,7 @@ export function renderAll(opts = {}) {
   Presence.refresh();
   Reactions.render();
   $("#ayudas-toggle").hidden = Presence.spectating();
+  Settings.ayudasIntro(!Presence.spectating());
 }
 
 function renderScoreboard() {
@@ -153,6 +155,7 @@ function renderSeats() {
       el(
         "div",
         { class: "seat-head" },
+        v.turn === seat ? turnMark() : null,
         el("span", { class: "seat-name", text: seatName(seat) }),
         v.dealer === seat ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
       ),
@@ -179,6 +182,7 @@ function renderSeats() {
     el(
       "div",
       { class: "seat-head" },
+      v.turn === me ? turnMark() : null,
       el("span", { class: "seat-name", text: watching ? seatName(me) : seatInfo(me)?.name || t("page.you") }),
       watching ? null : el("span", { class: "chip you", "data-testid": "seat-relation", text: t("page.seat_you_tag") }),
       v.dealer === me ? el("span", { class: "chip dealer", title: t("page.dealer_aria"), text: t("page.dealer_tag") }) : null,
@@ -198,6 +202,17 @@ function renderSeats() {
   );
   Presence.decorateSeat(mine, me);
   $("#my-info").replaceChildren(mine);
+}
+
+/** Whose turn it is, beside the seat's gold outline: an arrow, and words for screen readers (issue 17:
+ * colour is never the only signal). */
+function turnMark() {
+  return el(
+    "span",
+    { class: "turn-mark", "data-testid": "turn-mark" },
+    el("span", { class: "turn-icon", "aria-hidden": "true", text: "\u25B6" }),
+    el("span", { class: "visually-hidden", text: t("page.a11y.turn") }),
+  );
 }
 
 function renderTable() {

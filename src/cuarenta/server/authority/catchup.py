@@ -43,7 +43,7 @@ def refresh(store: StorePort, room: Room) -> bool:
     )
     for stored in row.seats:  # seats change at tables (joins, leaves); presence stays as it is
         seat = room.seats[stored.seat]
-        if (seat.kind, seat.token_hash) != (stored.kind, stored.token_hash) or seat.left != stored.left:
+        if seat.to_row() != stored:
             keep = seat.kind == "person" == stored.kind and seat.token_hash == stored.token_hash
             room.seats[stored.seat] = Seat(
                 stored.seat,
@@ -54,7 +54,12 @@ def refresh(store: StorePort, room: Room) -> bool:
                 stored.profile,
                 stored.left,
                 seat.away_until if keep else None,
-                seat.stand_in if keep else False,
+                # someone new took a vacant seat: the computer plays it on until their page joins
+                seat.stand_in if keep else seat.vacant and stored.kind == "person",
+                stored.code_hash,
+                stored.former_hash,
+                stored.former,
+                stored.vacant,
             )
     return True
 

@@ -61,7 +61,7 @@ def advance(client: TestClient, room_id: str, people: dict[int, Seat], watcher: 
         if turn in people:
             people[turn].play_turn()
         else:
-            watcher.until(lambda m: m["type"] == "state" and m["state"] > now)
+            watcher.until(lambda m, now=now: m["type"] == "state" and m["state"] > now)
 
 
 # -- the code: given to its holder only ---------------------------------------------------------------------
@@ -106,7 +106,7 @@ def test_every_person_gets_a_code_that_no_other_socket_log_or_column_ever_holds(
         check_all(spy)
 
 
-# -- taking the seat back --------------------------------------------------------------------------------------
+# -- taking the seat back ------------------------------------------------------------------------------------
 def test_the_code_takes_the_seat_back_with_a_new_token_and_the_old_device_is_told_and_closed(
     tmp_path: Path, spy: Spy
 ) -> None:
@@ -217,7 +217,7 @@ def test_a_seat_without_a_code_may_ask_for_one(tmp_path: Path) -> None:
         assert reclaim(client, made, fresh.json()["code"]).json()["seat"] == 1
 
 
-# -- handing a seat over ---------------------------------------------------------------------------------------
+# -- handing a seat over -------------------------------------------------------------------------------------
 def test_the_creator_alone_hands_over_an_away_persons_seat_and_someone_new_takes_it_mid_game(
     tmp_path: Path, spy: Spy
 ) -> None:
@@ -299,7 +299,9 @@ def test_a_rated_tables_seat_is_never_handed_over(tmp_path: Path, spy: Spy) -> N
         joined = take_seat(client, made, profile=beto)
         with Seat(client, spy) as a:
             a.join(made["room"], made["token"])
-            refused = client.post(f"/api/tables/{made['room']}/seats/1/handover", headers=bearer(made["token"]))
+            refused = client.post(
+                f"/api/tables/{made['room']}/seats/1/handover", headers=bearer(made["token"])
+            )
             assert refused.status_code == 409 and refused.json()["code"] == "rated_table"
             assert "rated" in refused.json()["detail"]
         assert client.get(f"/api/tables/{made['room']}", headers=bearer(joined["token"])).status_code == 200

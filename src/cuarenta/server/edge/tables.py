@@ -274,7 +274,7 @@ async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: 
 @router.post(
     "/api/tables/{room_id}/reclaim",
     response_model=SeatAnswer,
-    responses=errors(400, 403, 404, 413, 422, 429, 503),
+    responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
     dependencies=[Depends(limit_reclaims)],
 )
 async def reclaim_seat(room_id: RoomId, body: Reclaim, rooms: RoomsDep) -> dict[str, Any]:

@@ -152,4 +152,3 @@ def test_ayudas_are_on_for_a_newcomer_and_explained_once(page: Page, base_url: s
     expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
     expect(toggle).to_have_attribute("aria-pressed", "false")
     expect(intro).to_be_hidden()
-

@@ -43,6 +43,9 @@ OPERATIONS = [
     ("POST", "/api/tables/{room_id}/seats/{seat}"),
     ("POST", "/api/tables/{room_id}/start"),
     ("POST", "/api/tables/{room_id}/leave"),
+    ("POST", "/api/tables/{room_id}/reclaim"),
+    ("POST", "/api/tables/{room_id}/code"),
+    ("POST", "/api/tables/{room_id}/seats/{seat}/handover"),
     ("GET", "/api/lobby"),
     ("POST", "/api/qr"),
     ("POST", "/api/profiles"),
@@ -76,6 +79,8 @@ SEAT_TOKEN = {
     "/api/tables/{room_id}/seats/{seat}",
     "/api/tables/{room_id}/start",
     "/api/tables/{room_id}/leave",
+    "/api/tables/{room_id}/code",
+    "/api/tables/{room_id}/seats/{seat}/handover",
 }
 #: Operations whose valid-looking requests the state of a table may rightly refuse (a wrong invite, a
 #: seat that is not open, a table that has started, rules the engine refuses): the schema cannot say so.

@@ -288,7 +288,6 @@ AUTHORITY_MAY_IMPORT = {"cuarenta.server.metrics", "cuarenta.server.thinking"}
 AUTHORITY_NEVER = {"fastapi", "starlette", "pydantic", "sqlalchemy", "alembic", "redis", "psycopg", "uvicorn"}
 
 
-
 def third_party_imports(path: Path) -> set[str]:
     """The top-level names of every module a source file imports (at any depth) that is not of the package."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -372,8 +371,6 @@ def test_create_app_is_still_where_it_was() -> None:
         check=False,
     )
     assert result.stdout.split() == ["True", "True"], result.stderr
-
-
 
 
 @pytest.mark.parametrize("path", sorted(AUTHORITY.rglob("*.py")), ids=lambda p: p.name)

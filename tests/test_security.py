@@ -456,6 +456,9 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/tables/{room_id}/seats/{seat}",
         "/api/tables/{room_id}/start",
         "/api/tables/{room_id}/leave",
+        "/api/tables/{room_id}/reclaim",  # taking a seat back (docs/tables.md): the code in the body
+        "/api/tables/{room_id}/code",
+        "/api/tables/{room_id}/seats/{seat}/handover",
         "/api/lobby",
         "/api/qr",
         "/api/profiles",
@@ -481,7 +484,7 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
     assert rename["security"] == [{"profile key": []}]
     assert {"200", "401", "403", "404", "422"} <= set(rename["responses"])
     assert "429" in schema["paths"]["/api/profiles"]["post"]["responses"]
-    for path in ("/api/tables", "/api/tables/{room_id}/join"):  # both make a seat: rate limited
+    for path in ("/api/tables", "/api/tables/{room_id}/join", "/api/tables/{room_id}/reclaim"):  # limited
         assert "429" in schema["paths"][path]["post"]["responses"], path
     start = schema["paths"]["/api/tables/{room_id}/start"]["post"]
     assert start["security"] == [{"seat token": []}]

@@ -25,7 +25,7 @@ def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 200, response.text
     answer = response.json()
-    assert set(answer) == {"room", "seat", "token", "invite"} and answer["seat"] == 0
+    assert set(answer) == {"room", "seat", "token", "code", "invite"} and answer["seat"] == 0
     return answer
 
 

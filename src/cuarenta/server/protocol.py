@@ -57,6 +57,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "too_fast": "a reaction sooner than the reaction limit allows (the socket stays open)",
     "not_started": "a move while the table waits for people",
     "seat_left": "the token of a seat whose person left the table for good",
+    "seat_reclaimed": "the token of a seat its person took back on another device with the seat code",
+    "seat_given": "the token of a seat the table's creator gave to someone new",
     "store_unavailable": "the move could not be stored: it was not made (try again)",
 }
 

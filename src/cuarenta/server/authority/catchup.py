@@ -7,6 +7,8 @@ read from the store (:func:`refresh`). Sockets, presence and timers stay as they
 
 from __future__ import annotations
 
+import dataclasses
+
 from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat
@@ -44,8 +46,10 @@ def refresh(store: StorePort, room: Room) -> bool:
     )
     for stored in row.seats:  # seats change at tables (joins, leaves); presence stays as it is
         seat = room.seats[stored.seat]
-        changed = (seat.kind, seat.token_hash, seat.left) != (stored.kind, stored.token_hash, stored.left)
-        if changed or (stored.name and seat.name != stored.name):  # a computer renamed for a person
+        now = seat.to_row()
+        if not stored.name:  # a seat stored before computers had names: its name is given in memory
+            now = dataclasses.replace(now, name="")
+        if now != stored:  # a join, a leave, a computer renamed for a person, a seat taken back or handed
             keep = seat.kind == "person" == stored.kind and seat.token_hash == stored.token_hash
             room.seats[stored.seat] = Seat(
                 stored.seat,
@@ -56,7 +60,12 @@ def refresh(store: StorePort, room: Room) -> bool:
                 stored.profile,
                 stored.left,
                 seat.away_until if keep else None,
-                seat.stand_in if keep else False,
+                # someone new took a vacant seat: the computer plays it on until their page joins
+                seat.stand_in if keep else seat.vacant and stored.kind == "person",
+                stored.code_hash,
+                stored.former_hash,
+                stored.former,
+                stored.vacant,
             )
     room.seats = computer_names.named(room.id, room.seats)  # a seat stored before names (rows.room_from_row)
     return True

@@ -38,8 +38,9 @@ from cuarenta.moves import Action, parse_action
 from cuarenta.rules import Rules
 from cuarenta.server.authority import catchup, clock, computer_names, rematch, setup
 from cuarenta.server.authority.bus import LocalBus
+from cuarenta.server.authority.codes import hash_code, new_seat_code, normalize
 from cuarenta.server.authority.computer import LocalScheduler
-from cuarenta.server.authority.errors import SEAT_LEFT, RoomProblem, TableError
+from cuarenta.server.authority.errors import SEAT_LEFT, SEAT_TAKEN, RoomProblem, TableError
 from cuarenta.server.authority.messages import Pace, pace_message, reaction_message, table_message
 from cuarenta.server.authority.model import (
     DEFAULT_IDLE_SECONDS,
@@ -74,7 +75,7 @@ from cuarenta.server.authority.requests import (
     WatchRequest,
 )
 from cuarenta.server.authority.rows import room_from_row, room_row, store_problem
-from cuarenta.server.authority.seats import new_token, seat_of_hash
+from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.messages import SharedMessage
@@ -90,11 +91,13 @@ WATCHERS_SECONDS: Final = 1.0
 
 @dataclass(frozen=True)
 class NewSeat:
-    """The answer to creating or joining a table: the room, the seat and its secret token."""
+    """The answer to creating, joining or taking back a seat of a table: the room, the seat, its secret
+    token and its person's seat code (docs/tables.md "Taking a seat back")."""
 
     room: str
     seat: int
     token: str
+    code: str | None = None
 
 
 def _reason(exc: CuarentaError) -> dict[str, Any]:
@@ -185,10 +188,11 @@ class Authority:
         seats: list[Seat],
         practice: bool = False,
         table: TableOptions | None = None,
+        room_id: str | None = None,
     ) -> Room:
         """Make a new room, store it (with its seats; its log is empty) and keep it in memory."""
         room = Room(
-            id=self._new_id(),
+            id=self._new_id() if room_id is None else room_id,
             created=now_text(),
             level=level,
             rules=rules,
@@ -270,19 +274,41 @@ class Authority:
         found: tuple[int, bool] | None = None
         if room is not None and self.bus.trusts(room_id):
             found = self._seat_in(room, digest)
+            if found is None:
+                self._tell_former(room_id, self._former_in(room, digest))
         else:
             try:
                 if not self.store.room_exists(room_id):
                     raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
                 found = self.store.token_seat(room_id, digest)
+                if found is None:
+                    former = self.store.former_token_seat(room_id, digest)
             except StoreError as exc:
                 raise store_problem(room_id, exc) from None
+            if found is None:
+                self._tell_former(room_id, former)
         return self._checked_seat(room_id, found, left_ok=left_ok)
 
     @staticmethod
     def _seat_in(room: Room, digest: str) -> tuple[int, bool] | None:
         s = seat_of_hash(room.seats, digest)
         return None if s is None else (s.seat, s.left)
+
+    @staticmethod
+    def _former_in(room: Room, digest: str) -> tuple[int, str] | None:
+        """The seat whose last replaced token has the hash ``digest``, and why it was replaced."""
+        for s in room.seats:
+            if s.former_hash is not None and same_token(s.former_hash, digest):
+                return s.seat, s.former or "reclaimed"
+        return None
+
+    @staticmethod
+    def _tell_former(room_id: str, former: tuple[int, str] | None) -> None:
+        """A token replaced when its seat was taken back or handed over is told so (``seat_reclaimed``,
+        ``seat_given``: docs/tables.md "Taking a seat back")."""
+        if former is not None:
+            code, message = SEAT_TAKEN.get(former[1], SEAT_TAKEN["reclaimed"])
+            raise RoomProblem(code, message)
 
     @staticmethod
     def _checked_seat(room_id: str, found: tuple[int, bool] | None, *, left_ok: bool = False) -> int:
@@ -299,7 +325,11 @@ class Authority:
         not loaded for a token that opens nothing."""
         if room_id in self._rooms:
             room = self.get(room_id)
-            return room, self._checked_seat(room_id, self._seat_in(room, hash_token(token)))
+            digest = hash_token(token)
+            found = self._seat_in(room, digest)
+            if found is None:
+                self._tell_former(room_id, self._former_in(room, digest))
+            return room, self._checked_seat(room_id, found)
         seat = self.seat_of(room_id, token)
         return self.get(room_id), seat
 
@@ -387,12 +417,19 @@ class Authority:
             rated=rated,
             invite=secrets.token_urlsafe(12),
         )
+        room_id = self._new_id()
+        code, seat_list[0].code_hash = new_seat_code(room_id)
         room = self._open(
-            rules=rules, level=table.level, seed=secrets.randbelow(2**63), seats=seat_list, table=table
+            rules=rules,
+            level=table.level,
+            seed=secrets.randbelow(2**63),
+            seats=seat_list,
+            table=table,
+            room_id=room_id,
         )
         if not any(s.kind == "open" for s in seat_list):
             self._start(room)  # nobody to wait for
-        return room, NewSeat(room.id, 0, token), table.invite
+        return room, NewSeat(room.id, 0, token, code), table.invite
 
     def table(self, room_id: str) -> Room:
         """A table (loaded if needed): ``unknown_room``, or ``not_a_table`` for a room against the
@@ -425,12 +462,166 @@ class Authority:
         room = self.table(room_id)
         chosen = setup.seat_to_take(room, invite=invite, seat=seat, team=team, profile=profile)
         token, digest = new_token()
-        self._change_seats(
-            room,
-            {chosen: Seat(chosen, "person", name, None, digest, profile)},
-            "the seat could not be stored, so it was not taken",
+        code, code_digest = new_seat_code(room.id)
+        new = Seat(chosen, "person", name, None, digest, profile, code_hash=code_digest)
+        if room.started:  # a seat the creator handed over (vacant): taken in the middle of the game
+            self._take_vacant(room, new)
+        else:
+            self._change_seats(room, {chosen: new}, "the seat could not be stored, so it was not taken")
+        return NewSeat(room.id, chosen, token, code)
+
+    def _take_vacant(self, room: Room, new: Seat) -> None:
+        """Someone new takes a vacant seat of a table in play: the seat is theirs (the last token's hash
+        is kept, so that it is told the seat was given away), and the computer plays it on until their
+        page joins."""
+        before = room.seats[new.seat]
+        new.former_hash, new.former = before.former_hash, before.former
+        new.stand_in = True
+        room.seats[new.seat] = new
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats[new.seat] = before
+            raise self._seats_refused(
+                room, exc, "the seat could not be stored, so it was not taken"
+            ) from None
+        self._tell_table(room)
+        self.scheduler.kick(room)
+
+    # -- taking a seat back (docs/tables.md "Taking a seat back") ------------------------------------------
+    def reclaim(self, room_id: str, *, invite: str, code: str) -> NewSeat:
+        """A person takes their seat back from another browser with the invite and their seat code: the
+        seat gets a new token and a new code; the old token is refused from now on (``seat_reclaimed``),
+        and its sockets are told so and closed. ``bad_invite``, ``bad_code``, ``wrong_code`` change
+        nothing."""
+        room = self.table(room_id)
+        assert room.table is not None
+        if not same_token(invite, room.table.invite):
+            raise TableError("bad_invite", "the invite code is not this table's: ask for the link again")
+        if normalize(code) is None:
+            raise TableError("bad_code", "a seat code is 8 letters and digits, like K7QX-2M9D")
+        digest = hash_code(room.id, code)
+        held = [
+            s
+            for s in room.seats
+            if s.kind == "person" and s.code_hash is not None and same_token(s.code_hash, digest)
+        ]
+        if not held:
+            raise TableError(
+                "wrong_code",
+                "that code takes back no seat at this table: check it, or ask the table's creator",
+            )
+        before = held[0]
+        token, token_digest = new_token()
+        new_code, code_digest = new_seat_code(room.id)
+        room.seats[before.seat] = dataclasses.replace(
+            before,
+            token_hash=token_digest,
+            code_hash=code_digest,
+            former_hash=before.token_hash,
+            former="reclaimed",
         )
-        return NewSeat(room.id, chosen, token)
+        self._replace_token(room, before)
+        return NewSeat(room.id, before.seat, token, new_code)
+
+    def handover(self, room_id: str, token: str, seat: int) -> Room:
+        """The creator gives the seat of a person who is away to someone new: its token and code stop
+        working (``seat_given``), the computer plays it (a ``vacant`` seat) until someone takes it with the
+        invite. Not at a rated table (the profile playing it would change), not the creator's own seat,
+        not a person who is connected."""
+        room = self._creator_only(room_id, token)
+        assert room.table is not None
+        if room.table.rated:
+            raise TableError(
+                "rated_table",
+                "a rated table's seat cannot be given to someone else: the ratings are of its profile",
+            )
+        if not 0 <= seat < room.players:
+            raise TableError("bad_seat", f"seat {seat} is not a seat of this table (0..{room.players - 1})")
+        before = room.seats[seat]
+        if seat == room.table.creator:
+            raise TableError("not_a_person", "that is your own seat")
+        if before.kind != "person":
+            raise TableError("not_a_person", f"seat {seat} is not held by a person")
+        if not room.started:
+            raise TableError("not_started", "the table waits: nobody is away yet")
+        if room.connected(seat):
+            raise TableError(
+                "seat_not_away", f"{before.name or 'the person'} is at the table: the seat stays theirs"
+            )
+        room.seats[seat] = Seat(
+            seat,
+            "computer",
+            before.name,
+            room.table.level,
+            former_hash=before.token_hash,
+            former="handed",
+            vacant=True,
+        )
+        self._replace_token(room, before)
+        return room
+
+    def renew_code(self, room_id: str, token: str) -> NewSeat:
+        """A new seat code for the token's seat (the old one stops working): for a page that has none (a
+        seat taken before codes existed, or a code lost)."""
+        room, seat = self._seat_of_token(room_id, token)
+        before = room.seats[seat]
+        if before.kind != "person":
+            raise TableError("not_a_person", f"seat {seat} is not held by a person")
+        code, code_digest = new_seat_code(room.id)
+        room.seats[seat] = dataclasses.replace(before, code_hash=code_digest)
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats[seat] = before
+            raise self._seats_refused(
+                room, exc, "the new code could not be stored, so it was not made"
+            ) from None
+        return NewSeat(room.id, seat, token, code)
+
+    def _replace_token(self, room: Room, before: Seat) -> None:
+        """Store a seat whose token was replaced (taken back or handed over; ``before`` is the seat as it
+        was, put back if the store refuses), then close the old token's sockets, telling them why."""
+        seat = before.seat
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            room.seats[seat] = before
+            raise self._seats_refused(
+                room, exc, "the change could not be stored, so it was not made"
+            ) from None
+        self._drop_replaced(room)
+        room.rematch.discard(seat)
+        if not self._rematch_if_due(room):
+            self._tell_table(room)
+        self._arm(room)
+        self.scheduler.kick(room)
+
+    def _drop_replaced(self, room: Room) -> bool:
+        """Close the sockets here whose token no longer holds their seat (taken back on another device,
+        or handed over), each told why first; the seat is then away. Whether any was closed."""
+        gone = [
+            c
+            for c in room.connections
+            if c.seat is not None
+            and c.token_hash is not None
+            and not room.seats[c.seat].left
+            and room.seats[c.seat].token_hash != c.token_hash
+        ]
+        for conn in gone:
+            seat = conn.seat
+            assert seat is not None
+            code, message = SEAT_TAKEN.get(room.seats[seat].former or "", SEAT_TAKEN["reclaimed"])
+            room.connections.discard(conn)
+            conn.room, conn.seat = None, None
+            conn.send({"v": 1, "type": "error", "code": code, "message": message})
+            conn.close(1000)
+            s = room.seats[seat]
+            if s.kind == "person" and not room.connected(seat) and not s.stand_in and s.away_until is None:
+                clock.went_away(room, seat, now=self.wall())
+        if gone:
+            self.bus.left(room)
+        return bool(gone)
 
     def make_computer(self, room_id: str, token: str, seat: int, level: str) -> Room:
         """The creator turns open ``seat`` into a computer player of ``level``."""
@@ -591,6 +782,7 @@ class Authority:
             wire.check_join(room, message.v, message.since)
             self.leave(conn, keep=room)
             conn.room, conn.seat = room, seat
+            conn.token_hash = hash_token(message.token)
             conn.mesa = room.mesa
             events = len(room.game.events)
             if message.since is not None:  # what the browser has not shown yet (docs/tables.md)
@@ -859,6 +1051,8 @@ class Authority:
         for conn in [c for c in room.connections if c.seat is not None and room.seats[c.seat].left]:
             room.connections.discard(conn)
             conn.room, conn.seat = None, None
+        if room.table is not None:
+            self._drop_replaced(room)  # a seat taken back or handed over on another server
         self._tell(room)
 
     def refresh(self, room: Room) -> bool:

@@ -30,6 +30,7 @@ class TableError(Exception):
 
 class RoomProblem(TableError):
     """A room that cannot be had: ``unknown_room``, ``not_a_table``, ``bad_token``, ``seat_left``,
+    ``seat_reclaimed``, ``seat_given``,
     ``corrupt_room`` or ``store_unavailable`` (a room that cannot be read)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -38,6 +39,18 @@ class RoomProblem(TableError):
 
 #: What the token of a person who left a table for good is told (``seat_left``), wherever it is used.
 SEAT_LEFT: Final = "you left this table: the computer plays your seat now, and your token opens nothing"
+
+#: What the replaced token of a seat is told, by why it was replaced (docs/tables.md "Taking a seat back").
+SEAT_TAKEN: Final[dict[str, tuple[str, str]]] = {
+    "reclaimed": (
+        "seat_reclaimed",
+        "your seat was taken back on another device with its seat code: this device's key opens nothing now",
+    ),
+    "handed": (
+        "seat_given",
+        "the table's creator gave your seat to someone else while you were away: this key opens nothing now",
+    ),
+}
 
 #: Every code a :class:`TableError` of the HTTP requests of tables may carry besides :class:`RoomProblem`'s
 #: (the edge maps each to a status: :mod:`cuarenta.server.edge.statuses`).
@@ -56,7 +69,12 @@ TABLE_CODES: Final[dict[str, str]] = {
     "already_left": "the person left this table already",
     "creator_stays": "the creator cannot leave a table that waits",
     "stale": "another server process changed the table first",
+    "bad_code": "not a seat code (8 letters and digits)",
+    "wrong_code": "the code is no seat's code at this table",
+    "seat_not_away": "the seat's person is at the table (or it is no person's seat)",
+    "rated_table": "a rated table's seat cannot be handed to someone else",
+    "not_a_person": "the seat is not held by a person",
     "store_unavailable": "the change could not be stored, so it was not made",
 }
 
-__all__ = ["SEAT_LEFT", "TABLE_CODES", "RoomProblem", "TableError"]
+__all__ = ["SEAT_LEFT", "SEAT_TAKEN", "TABLE_CODES", "RoomProblem", "TableError"]

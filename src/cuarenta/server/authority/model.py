@@ -87,6 +87,13 @@ class Seat:
     # plays for the person now
     away_until: float | None = None  #: wall-clock seconds (time.time()) when the grace ends
     stand_in: bool = False
+    # taking a seat back (docs/tables.md): the hash of the person's seat code; the last token replaced
+    # (its hash) and why ("reclaimed", "handed"), so that it is told so; a seat the creator handed over
+    # (a computer seat, keeping the name, that someone new may take with the invite)
+    code_hash: str | None = None
+    former_hash: str | None = None
+    former: str | None = None
+    vacant: bool = False
 
     def public(self) -> dict[str, Any]:
         """What every seat may know about this one (docs/protocol.md ``seats``)."""
@@ -100,7 +107,19 @@ class Seat:
         return out
 
     def to_row(self) -> SeatRow:
-        return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash, self.profile, self.left)
+        return SeatRow(
+            self.seat,
+            self.kind,
+            self.name,
+            self.level,
+            self.token_hash,
+            self.profile,
+            self.left,
+            self.code_hash,
+            self.former_hash,
+            self.former,
+            self.vacant,
+        )
 
 
 @dataclass(frozen=True)
@@ -159,6 +178,7 @@ class Connection:
         self.close_code: int | None = None  #: set by :meth:`close`
         self.protocol = 1  #: the protocol version of the socket's last join/watch (authority/wire)
         self.hints = True  #: whether the socket is sent its seat's hints (version 2: when its join asks)
+        self.token_hash: str | None = None  #: the hash of the token it joined with (a seat taken back)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.protocol != 1 and message.get("v") == 1:  # a version-1 message built for everyone

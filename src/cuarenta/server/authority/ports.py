@@ -66,6 +66,11 @@ class SeatRow:
     token_hash: str | None  #: person seats
     profile: str | None = None  #: the anonymous profile a person seat plays for
     left: bool = False  #: the person left the table for good: a computer player holds the seat
+    # taking a seat back (docs/tables.md "Taking a seat back"; migration 0007)
+    code_hash: str | None = None  #: the hash of the person's seat code (authority/codes.py)
+    former_hash: str | None = None  #: the hash of the seat's last token before it was replaced
+    former: str | None = None  #: why it was replaced: "reclaimed" (by its code) or "handed" (by the creator)
+    vacant: bool = False  #: handed over by the creator: the computer plays it until someone new takes it
 
 
 @dataclass(frozen=True)
@@ -192,6 +197,8 @@ class StorePort(Protocol):
     def room_versions(self, room_ids: Sequence[str]) -> dict[str, int]: ...
 
     def token_seat(self, room_id: str, token_hash: str) -> tuple[int, bool] | None: ...
+
+    def former_token_seat(self, room_id: str, token_hash: str) -> tuple[int, str] | None: ...
 
 
 class Ratings(Protocol):

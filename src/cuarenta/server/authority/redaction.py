@@ -55,6 +55,9 @@ def public_seats(room: Room) -> list[dict[str, Any]]:
         elif s.left:
             out["name"] = s.name
             out["left"] = True
+        elif s.vacant:  # handed over by the creator: the computer plays it until someone new takes it
+            out["name"] = s.name
+            out["vacant"] = True
     return seats
 
 

@@ -59,9 +59,10 @@ def store_problem(room_id: str, exc: StoreError) -> RoomProblem:
     if isinstance(exc, StoreCorrupt):
         return RoomProblem("corrupt_room", f"room {room_id} cannot be resumed: its save is damaged: {exc}")
     return RoomProblem(
-        "store_unavailable", f"the games' database cannot be read just now, so room {room_id} cannot be "
+        "store_unavailable",
+        f"the games' database cannot be read just now, so room {room_id} cannot be "
         f"opened (try again later): {exc}",
-    )  # fmt: skip
+    )
 
 
 def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
@@ -107,14 +108,39 @@ def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
             if s.kind == "person":
                 if not s.token_hash:
                     raise ValueError(f"person seat {s.seat} has no token")
-                seats.append(Seat(s.seat, "person", s.name, None, s.token_hash, s.profile))
+                seats.append(
+                    Seat(
+                        s.seat,
+                        "person",
+                        s.name,
+                        None,
+                        s.token_hash,
+                        s.profile,
+                        code_hash=s.code_hash,
+                        former_hash=s.former_hash,
+                        former=s.former,
+                    )
+                )
             elif s.kind == "computer":
                 if s.level not in registry.PLAYER_NAMES:
                     raise ValueError(
                         f"computer seat {s.seat} has level {s.level!r}, which this version lacks"
                     )
                 token_hash = s.token_hash if s.left else None  # a person who left: the token is told so
-                seats.append(Seat(s.seat, "computer", s.name, s.level, token_hash, s.profile, s.left))
+                seats.append(
+                    Seat(
+                        s.seat,
+                        "computer",
+                        s.name,
+                        s.level,
+                        token_hash,
+                        s.profile,
+                        s.left,
+                        former_hash=s.former_hash,
+                        former=s.former,
+                        vacant=s.vacant and not s.left,
+                    )
+                )
             elif s.kind == "open" and table is not None and not row.started:
                 seats.append(Seat(s.seat, "open"))
             else:

@@ -91,12 +91,17 @@ def new_table(
 
 def seat_to_take(room: Room, *, invite: str, seat: int | None, team: int | None, profile: str | None) -> int:
     """The open seat a friend with the ``invite`` code takes: ``seat`` if given, else the first open seat
-    of ``team`` if given, else the first open seat. :class:`TableError` says why not."""
+    of ``team`` if given, else the first open seat. Once the table has started, the open seats are those
+    the creator handed over (``vacant``: docs/tables.md "Taking a seat back"). :class:`TableError` says
+    why not."""
     assert room.table is not None
     if not same_token(invite, room.table.invite):
         raise TableError("bad_invite", "the invite code is not this table's: ask for the link again")
-    open_seats = [s.seat for s in room.seats if s.kind == "open"]
-    if room.started or not open_seats:
+    if room.started:
+        open_seats = [s.seat for s in room.seats if s.vacant]
+    else:
+        open_seats = [s.seat for s in room.seats if s.kind == "open"]
+    if not open_seats:
         raise TableError("table_full", "the table is full: you may watch it")
     if room.table.rated and profile is None:
         raise TableError(

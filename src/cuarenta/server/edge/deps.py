@@ -169,6 +169,13 @@ StoreDep = Annotated[Store, Depends(store_of)]
 
 
 # -- rate limits of creation --------------------------------------------------------------------------
+#: Tries of a seat code per client address (a minute's, and at once), and per table from all addresses.
+RECLAIMS_PER_MINUTE: Final = 5.0
+RECLAIMS_BURST: Final = 5
+RECLAIMS_PER_TABLE_MINUTE: Final = 20.0
+RECLAIMS_PER_TABLE_BURST: Final = 20
+
+
 class CreationLimits:
     """The per-address buckets of new rooms (tables and joins too) and of new profiles, both at
     ``Limits.rooms_per_minute`` in bursts of ``rooms_burst``, with their throttled refusal lines. One per
@@ -178,6 +185,10 @@ class CreationLimits:
         self.limits = limits
         self.rooms = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
         self.profiles = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
+        #: tries to take a seat back with a seat code, per address and per table (docs/tables.md)
+        self.reclaims = AddressLimiter(RECLAIMS_PER_MINUTE, RECLAIMS_BURST)
+        self.reclaims_of_table = AddressLimiter(RECLAIMS_PER_TABLE_MINUTE, RECLAIMS_PER_TABLE_BURST)
+        self.refused_reclaims = ThrottledLog(log)
         self.refused_rooms = ThrottledLog(log)
         self.refused_profiles = ThrottledLog(log)
 
@@ -208,6 +219,24 @@ async def limit_room_creation(request: Request) -> None:
             f"{limits.rooms_per_minute:g} a minute; try again in {wait} s",
             headers={"Retry-After": str(wait)},
         )
+
+
+async def limit_reclaims(request: Request) -> None:
+    """Tries to take a seat back with a seat code (``POST /api/tables/{room}/reclaim``): at most
+    :data:`RECLAIMS_BURST` at once and :data:`RECLAIMS_PER_MINUTE` a minute per client address, and
+    :data:`RECLAIMS_PER_TABLE_BURST` / :data:`RECLAIMS_PER_TABLE_MINUTE` per table from every address
+    together — every try counts, right or wrong, so a code of 40 random bits cannot be guessed."""
+    creation, host = _creation(request), _client(request)
+    table = "table:" + str(request.path_params.get("room_id", ""))
+    for limiter, key in ((creation.reclaims, host), (creation.reclaims_of_table, table)):
+        if not limiter.allow(key):
+            wait = limiter.retry_after(key)
+            creation.refused_reclaims("seat code tries refused to %s: over the rate limit", host)
+            raise HTTPException(
+                429,
+                f"too many tries of a seat code: at most {limiter.burst} at once; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
 
 
 async def limit_profile_creation(request: Request) -> None:
@@ -268,6 +297,8 @@ async def _store_failed(request: Request, exc: Exception) -> JSONResponse:
 
 async def _refused(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TableError | ProfileProblem)
+    if isinstance(exc, TableError):  # the code too: the page words the refusals of a table itself
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=problem_status(exc))
     return JSONResponse({"detail": exc.message}, status_code=problem_status(exc))
 
 
@@ -329,6 +360,7 @@ __all__ = [
     "install_error_handlers",
     "json_errors",
     "limit_profile_creation",
+    "limit_reclaims",
     "limit_room_creation",
     "optional_seat_token",
     "problem_http",

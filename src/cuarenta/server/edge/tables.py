@@ -33,6 +33,7 @@ from cuarenta.server.edge.deps import (
     RoomsDep,
     SeatToken,
     errors,
+    limit_reclaims,
     limit_room_creation,
     optional_seat_token,
 )
@@ -119,10 +120,30 @@ class SeatLevel(BaseModel):
     _level = field_validator("level")(known_level)
 
 
+class Reclaim(BaseModel):
+    """The body of ``POST /api/tables/{room}/reclaim``: the invite and a person's seat code."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    invite: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    code: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+
+
 class SeatAnswer(BaseModel):
     room: str
     seat: int
     token: str
+    code: str | None = Field(
+        None, description="the person's seat code: shown to them, it takes the seat back from another browser"
+    )
+
+
+class SeatCode(BaseModel):
+    """``POST /api/tables/{room}/code``: a new seat code for the token's seat."""
+
+    room: str
+    seat: int
+    code: str
 
 
 class NewTableAnswer(SeatAnswer):
@@ -212,7 +233,7 @@ async def new_table(body: NewTable, request: Request, rooms: RoomsDep) -> dict[s
         )
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
-    return {"room": seat.room, "seat": seat.seat, "token": seat.token, "invite": invite}
+    return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code, "invite": invite}
 
 
 @router.get(
@@ -238,7 +259,7 @@ async def get_table(
     dependencies=[Depends(limit_room_creation)],
 )
 async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: RoomsDep) -> dict[str, Any]:
-    """Take an open seat of a table with its invite code."""
+    """Take an open seat of a table with its invite code (once it plays, a seat the creator handed over)."""
     seat = rooms.join_table(
         room_id,
         invite=body.invite,
@@ -247,7 +268,48 @@ async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: 
         team=body.team,
         profile=_profile_id(rooms, body.profile, request),
     )
-    return {"room": seat.room, "seat": seat.seat, "token": seat.token}
+    return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code}
+
+
+@router.post(
+    "/api/tables/{room_id}/reclaim",
+    response_model=SeatAnswer,
+    responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
+    dependencies=[Depends(limit_reclaims)],
+)
+async def reclaim_seat(room_id: RoomId, body: Reclaim, rooms: RoomsDep) -> dict[str, Any]:
+    """Take your seat back from another browser with the invite and your seat code: a new token and a
+    new code (the old token is refused from now on, ``seat_reclaimed``)."""
+    seat = rooms.reclaim(room_id, invite=body.invite, code=body.code)
+    return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code}
+
+
+@router.post(
+    "/api/tables/{room_id}/code",
+    response_model=SeatCode,
+    responses=errors(400, 401, 403, 404, 409, 410, 422, 503),
+)
+async def renew_seat_code(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
+    """A new seat code for your seat (the old code stops working)."""
+    seat = rooms.renew_code(room_id, token)
+    return {"room": seat.room, "seat": seat.seat, "code": seat.code}
+
+
+@router.post(
+    "/api/tables/{room_id}/seats/{seat}/handover",
+    response_model=TableInfo,
+    responses=errors(400, 401, 403, 404, 409, 410, 422, 503),
+)
+async def hand_over_seat(
+    room_id: RoomId,
+    seat: Annotated[int, PathParameter(ge=0, le=3)],
+    token: SeatToken,
+    rooms: RoomsDep,
+) -> dict[str, Any]:
+    """The creator gives an away person's seat to someone new: the computer plays it until someone takes
+    it with the invite; the person's token and code stop working (``seat_given``)."""
+    room = rooms.handover(room_id, token, seat)
+    return rooms.describe(room, room.table.creator if room.table else None)
 
 
 @router.post(
@@ -299,7 +361,9 @@ __all__ = [
     "Lobby",
     "NewTable",
     "NewTableAnswer",
+    "Reclaim",
     "SeatAnswer",
+    "SeatCode",
     "TableInfo",
     "router",
     "rules_for",

@@ -116,6 +116,7 @@ class Store(Database):
     legacy_game = _rooms.legacy_game
     seat_of_token = _rooms.seat_of_token
     token_seat = _rooms.token_seat
+    former_token_seat = _rooms.former_token_seat
     rooms_of_tokens = _rooms.rooms_of_tokens
     # finished mesas
     finished_of_rooms = _finished.finished_of_rooms

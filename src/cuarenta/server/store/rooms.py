@@ -91,6 +91,10 @@ def insert_room(self: Database, room: RoomRow) -> None:
                     "token_hash": s.token_hash,
                     "profile": s.profile,
                     "left": s.left,
+                    "code_hash": s.code_hash,
+                    "former_hash": s.former_hash,
+                    "former": s.former,
+                    "vacant": s.vacant,
                 }
                 for s in room.seats
             ],
@@ -147,6 +151,10 @@ def save_seats(
                     token_hash=seat.token_hash,
                     profile=seat.profile,
                     left=seat.left,
+                    code_hash=seat.code_hash,
+                    former_hash=seat.former_hash,
+                    former=seat.former,
+                    vacant=seat.vacant,
                 )
             )
 
@@ -400,11 +408,33 @@ def _load_rooms(
             return []
         seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
         for seat in conn.execute(
-            sa.select(s.room, s.seat, s.kind, s.name, s.level, s.token_hash, s.profile, s.left)
+            sa.select(
+                s.room,
+                s.seat,
+                s.kind,
+                s.name,
+                s.level,
+                s.token_hash,
+                s.profile,
+                s.left,
+                s.code_hash,
+                s.former_hash,
+                s.former,
+                s.vacant,
+            )
             .where(s.room.in_(list(seats)))
             .order_by(s.room, s.seat)
         ).all():
-            seats[seat.room].append(SeatRow(*seat[1:7], bool(seat.left)))
+            seats[seat.room].append(
+                SeatRow(
+                    *seat[1:7],
+                    bool(seat.left),
+                    seat.code_hash,
+                    seat.former_hash,
+                    seat.former,
+                    bool(seat.vacant),
+                )
+            )
         return [
             RoomRow(
                 id=row.id,
@@ -476,6 +506,17 @@ def token_seat(self: Database, room_id: str, token_hash: str) -> tuple[int, bool
         return None if row is None else (int(row.seat), bool(row.left))
 
 
+def former_token_seat(self: Database, room_id: str, token_hash: str) -> tuple[int, str] | None:
+    """The seat whose last replaced token has this hash in the room and why it was replaced
+    (``reclaimed`` or ``handed``: docs/tables.md "Taking a seat back"), or ``None``."""
+    s = seats_table.c
+    with self._read(f"reading the seats of room {room_id}") as conn:
+        row = conn.execute(
+            sa.select(s.seat, s.former).where(s.room == room_id, s.former_hash == token_hash)
+        ).first()
+        return None if row is None else (int(row.seat), str(row.former or "reclaimed"))
+
+
 def rooms_of_tokens(
     self: Database, token_hashes: Iterable[str], *, left: bool = True
 ) -> list[tuple[str, int]]:
@@ -494,6 +535,7 @@ def rooms_of_tokens(
 
 
 __all__ = [
+    "former_token_seat",
     "insert_room",
     "legacy_game",
     "load_actions",

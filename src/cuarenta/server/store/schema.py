@@ -46,6 +46,11 @@ seats_table: Final = sa.Table(
     sa.Column("token_hash", sa.Text),
     sa.Column("profile", sa.Text),
     sa.Column("left", sa.Boolean, nullable=False, server_default=sa.false()),
+    # taking a seat back (migration 0007; docs/tables.md "Taking a seat back")
+    sa.Column("code_hash", sa.Text),
+    sa.Column("former_hash", sa.Text),
+    sa.Column("former", sa.Text),
+    sa.Column("vacant", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("seats_by_token", "token_hash"),
 )
 

@@ -60,3 +60,24 @@ export function errorDetail(body) {
   if (Array.isArray(d)) return d.map((x) => x.msg ?? JSON.stringify(x)).join("; ");
   return d ? JSON.stringify(d) : "";
 }
+
+// -- taking a seat back (docs/tables.md "Taking a seat back"): the code in a POST body, never in a URL ----
+/** Take a seat back with the table's invite and the person's seat code: `{room, seat, token, code}`. */
+export function reclaimSeat(room, invite, code) {
+  return postJSON(`api/tables/${encodeURIComponent(room)}/reclaim`, { invite, code });
+}
+
+/** A new seat code for the token's seat (the old one stops working): `{room, seat, code}`. */
+export function newSeatCode(room, token) {
+  return postJSON(`api/tables/${encodeURIComponent(room)}/code`, {}, token);
+}
+
+/** The creator gives an away person's seat to someone new (the table's facts come back). */
+export function handOverSeat(room, token, seat) {
+  return postJSON(`api/tables/${encodeURIComponent(room)}/seats/${encodeURIComponent(seat)}/handover`, {}, token);
+}
+
+/** The table's facts for a seat's holder (its invite among them). */
+export function tableFacts(room, token) {
+  return request(`api/tables/${encodeURIComponent(room)}`, { cache: "no-store", ...authorized(token) });
+}

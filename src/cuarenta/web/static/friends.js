@@ -11,6 +11,7 @@ import { addMessageHook, openSession } from "./session.js";
 import { hideError, showError } from "./errors.js";
 import { $, el } from "./dom.js";
 import { rememberGame } from "./saved.js";
+import { hideReclaim, renderReclaim } from "./seatback.js";
 import { showScreen } from "./screens.js";
 import { app, presetOf } from "./state.js";
 import { KEYS, load, store } from "./storage.js";
@@ -67,7 +68,8 @@ function seatItems(seats, me, players) {
     if (s.kind === "open") main = t("page.friends.seat_open");
     else if (s.kind === "computer" && !s.left) {
       main = s.name || t("page.friends.seat_computer", { level });
-      if (s.name) sub = t("page.seat_computer_level", { level });
+      if (s.vacant) sub = t("page.reclaim.seat_free", { name: s.name ?? "" }); // handed over: someone new may take it
+      else if (s.name) sub = t("page.seat_computer_level", { level });
     } else {
       main = s.name ?? "";
       sub = s.left ? "" : s.connected ? t("page.friends.connected") : t("page.friends.not_connected");
@@ -75,7 +77,7 @@ function seatItems(seats, me, players) {
     const role = seatRole(s, me, players);
     return el(
       "li",
-      { class: "table-seat", "data-testid": "table-seat", "data-seat": s.seat, "data-kind": s.kind, "data-connected": s.kind === "person" ? String(Boolean(s.connected)) : null },
+      { class: "table-seat", "data-testid": "table-seat", "data-seat": s.seat, "data-kind": s.kind, "data-connected": s.kind === "person" ? String(Boolean(s.connected)) : null, "data-vacant": s.vacant ? "true" : null },
       el("span", { class: "ts-number", text: t("page.friends.seat_n", { n: s.seat + 1 }) }),
       el("span", { class: "ts-name", "data-testid": "table-seat-name", text: main }),
       role ? el("span", { class: "ts-role", "data-testid": "table-seat-role", text: role }) : null,
@@ -104,7 +106,7 @@ export async function createTable(body) {
     const res = await postJSON("api/tables", body);
     const answer = await res.json().catch(() => null);
     if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
-    const session = { room: answer.room, token: answer.token, seat: answer.seat ?? 0, table: true };
+    const session = { room: answer.room, token: answer.token, seat: answer.seat ?? 0, table: true, code: answer.code ?? undefined };
     rememberGame(session, { players: body.players, level: body.level });
     enterTable(session);
   } catch (err) {
@@ -321,6 +323,7 @@ async function showJoin(room, invite) {
   joining.room = room;
   joining.invite = invite;
   joining.info = null;
+  hideReclaim();
   showScreen("join");
   $("#join-host").textContent = "";
   $("#join-rules").textContent = "";
@@ -357,10 +360,49 @@ function renderJoin() {
   $("#join-rules").textContent = rulesText(info.rules, info.players);
   $("#join-seats").replaceChildren(...seatItems(info.seats, null, info.players));
   const open = info.seats.filter((s) => s.kind === "open");
+  const vacant = info.status === "waiting" ? [] : info.seats.filter((s) => s.vacant);
+  $("#join-vacant")?.remove();
   if (info.status !== "waiting" || !open.length) {
-    joinProblem(t("page.friends.full"), info.room);
+    // started or full: a person who had a seat takes it back with their code (seatback.js) ...
+    renderReclaim($("#join-form").parentElement, joining, (session) => {
+      forgetHash();
+      joining.room = null;
+      enterTable(session);
+    });
+    if (!vacant.length) {
+      joinProblem(t("page.friends.full"), info.room);
+      return;
+    }
+    // ... and someone new takes a seat the creator handed over, by its former holder's name
+    joinProblem("", null);
+    const before = document.querySelector('input[name="join-vacant"]:checked')?.value;
+    $("#join-team-field").hidden = true;
+    $("#join-teams").replaceChildren();
+    $("#join-team-field").before(
+      el(
+        "fieldset",
+        { class: "field choices", id: "join-vacant" },
+        el("legend", { text: t("page.reclaim.vacant_title") }),
+        el(
+          "div",
+          { class: "choice-row" },
+          vacant.map((s, i) =>
+            el(
+              "label",
+              { class: "choice" },
+              el("input", { type: "radio", name: "join-vacant", value: String(s.seat), "data-testid": `join-vacant-${s.seat}`, checked: (before ? before === String(s.seat) : i === 0) || undefined }),
+              el("span", { class: "choice-main", text: t("page.reclaim.vacant_seat", { name: s.name ?? "" }) }),
+            ),
+          ),
+        ),
+      ),
+    );
+    const name = $("#join-name");
+    if (!name.value) name.value = load(KEYS.name, false) ?? "";
+    $("#join-form").hidden = false;
     return;
   }
+  hideReclaim();
   const name = $("#join-name");
   if (!name.value) name.value = load(KEYS.name, false) ?? "";
   if (Number.isInteger(app.options?.name_max_chars)) name.maxLength = app.options.name_max_chars;
@@ -396,6 +438,8 @@ async function submitJoin(event) {
   const body = { invite, name };
   const team = document.querySelector('input[name="join-team"]:checked');
   if (team && !$("#join-team-field").hidden) body.team = Number(team.value);
+  const vacant = document.querySelector('#join-vacant input[name="join-vacant"]:checked');
+  if (vacant) body.seat = Number(vacant.value); // a seat handed over in the middle of the game
   const button = $("#join-submit");
   button.disabled = true;
   hideError();
@@ -414,7 +458,7 @@ async function submitJoin(event) {
     if (!res.ok) throw new Error(errorDetail(answer) || `HTTP ${res.status}`);
     store(KEYS.name, name);
     if (!$("#player-name").value) $("#player-name").value = name;
-    const session = { room: answer.room, token: answer.token, seat: answer.seat, table: true };
+    const session = { room: answer.room, token: answer.token, seat: answer.seat, table: true, code: answer.code ?? undefined };
     rememberGame(session, { players: info.players });
     forgetHash();
     joining.room = null;

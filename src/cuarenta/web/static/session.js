@@ -90,11 +90,14 @@ function onServerError(msg) {
     return;
   }
   const watching = Boolean(app.session?.watch);
-  if (code === "unknown_room" || code === "bad_token" || code === "corrupt_room" || code === "seat_left" || code === "not_a_table") {
+  // a seat taken back on another device, or handed to someone new (seatback.js): this page's token is done
+  const taken = code === "seat_reclaimed" || code === "seat_given";
+  if (taken || code === "unknown_room" || code === "bad_token" || code === "corrupt_room" || code === "seat_left" || code === "not_a_table") {
     if (watching) forgetWatch();
     else forgetSession();
     showScreen("new");
-    showError(I.hasKey(`at_table.err.${code}`) ? t(`at_table.err.${code}`) : t(`page.err.${code}`, { message }));
+    if (taken) showError(t(`page.reclaim.err.${code}`));
+    else showError(I.hasKey(`at_table.err.${code}`) ? t(`at_table.err.${code}`) : t(`page.err.${code}`, { message }));
     return;
   }
   if (code === "not_joined" && app.session) join(app.session);
@@ -116,7 +119,8 @@ export async function resume(session) {
       forgetSession();
       showScreen("new");
       const key = { 404: "page.err.unknown_room", 403: "page.err.bad_token", 410: "at_table.err.seat_left" };
-      showError(t(key[res.status]));
+      const why = res.status === 410 ? (await res.json().catch(() => null))?.code : null;
+      showError(t(why === "seat_reclaimed" || why === "seat_given" ? `page.reclaim.err.${why}` : key[res.status]));
       return;
     }
     if (res.ok) {

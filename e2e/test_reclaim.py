@@ -1,0 +1,209 @@
+"""Taking a seat back from another device, in the browser (docs/tables.md "Taking a seat back", docs/web.md):
+two people at a table; the first reads her code from the table's menu and her browser context is closed;
+a new context opens the invite link, types the code and plays on as that seat (the same hand, the same
+name). And the creator giving a disconnected person's seat to a third context, which takes it in the
+middle of the game with a name.
+
+Every person is a browser context of their own (their own localStorage); every wait is on the page's state.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from harness import (
+    PHONE,
+    STEP_JS,
+    STEP_TIMEOUT_MS,
+    PageLog,
+    choose_first_option,
+    close_summary,
+    hand_cards,
+    local_storage,
+    new_context,
+    watch_page,
+)
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+CODE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$")
+#: How long a few moves may take.
+MOVES_SECONDS = 120
+
+
+class People:
+    """Several people, each a browser context of their own; no page may log a script error."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.logs: list[PageLog] = []
+        #: browser messages a test expects (a refused request is logged by the browser itself)
+        self.expected: list[str] = []
+
+    def page(self, **kwargs: Any) -> tuple[Page, PageLog]:
+        context = new_context(self.browser, **kwargs)
+        self.contexts.append(context)
+        page = context.new_page()
+        log = watch_page(page)
+        self.logs.append(log)
+        return page, log
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+        errors = [e for log in self.logs for e in log.errors if not any(x in e for x in self.expected)]
+        assert not errors, errors
+
+
+@pytest.fixture
+def people(browser: Browser) -> Iterator[People]:
+    crowd = People(browser)
+    try:
+        yield crowd
+    finally:
+        crowd.close()
+
+
+def create_table(page: Page, base_url: str, name: str = "Ana") -> str:
+    """A 2-seat table with a friend from the form; returns the invite link."""
+    page.goto(base_url)
+    expect(page.get_by_test_id("start")).to_be_enabled()
+    expect(page.get_by_test_id("preset").locator("option").first).to_be_attached()
+    page.get_by_test_id("mode-friends").check()
+    page.get_by_test_id("player-name").fill(name)
+    page.get_by_test_id("players-2").check()
+    page.get_by_test_id("mode-quick").check()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("waiting-room")).to_be_visible()
+    link = page.get_by_test_id("invite-link")
+    expect(link).to_have_attribute("href", re.compile(r"/#join=[\w-]+\.[\w-]+$"))
+    return str(link.get_attribute("href"))
+
+
+def at_table(page: Page) -> None:
+    expect(page.get_by_test_id("table-screen")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
+
+
+def last_state(log: PageLog) -> dict[str, Any]:
+    states = log.states()
+    assert states, "no state received"
+    return states[-1]
+
+
+def play_moves(pages: list[Page], moves: int) -> None:
+    """The people play ``moves`` cards between them (the first card, the first capture option)."""
+    played = 0
+    deadline = time.monotonic() + MOVES_SECONDS
+    while played < moves:
+        assert time.monotonic() < deadline, f"{played} of {moves} moves in {MOVES_SECONDS} s"
+        acted = False
+        for page in pages:
+            kind = page.evaluate(STEP_JS)
+            if kind == "error":
+                raise AssertionError(page.get_by_test_id("error").inner_text())
+            if kind == "ready":
+                page.get_by_test_id("hand-card").and_(
+                    page.locator(":not([aria-disabled=true])")
+                ).first.click()
+                played += 1
+                acted = True
+            elif kind == "choice":
+                choose_first_option(page)
+                acted = True
+            elif kind == "summary":
+                close_summary(page)
+                acted = True
+            elif kind == "over":
+                return
+        if not acted:
+            pages[0].wait_for_timeout(50)  # a short pause between looks at two pages
+
+
+def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
+    people: People, base_url: str
+) -> None:
+    ana, _ = people.page()
+    beto, beto_log = people.page(**PHONE)
+    link = create_table(ana, base_url)
+    beto.goto(link)
+    beto.get_by_test_id("join-name").fill("Beto")
+    beto.get_by_test_id("join-submit").click()
+    at_table(ana)
+    at_table(beto)
+    # Beto reads his code in the table's menu (and may copy it)
+    code_box = beto.get_by_test_id("seat-code")
+    expect(code_box).to_have_text(CODE)
+    code = code_box.inner_text().strip()
+    beto.get_by_test_id("seat-code-copy").click()
+    expect(beto.locator("#seat-code-copied")).not_to_be_empty()
+    # nobody else is shown it, and it is never in an address
+    expect(ana.get_by_test_id("seat-code")).not_to_have_text(code)
+    assert all(
+        code not in url and code.replace("-", "") not in url for log in people.logs for url in log.urls
+    )
+    hand = sorted(hand_cards(beto))
+    seat = last_state(beto_log)["seat"]
+    assert seat == 1
+    # Beto's phone dies: the context is closed for good
+    people.contexts[1].close()
+    # a new browser opens the invite link: the table has started, so it asks for the code
+    phone, phone_log = people.page(**PHONE)
+    phone.goto(link)
+    expect(phone.get_by_test_id("join-problem")).to_be_visible()
+    expect(phone.get_by_test_id("reclaim-code")).to_be_visible()
+    people.expected.append("status of 403")  # the wrong code below
+    phone.get_by_test_id("reclaim-code").fill("ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY")
+    phone.get_by_test_id("reclaim-submit").click()
+    expect(phone.get_by_test_id("reclaim-problem")).to_contain_text("código")
+    phone.get_by_test_id("reclaim-code").fill(code.lower())  # typed as it comes
+    phone.get_by_test_id("reclaim-submit").click()
+    at_table(phone)
+    assert "#join" not in phone.url
+    assert all(code not in url for url in phone_log.urls)
+    state = last_state(phone_log)
+    assert state["seat"] == 1 and state["seats"][1]["name"] == "Beto"
+    assert sorted(hand_cards(phone)) == hand  # the same hand
+    session = local_storage(phone)["cuarenta.session"]
+    assert '"seat":1' in session and code not in session  # a new code came with the new token
+    expect(phone.get_by_test_id("seat-code")).to_have_text(CODE)
+    assert phone.get_by_test_id("seat-code").inner_text().strip() != code
+    play_moves([ana, phone], 4)  # and plays on
+
+
+def test_the_creator_gives_a_disconnected_seat_to_someone_new(people: People, base_url: str) -> None:
+    ana, _ = people.page()
+    beto, _ = people.page()
+    link = create_table(ana, base_url)
+    beto.goto(link)
+    beto.get_by_test_id("join-name").fill("Beto")
+    beto.get_by_test_id("join-submit").click()
+    at_table(ana)
+    at_table(beto)
+    expect(ana.get_by_test_id("handover-1")).to_have_count(0)  # Beto is here: nothing to give
+    expect(beto.get_by_test_id("handover-0")).to_have_count(0)  # only the creator gives seats
+    people.contexts[1].close()  # Beto's phone dies
+    ana.on("dialog", lambda dialog: dialog.accept())
+    give = ana.get_by_test_id("handover-1")
+    expect(give).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(give).to_contain_text("Beto")
+    give.click()
+    expect(ana.get_by_test_id("handover-done")).to_contain_text("Beto")
+    expect(ana.get_by_test_id("handover-invite")).to_have_attribute("href", link)
+    # someone new opens the invite link: the seat is offered by its former holder's name
+    carla, carla_log = people.page()
+    carla.goto(link)
+    offered = carla.get_by_test_id("join-vacant-1")
+    expect(offered).to_be_visible()
+    expect(carla.locator("#join-vacant")).to_contain_text("Beto")
+    carla.get_by_test_id("join-name").fill("Carla")
+    carla.get_by_test_id("join-submit").click()
+    at_table(carla)
+    state = last_state(carla_log)
+    assert state["seat"] == 1 and state["seats"][1]["name"] == "Carla"
+    expect(carla.get_by_test_id("seat-code")).to_have_text(CODE)
+    play_moves([ana, carla], 4)  # Ana plays on with Carla

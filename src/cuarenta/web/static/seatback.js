@@ -1,5 +1,5 @@
 // Taking a seat back (docs/tables.md "Taking a seat back", docs/web.md): the person's seat code in the
-// table's menu ("Tu código para volver a esta mesa", with a copy button), the creator's "give their seat
+// table's menu (the seat code with a copy button), the creator's "give their seat
 // to someone else" for each person who is away, and the form of the join page that takes a seat back with
 // the code from any browser. The code is the session's (kept in localStorage with the token, never in a
 // URL); it is sent in a POST body only (api.js). The menu item goes into `#table-menu-items` when the page

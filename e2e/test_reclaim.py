@@ -124,6 +124,13 @@ def play_moves(pages: list[Page], moves: int) -> None:
             pages[0].wait_for_timeout(50)  # a short pause between looks at two pages
 
 
+def open_menu(page: Page) -> None:
+    """Open the table's menu (the seat code and the creator's hand-overs are in it), unless it is open."""
+    if page.get_by_test_id("table-menu").get_attribute("open") is None:
+        page.get_by_test_id("table-menu-toggle").click()
+    expect(page.locator("#table-menu-items")).to_be_visible()
+
+
 def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
     people: People, base_url: str
 ) -> None:
@@ -138,7 +145,8 @@ def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
     # Beto reads his code in the table's menu (and may copy it)
     code_box = beto.get_by_test_id("seat-code")
     expect(code_box).to_have_text(CODE)
-    code = code_box.inner_text().strip()
+    code = code_box.text_content().strip()
+    open_menu(beto)
     beto.get_by_test_id("seat-code-copy").click()
     expect(beto.locator("#seat-code-copied")).not_to_be_empty()
     # nobody else is shown it, and it is never in an address
@@ -171,7 +179,7 @@ def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
     session = local_storage(phone)["cuarenta.session"]
     assert '"seat":1' in session and code not in session  # a new code came with the new token
     expect(phone.get_by_test_id("seat-code")).to_have_text(CODE)
-    assert phone.get_by_test_id("seat-code").inner_text().strip() != code
+    assert phone.get_by_test_id("seat-code").text_content().strip() != code
     play_moves([ana, phone], 4)  # and plays on
 
 
@@ -189,7 +197,9 @@ def test_the_creator_gives_a_disconnected_seat_to_someone_new(people: People, ba
     people.contexts[1].close()  # Beto's phone dies
     ana.on("dialog", lambda dialog: dialog.accept())
     give = ana.get_by_test_id("handover-1")
-    expect(give).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    expect(give).to_be_attached(timeout=STEP_TIMEOUT_MS)
+    open_menu(ana)
+    expect(give).to_be_visible()
     expect(give).to_contain_text("Beto")
     give.click()
     expect(ana.get_by_test_id("handover-done")).to_contain_text("Beto")

@@ -287,6 +287,41 @@ def new_context(browser: Browser, width: int = 1280, height: int = 800, **kwargs
     return context
 
 
+# -- a table with friends through the API (docs/tables.md) ------------------------------------------------
+def make_table(server: Server, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables`` (Ana's table unless ``name`` says otherwise): the creator's answer, with its
+    ``room``, ``invite``, ``token``, ``seat`` and seat ``code``."""
+    body.setdefault("name", "Ana")
+    made: dict[str, Any] = server.post_json("/api/tables", body)
+    return made
+
+
+def join_table(server: Server, made: dict[str, Any], name: str, **extra: Any) -> dict[str, Any]:
+    """Sit ``name`` at the table ``made`` by its invite (``extra``: ``seat``, ``team``…); the answer."""
+    body = {"invite": made["invite"], "name": name, **extra}
+    joined: dict[str, Any] = server.post_json(f"/api/tables/{made['room']}/join", body)
+    return joined
+
+
+def session_of(answer: dict[str, Any]) -> dict[str, Any]:
+    """The session the page keeps in localStorage for a seat of a table (``cuarenta.session``)."""
+    return {"room": answer["room"], "token": answer["token"], "seat": answer["seat"], "table": True}
+
+
+def seated_context(
+    browser: Browser, answer: dict[str, Any], width: int = 1280, height: int = 800, **kwargs: Any
+) -> BrowserContext:
+    """A fresh context (:func:`new_context`) whose page opens the seat of ``answer``, as a saved game is
+    resumed: the session is put in localStorage before the page's first load (and left as the page keeps
+    it on later loads)."""
+    context = new_context(browser, width, height, **kwargs)
+    context.add_init_script(
+        "if (!localStorage.getItem('cuarenta.session'))"
+        f" localStorage.setItem('cuarenta.session', {json.dumps(json.dumps(session_of(answer)))});"
+    )
+    return context
+
+
 # -- the new-game form ----------------------------------------------------------------------------
 def fix_seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None:
     """Make the rooms this page creates reproducible: add ``seed`` to the form's ``POST /api/rooms``.

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import time
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -21,40 +20,19 @@ from harness import (
     choose_first_option,
     dom_text,
     hand_cards,
+    join_table,
     local_storage,
+    make_table,
     new_context,
     play_first_card,
+    seated_context,
     state_number,
     wait_step,
     watch_page,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
-
-# -- the table through the API --------------------------------------------------------------------
-def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path.lstrip("/"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as res:
-        answer: dict[str, Any] = json.load(res)
-        return answer
-
-
-def make_table(server: Server, **body: Any) -> dict[str, Any]:
-    body.setdefault("name", "Ana")
-    return post(server, "/api/tables", body)
-
-
-def join(server: Server, made: dict[str, Any], name: str) -> dict[str, Any]:
-    return post(server, f"/api/tables/{made['room']}/join", {"invite": made["invite"], "name": name})
-
-
-def session_of(answer: dict[str, Any]) -> dict[str, Any]:
-    return {"room": answer["room"], "token": answer["token"], "seat": answer["seat"], "table": True}
+# -- the table through the API (harness.make_table, join_table) -------------------------------------
 
 
 class Person:
@@ -70,11 +48,7 @@ class Person:
         self.server = server
         self.prepare = prepare
         self.seat = int(answer["seat"])
-        self.context: BrowserContext = new_context(browser)
-        self.context.add_init_script(
-            "if (!localStorage.getItem('cuarenta.session'))"
-            f" localStorage.setItem('cuarenta.session', {json.dumps(json.dumps(session_of(answer)))});"
-        )
+        self.context: BrowserContext = seated_context(browser, answer)
         self.page, self.log = self.open()
 
     def open(self) -> tuple[Page, PageLog]:
@@ -127,7 +101,7 @@ def presence(page: Page, seat: int) -> str | None:
 # -- (a) two people and two computer players, a whole hand -------------------------------------------
 def test_two_people_and_two_computers_play_a_hand(browser: Browser, server: Server) -> None:
     made = make_table(server, players=4, seats=["friend", "facil", "facil"])
-    beto = join(server, made, "Beto")
+    beto = join_table(server, made, "Beto")
     ana, bob = Person(browser, server, made), Person(browser, server, beto)
     try:
         for p in (ana, bob):
@@ -158,7 +132,7 @@ def test_two_people_and_two_computers_play_a_hand(browser: Browser, server: Serv
 # -- (b) away, the grace, the computer standing in, back ----------------------------------------------
 def test_away_then_the_computer_plays_then_the_person_comes_back(browser: Browser, server: Server) -> None:
     made = make_table(server, players=2, seats=["friend"], grace=2, rules={"preset": "basico"})
-    beto = join(server, made, "Beto")
+    beto = join_table(server, made, "Beto")
     ana, bob = Person(browser, server, made), Person(browser, server, beto)
     try:
         expect(ana.page.get_by_test_id("presence-1")).to_have_attribute("data-presence", "connected")
@@ -263,7 +237,7 @@ def test_the_turn_clock_counts_down(browser: Browser, server: Server) -> None:
 # -- (e) the rematch ---------------------------------------------------------------------------------
 def test_both_agree_to_another_mesa(browser: Browser, server: Server) -> None:
     made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
-    beto = join(server, made, "Beto")
+    beto = join_table(server, made, "Beto")
     ana, bob = Person(browser, server, made), Person(browser, server, beto)
     try:
         play_until([ana, bob], lambda: all(step(p.page) == "over" for p in (ana, bob)), seconds=300)
@@ -288,7 +262,7 @@ def test_both_agree_to_another_mesa(browser: Browser, server: Server) -> None:
 # -- (f) reactions -----------------------------------------------------------------------------------
 def test_a_reaction_shows_at_the_senders_seat_and_mute_hides_it(browser: Browser, server: Server) -> None:
     made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
-    beto = join(server, made, "Beto")
+    beto = join_table(server, made, "Beto")
     ana, bob = Person(browser, server, made), Person(browser, server, beto)
     try:
         button = ana.page.locator('[data-testid=reaction][data-saying="mosero"]')
@@ -329,7 +303,7 @@ def test_a_dropped_socket_rejoins_with_since_and_shows_what_it_missed(
     browser: Browser, server: Server
 ) -> None:
     made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
-    beto = join(server, made, "Beto")
+    beto = join_table(server, made, "Beto")
     blocked = [False]
     sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
     sent: list[dict[str, Any]] = []
@@ -386,7 +360,7 @@ def test_a_dropped_socket_rejoins_with_since_and_shows_what_it_missed(
 # -- leaving for good ------------------------------------------------------------------------------------
 def test_a_person_who_leaves_for_good_is_replaced_by_the_computer(browser: Browser, server: Server) -> None:
     made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
-    beto_seat = join(server, made, "Beto")
+    beto_seat = join_table(server, made, "Beto")
     ana, beto = Person(browser, server, made), Person(browser, server, beto_seat)
     try:
         beto.page.on("dialog", lambda dialog: dialog.accept())  # "leave for good?" — yes

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,11 @@ from harness import (
     Server,
     choose_first_option,
     close_summary,
+    join_table,
+    make_table,
     new_context,
     play_first_card,
+    seated_context,
     start_game,
     state_number,
     wait_step,
@@ -90,37 +92,7 @@ def check_fits(page: Page, where: str) -> bool:
     return bool(seen["lastPlay"])
 
 
-# -- the table through the API (as in e2e/test_friends_table.py) --------------------------------------
-def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path.lstrip("/"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as res:
-        answer: dict[str, Any] = json.load(res)
-        return answer
-
-
-def make_table(server: Server, **body: Any) -> dict[str, Any]:
-    body.setdefault("name", "Ana")
-    return post(server, "/api/tables", body)
-
-
-def join(server: Server, made: dict[str, Any], name: str) -> dict[str, Any]:
-    return post(server, f"/api/tables/{made['room']}/join", {"invite": made["invite"], "name": name})
-
-
-def seated_context(browser: Browser, answer: dict[str, Any], width: int, height: int) -> BrowserContext:
-    """A browser context whose page opens the seat of ``answer`` (as a saved game is resumed)."""
-    context = new_context(browser, width, height)
-    session = {"room": answer["room"], "token": answer["token"], "seat": answer["seat"], "table": True}
-    context.add_init_script(
-        "if (!localStorage.getItem('cuarenta.session'))"
-        f" localStorage.setItem('cuarenta.session', {json.dumps(json.dumps(session))});"
-    )
-    return context
+# -- the table through the API (harness.make_table, join_table, seated_context) -------------------------
 
 
 class Person:
@@ -156,7 +128,7 @@ def test_a_whole_hand_with_friends_fits_one_screen(
     browser: Browser, server: Server, size: tuple[int, int]
 ) -> None:
     made = make_table(server, players=4, seats=["friend", "friend", "facil"])
-    answers = [made, join(server, made, "Beto"), join(server, made, "Caro")]
+    answers = [made, join_table(server, made, "Beto"), join_table(server, made, "Caro")]
     people = [Person(browser, server, a, size) for a in answers]
     try:
         for p in people:
@@ -237,7 +209,7 @@ def test_a_whole_hand_alone_fits_one_screen(browser: Browser, base_url: str, siz
 # -- the reactions' tray and the table menu --------------------------------------------------------------
 def test_the_reactions_tray_and_the_table_menu(browser: Browser, server: Server) -> None:
     made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
-    beto = join(server, made, "Beto")
+    beto = join_table(server, made, "Beto")
     ana, bob = Person(browser, server, made, (360, 740)), Person(browser, server, beto, (360, 740))
     try:
         page = ana.page

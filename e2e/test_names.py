@@ -18,8 +18,11 @@ from harness import (
     PageLog,
     Server,
     choose_first_option,
+    join_table,
+    make_table,
     new_context,
     play_first_card,
+    seated_context,
     watch_page,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -28,33 +31,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 SHORT = {"preset": "a_todo_rigor", "target": 10, "chicas": 1, "ronda_limit": None, "treinta_y_ocho": False}
 
 
-def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path.lstrip("/"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as res:
-        answer: dict[str, Any] = json.load(res)
-        return answer
-
-
-def join(server: Server, made: dict[str, Any], name: str, seat: int) -> dict[str, Any]:
-    return post(
-        server, f"/api/tables/{made['room']}/join", {"invite": made["invite"], "name": name, "seat": seat}
-    )
-
-
 class Person:
     """Someone at the table: a browser context of their own holding the seat, and the page open in it."""
 
     def __init__(self, browser: Browser, server: Server, answer: dict[str, Any]) -> None:
-        session = {"room": answer["room"], "token": answer["token"], "seat": answer["seat"], "table": True}
-        self.context: BrowserContext = new_context(browser)
-        self.context.add_init_script(
-            f"localStorage.setItem('cuarenta.session', {json.dumps(json.dumps(session))});"
-        )
+        self.context: BrowserContext = seated_context(browser, answer)
         self.page: Page = self.context.new_page()
         self.log: PageLog = watch_page(self.page)
         self.page.goto(server.url)
@@ -99,13 +80,9 @@ def log_lines(page: Page) -> list[str]:
 def test_three_friends_and_a_spectator_see_one_name_for_the_computer(
     browser: Browser, server: Server
 ) -> None:
-    made = post(
-        server,
-        "/api/tables",
-        {"name": "Ana", "players": 4, "seats": ["friend", "friend", "facil"], "rules": SHORT},
-    )
+    made = make_table(server, players=4, seats=["friend", "friend", "facil"], rules=SHORT)
     room = made["room"]
-    beto = join(server, made, "Beto", 1)
+    beto = join_table(server, made, "Beto", seat=1)
     waiting = json.loads(urllib.request.urlopen(f"{server.url}api/tables/{room}", timeout=10).read())
     bot = waiting["seats"][3]["name"]
     assert bot and bot not in ("Ana", "Beto", "Carla")
@@ -133,7 +110,7 @@ def test_three_friends_and_a_spectator_see_one_name_for_the_computer(
         }
         joiner.close()
         # Carla takes the last seat: the table starts
-        carla = join(server, made, "Carla", 2)
+        carla = join_table(server, made, "Carla", seat=2)
         people += [Person(browser, server, beto), Person(browser, server, carla)]
         spectator = watcher.new_page()
         spectator_log = watch_page(spectator)

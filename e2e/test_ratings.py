@@ -9,7 +9,6 @@ browser's own profile (localStorage ``cuarenta.profile``) renames it.
 from __future__ import annotations
 
 import json
-import urllib.request
 from typing import Any
 
 import pytest
@@ -30,22 +29,10 @@ document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.
 club_server = pytest.mark.serve(options=("--leaderboard-games", "1", "--leaderboard-opponents", "1"))
 
 
-def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path.lstrip("/"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        found: dict[str, Any] = json.loads(answer.read())
-        return found
-
-
 @club_server
 def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, page: Page) -> None:
     ana, beto, carla = (
-        post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "<i>Beto</i>", "Carla")
+        own_server.post_json("/api/profiles", {"name": n}) for n in ("Ana", "<i>Beto</i>", "Carla")
     )
     store = Store.in_dir(own_server.data_dir)
     try:
@@ -136,8 +123,8 @@ def test_the_leaderboard_and_the_profiles_in_both_languages(own_server: Server, 
 @club_server
 def test_the_rating_pages_fit_a_phone(own_server: Server, phone: tuple[Page, PageLog]) -> None:
     page, _ = phone
-    ana = post(own_server, "/api/profiles", {"name": "Ana"})
-    beto = post(own_server, "/api/profiles", {"name": "Bartolomé con un nombre larguísimo, sí"})
+    ana = own_server.post_json("/api/profiles", {"name": "Ana"})
+    beto = own_server.post_json("/api/profiles", {"name": "Bartolomé con un nombre larguísimo, sí"})
     store = Store.in_dir(own_server.data_dir)
     try:
         rate_mesa(
@@ -163,7 +150,7 @@ def test_a_late_answer_for_the_last_profile_does_not_paint_over_the_new_one(
 ) -> None:
     # The language switch asks again for the profile on screen; if the hash then moves to another
     # profile and the first answer comes last, the page must still show the profile in its hash.
-    ana, beto = (post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "Beto"))
+    ana, beto = (own_server.post_json("/api/profiles", {"name": n}) for n in ("Ana", "Beto"))
     page.goto(own_server.url + f"profile.html#id={beto['id']}")
     expect(page.get_by_test_id("profile-name")).to_have_text("Beto")
     held: list[Any] = []
@@ -188,7 +175,7 @@ def test_a_late_answer_for_the_last_profile_does_not_paint_over_the_new_one(
 def test_a_new_profile_is_provisional_and_an_unrated_mesa_says_why(own_server: Server, page: Page) -> None:
     """On a server with the default rule, one rated mesa leaves both ratings provisional (nobody on the
     leaderboard, which says what it waits for), and a mesa played unrated says why on the profile page."""
-    ana, beto = (post(own_server, "/api/profiles", {"name": n}) for n in ("Ana", "Beto"))
+    ana, beto = (own_server.post_json("/api/profiles", {"name": n}) for n in ("Ana", "Beto"))
     store = Store.in_dir(own_server.data_dir)
     try:
         rate_mesa(store, room="r1", mesa=1, finished="2026-12-01T10:00:00Z",

@@ -17,9 +17,7 @@ Single-player at 1280x800 (1v1) and 360x740 (2v2), and a table with friends (two
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from typing import Any
 
 import pytest
@@ -30,8 +28,11 @@ from harness import (
     Server,
     choose_first_option,
     close_summary,
+    join_table,
+    make_table,
     new_context,
     play_first_card,
+    seated_context,
     start_game,
     wait_step,
     watch_page,
@@ -155,31 +156,19 @@ def test_single_player_a_whole_hand(
 
 
 # -- a table with friends (docs/tables.md), as e2e/test_friends_table.py makes one ------------------
-def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path.lstrip("/"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as res:
-        answer: dict[str, Any] = json.load(res)
-        return answer
 
 
 def open_seat(browser: Browser, answer: dict[str, Any], size: dict[str, int]) -> BrowserContext:
     """A browser context at ``size`` whose page is seated at the table (the session a saved game keeps)."""
     extra: dict[str, Any] = {"is_mobile": True, "has_touch": True} if size == PHONE else {}
-    context = new_context(browser, **size, **extra)
-    session = {"room": answer["room"], "token": answer["token"], "seat": answer["seat"], "table": True}
-    context.add_init_script(f"localStorage.setItem('cuarenta.session', {json.dumps(json.dumps(session))});")
+    context = seated_context(browser, answer, **size, **extra)
     context.add_init_script(_RECORDER)
     return context
 
 
 def test_friends_table_a_whole_hand(browser: Browser, server: Server) -> None:
-    made = post(server, "/api/tables", {"name": "Ana", "players": 4, "seats": ["friend", "facil", "facil"]})
-    beto = post(server, f"/api/tables/{made['room']}/join", {"invite": made["invite"], "name": "Beto"})
+    made = make_table(server, players=4, seats=["friend", "facil", "facil"])
+    beto = join_table(server, made, "Beto")
     desktop = {"width": 1280, "height": 800}
     contexts = [open_seat(browser, made, desktop), open_seat(browser, beto, PHONE)]
     try:

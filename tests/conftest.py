@@ -10,6 +10,9 @@ server (rate limits lifted, two worker processes)::
     @pytest.mark.parametrize("client", [{"bot_delay": 0.5}], indirect=True)
     def test_something(client: TestClient) -> None: ...
 
+A module of cluster tests (PostgreSQL and Redis, tests/support/cluster.py) asks for ``cluster``: a fresh
+database and an empty Redis for each test, on services started once per module (``services``).
+
 The helpers tests import live in tests/support/ (a package pytest does not collect); no test module
 imports another (tests/test_layers.py checks it).
 """
@@ -25,6 +28,7 @@ import pytest
 if TYPE_CHECKING:  # the server is imported when a test asks for it, not to run the engine's tests
     from fastapi.testclient import TestClient
 
+    from support import cluster as cs
     from support.spy import Spy
 
 
@@ -69,3 +73,42 @@ def module_client(
 
     with running(tmp_path_factory.mktemp("module") / "data", **app_options(request)) as c:
         yield c
+
+
+# -- a cluster on real PostgreSQL and Redis (tests/support/cluster.py) ---------------------------------------
+@pytest.fixture(scope="module")
+def services(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[cs.Postgres, cs.RedisServer]]:
+    """A PostgreSQL and a Redis server for one module's tests (loopback, data in a temporary folder)."""
+    from support import cluster as cs
+
+    root = tmp_path_factory.mktemp(f"cluster-{request.module.__name__.rsplit('.', 1)[-1]}")
+    pg = cs.Postgres(root)
+    redis = cs.RedisServer(root)
+    yield pg, redis
+    redis.stop()
+    pg.remove()
+
+
+@pytest.fixture
+def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[cs.Cluster]:
+    """A cluster on :func:`services` for one test: an emptied database (its schema dropped) and Redis."""
+    import sqlalchemy as sa
+
+    from support import cluster as cs
+
+    pg, redis = services
+    engine = sa.create_engine(pg.url)
+    with engine.begin() as conn:  # a fresh database for each test
+        conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+        conn.exec_driver_sql("CREATE SCHEMA public")
+    engine.dispose()
+    if redis.proc is None:
+        redis.start()
+    redis.flush()
+    made = cs.Cluster(tmp_path, pg, redis)
+    try:
+        yield made
+    finally:
+        made.close()

@@ -17,13 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from websockets.asyncio.client import connect
 
 from support import cluster as cs
@@ -32,34 +29,6 @@ from support.wire import Reducer
 cs.require()
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
-
-
-@pytest.fixture(scope="module")
-def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[cs.Postgres, cs.RedisServer]]:
-    root = tmp_path_factory.mktemp("cluster")
-    pg = cs.Postgres(root)
-    redis = cs.RedisServer(root)
-    yield pg, redis
-    redis.stop()
-    pg.remove()
-
-
-@pytest.fixture
-def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[cs.Cluster]:
-    pg, redis = services
-    engine = sa.create_engine(pg.url)
-    with engine.begin() as conn:  # a fresh database for each test
-        conn.exec_driver_sql("DROP SCHEMA public CASCADE")
-        conn.exec_driver_sql("CREATE SCHEMA public")
-    engine.dispose()
-    if redis.proc is None:
-        redis.start()
-    redis.flush()
-    made = cs.Cluster(tmp_path, pg, redis)
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def test_the_same_move_sent_to_two_nodes_is_applied_once(cluster: cs.Cluster) -> None:

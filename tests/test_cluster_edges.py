@@ -13,14 +13,12 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psutil
 import pytest
-import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 
 from cuarenta.server.pgwatch import CALL_SECONDS
@@ -33,34 +31,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 #: Slack on a bound, for CI's loaded 2-core machine.
 SLACK = 3.0
-
-
-@pytest.fixture(scope="module")
-def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[cs.Postgres, cs.RedisServer]]:
-    root = tmp_path_factory.mktemp("cluster-edges")
-    pg = cs.Postgres(root)
-    redis = cs.RedisServer(root)
-    yield pg, redis
-    redis.stop()
-    pg.remove()
-
-
-@pytest.fixture
-def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Iterator[cs.Cluster]:
-    pg, redis = services
-    engine = sa.create_engine(pg.url)
-    with engine.begin() as conn:  # a fresh database for each test
-        conn.exec_driver_sql("DROP SCHEMA public CASCADE")
-        conn.exec_driver_sql("CREATE SCHEMA public")
-    engine.dispose()
-    if redis.proc is None:
-        redis.start()
-    redis.flush()
-    made = cs.Cluster(tmp_path, pg, redis)
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 # -- the proxy's connections to the nodes ------------------------------------------------------------------

@@ -269,6 +269,15 @@ def test_the_creator_alone_hands_over_an_away_persons_seat_and_someone_new_takes
             # someone new takes it with the invite, in the middle of the game, with a name
             public = client.get(f"/api/tables/{made['room']}").json()
             assert public["status"] == "playing" and public["seats"][1]["vacant"]
+            # not under a name the table has (the computer's, or a person's in other letters): nobody is
+            # renamed in the middle of a mesa, and no log line could mean two seats
+            before = seat_rows(tmp_path, made["room"])
+            for taken in (public["seats"][3]["name"], " cata "):
+                same = client.post(
+                    f"/api/tables/{made['room']}/join", json={"invite": made["invite"], "name": taken}
+                )
+                assert same.status_code == 409 and same.json()["code"] == "name_taken", same.text
+            assert seat_rows(tmp_path, made["room"]) == before
             dani = take_seat(client, made, "Dani")
             assert dani["seat"] == 1 and CODE.match(dani["code"])
             full = client.post(

@@ -473,8 +473,14 @@ class Authority:
     def _take_vacant(self, room: Room, new: Seat) -> None:
         """Someone new takes a vacant seat of a table in play: the seat is theirs (the last token's hash
         is kept, so that it is told the seat was given away), and the computer plays it on until their
-        page joins."""
+        page joins. A name another seat has is refused (``name_taken``): in the middle of a mesa nobody is
+        renamed, and two seats of one name would make the log ambiguous."""
         before = room.seats[new.seat]
+        if any(
+            s.seat != new.seat and s.name and s.name.casefold() == new.name.strip().casefold()
+            for s in room.seats
+        ):
+            raise TableError("name_taken", f"{new.name!r} is already a name at this table: choose another")
         new.former_hash, new.former = before.former_hash, before.former
         new.stand_in = True
         room.seats[new.seat] = new

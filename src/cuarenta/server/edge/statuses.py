@@ -32,6 +32,7 @@ STATUS: Final[dict[str, int]] = {
     "table_full": 409,
     "profile_seated": 409,
     "seat_not_open": 409,
+    "name_taken": 409,
     "team_full": 409,
     "already_started": 409,
     "already_left": 409,

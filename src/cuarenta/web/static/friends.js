@@ -451,6 +451,10 @@ async function submitJoin(event) {
       joinProblem(t("page.friends.bad_invite"), null);
       return;
     }
+    if (answer?.code === "name_taken") {
+      showError(t("page.friends.name_taken")); // a handed-over seat taken mid-game: another name, please
+      return;
+    }
     if (res.status === 409) {
       joinProblem(t("page.friends.full"), room);
       return;

@@ -483,14 +483,7 @@ class Authority:
             raise TableError("name_taken", f"{new.name!r} is already a name at this table: choose another")
         new.former_hash, new.former = before.former_hash, before.former
         new.stand_in = True
-        room.seats[new.seat] = new
-        try:
-            self._store_seats(room)
-        except StoreError as exc:
-            room.seats[new.seat] = before
-            raise self._seats_refused(
-                room, exc, "the seat could not be stored, so it was not taken"
-            ) from None
+        self._put_seats(room, {new.seat: new}, "the seat could not be stored, so it was not taken")
         self._tell_table(room)
         self.scheduler.kick(room)
 
@@ -520,14 +513,16 @@ class Authority:
         before = held[0]
         token, token_digest = new_token()
         new_code, code_digest = new_seat_code(room.id)
-        room.seats[before.seat] = dataclasses.replace(
-            before,
-            token_hash=token_digest,
-            code_hash=code_digest,
-            former_hash=before.token_hash,
-            former="reclaimed",
+        self._replace_token(
+            room,
+            dataclasses.replace(
+                before,
+                token_hash=token_digest,
+                code_hash=code_digest,
+                former_hash=before.token_hash,
+                former="reclaimed",
+            ),
         )
-        self._replace_token(room, before)
         return NewSeat(room.id, before.seat, token, new_code)
 
     def handover(self, room_id: str, token: str, seat: int) -> Room:
@@ -555,16 +550,18 @@ class Authority:
             raise TableError(
                 "seat_not_away", f"{before.name or 'the person'} is at the table: the seat stays theirs"
             )
-        room.seats[seat] = Seat(
-            seat,
-            "computer",
-            before.name,
-            room.table.level,
-            former_hash=before.token_hash,
-            former="handed",
-            vacant=True,
+        self._replace_token(
+            room,
+            Seat(
+                seat,
+                "computer",
+                before.name,
+                room.table.level,
+                former_hash=before.token_hash,
+                former="handed",
+                vacant=True,
+            ),
         )
-        self._replace_token(room, before)
         return room
 
     def renew_code(self, room_id: str, token: str) -> NewSeat:
@@ -575,27 +572,15 @@ class Authority:
         if before.kind != "person":
             raise TableError("not_a_person", f"seat {seat} is not held by a person")
         code, code_digest = new_seat_code(room.id)
-        room.seats[seat] = dataclasses.replace(before, code_hash=code_digest)
-        try:
-            self._store_seats(room)
-        except StoreError as exc:
-            room.seats[seat] = before
-            raise self._seats_refused(
-                room, exc, "the new code could not be stored, so it was not made"
-            ) from None
+        replaced = dataclasses.replace(before, code_hash=code_digest)
+        self._put_seats(room, {seat: replaced}, "the new code could not be stored, so it was not made")
         return NewSeat(room.id, seat, token, code)
 
-    def _replace_token(self, room: Room, before: Seat) -> None:
-        """Store a seat whose token was replaced (taken back or handed over; ``before`` is the seat as it
-        was, put back if the store refuses), then close the old token's sockets, telling them why."""
-        seat = before.seat
-        try:
-            self._store_seats(room)
-        except StoreError as exc:
-            room.seats[seat] = before
-            raise self._seats_refused(
-                room, exc, "the change could not be stored, so it was not made"
-            ) from None
+    def _replace_token(self, room: Room, new: Seat) -> None:
+        """Store a seat whose token was replaced (taken back or handed over: ``new`` is the seat now), then
+        close the old token's sockets, telling them why."""
+        seat = new.seat
+        self._put_seats(room, {seat: new})
         self._drop_replaced(room)
         room.rematch.discard(seat)
         if not self._rematch_if_due(room):
@@ -653,15 +638,7 @@ class Authority:
         for i, s in new.items():
             trial[i] = s
         new = {i: s for i, s in enumerate(computer_names.named(room.id, trial)) if s is not room.seats[i]}
-        before = {i: room.seats[i] for i in new}
-        for i, s in new.items():
-            room.seats[i] = s
-        try:
-            self._store_seats(room)
-        except StoreError as exc:
-            for i, s in before.items():
-                room.seats[i] = s
-            raise self._seats_refused(room, exc, what) from None
+        self._put_seats(room, new, what)
         if not any(s.kind == "open" for s in room.seats):
             self._start(room)  # full: it starts
         else:
@@ -688,16 +665,11 @@ class Authority:
                 raise TableError(
                     "creator_stays", "the creator cannot leave a table that waits: start it or let it be"
                 )
-            room.seats[seat] = Seat(seat, "open")
+            self._put_seats(room, {seat: Seat(seat, "open")})
         else:
-            room.seats[seat] = Seat(seat, "computer", s.name, room.table.level, s.token_hash, s.profile, True)
-        try:
-            self._store_seats(room)
-        except StoreError as exc:
-            room.seats[seat] = s
-            raise self._seats_refused(
-                room, exc, "the change could not be stored, so it was not made"
-            ) from None
+            self._put_seats(
+                room, {seat: Seat(seat, "computer", s.name, room.table.level, s.token_hash, s.profile, True)}
+            )
         for conn in [c for c in room.connections if c.seat == seat]:
             room.connections.discard(conn)
             conn.room, conn.seat = None, None
@@ -766,6 +738,24 @@ class Authority:
         )
         room.version += 1
         self.bus.stored(room, None)
+
+    def _put_seats(
+        self,
+        room: Room,
+        new: dict[int, Seat],
+        what: str = "the change could not be stored, so it was not made",
+    ) -> None:
+        """Give the room the seats ``new`` (by seat number) and store them before anyone is told; if the
+        store refuses, the seats are put back as they were and its refusal raised (:meth:`_seats_refused`)."""
+        before = {i: room.seats[i] for i in new}
+        for i, s in new.items():
+            room.seats[i] = s
+        try:
+            self._store_seats(room)
+        except StoreError as exc:
+            for i, s in before.items():
+                room.seats[i] = s
+            raise self._seats_refused(room, exc, what) from None
 
     def _seats_refused(self, room: Room, exc: StoreError, what: str) -> TableError:
         """The refusal of a change of seats the store did not take (the caller has undone it): ``stale``

@@ -27,6 +27,9 @@ function refusal(answer, status) {
 
 // -- the menu item --------------------------------------------------------------------------------------------
 let later = null;
+/** The seat this creator gave away last ({room, name, link}): said in the menu, also once the table's next
+ * message has drawn the menu again (it would otherwise wipe the line). */
+let handedOver = null;
 /** Draw the item once the table's own rendering is done (the leave button is made with the table). */
 function soon() {
   clearTimeout(later);
@@ -85,8 +88,18 @@ export function render() {
     );
   }
   const done = el("p", { class: "hint-text", id: "handover-done", "data-testid": "handover-done", role: "status", hidden: true });
+  sayHandedOver(done);
   parts.push(done);
   item.replaceChildren(...parts);
+}
+
+function sayHandedOver(done) {
+  if (!handedOver || handedOver.room !== app.session?.room) return;
+  done.replaceChildren(
+    el("span", { text: t("page.reclaim.handover_done", { name: handedOver.name }) }),
+    handedOver.link ? el("a", { href: handedOver.link, "data-testid": "handover-invite", text: handedOver.link }) : "",
+  );
+  done.hidden = false;
 }
 
 /** The person seats, not this one, that no socket holds (the creator may give them away). */
@@ -159,15 +172,10 @@ async function handOver(seat) {
       const facts = await tableFacts(session.room, session.token);
       invite = facts.ok ? (await facts.json()).invite : null;
     }
+    const link = invite ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}#join=${session.room}.${invite}` : "";
+    handedOver = { room: session.room, name: seat.name ?? "", link };
     const done = document.getElementById("handover-done");
-    if (done) {
-      const link = invite ? `${location.origin}${location.pathname.replace(/[^/]*$/, "")}#join=${session.room}.${invite}` : "";
-      done.replaceChildren(
-        el("span", { text: t("page.reclaim.handover_done", { name: seat.name ?? "" }) }),
-        link ? el("a", { href: link, "data-testid": "handover-invite", text: link }) : "",
-      );
-      done.hidden = false;
-    }
+    if (done) sayHandedOver(done);
   } catch (err) {
     showError(err instanceof TypeError ? t("page.err.network") : err.message);
   }

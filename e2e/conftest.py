@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import CHROMIUM, PHONE, PageLog, Server, launch_browser, new_context, watch_page
+from harness import CHROMIUM, PHONE, PageLog, People, Server, launch_browser, new_context, watch_page
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 HERE = Path(__file__).resolve().parent
@@ -125,3 +125,13 @@ def phone(browser: Browser) -> Iterator[tuple[Page, PageLog]]:
     finally:
         context.close()
     assert not log.errors, log.errors
+
+
+@pytest.fixture
+def people(browser: Browser) -> Iterator[People]:
+    """Several people, each a browser context of their own (:class:`harness.People`)."""
+    crowd = People(browser)
+    try:
+        yield crowd
+    finally:
+        crowd.close()

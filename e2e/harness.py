@@ -287,6 +287,37 @@ def new_context(browser: Browser, width: int = 1280, height: int = 800, **kwargs
     return context
 
 
+class People:
+    """Several people, each a browser context of their own (:func:`new_context`); :meth:`close` fails if a
+    page logged a script error other than those of :attr:`expected`. The ``people`` fixture (conftest.py)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.logs: list[PageLog] = []
+        #: browser messages a test expects (a refused request is logged by the browser itself)
+        self.expected: list[str] = []
+
+    def open(self, **kwargs: Any) -> tuple[Page, PageLog]:
+        """A page in a new context (``kwargs`` as :func:`new_context`'s), and what it logs."""
+        context = new_context(self.browser, **kwargs)
+        self.contexts.append(context)
+        page = context.new_page()
+        log = watch_page(page)
+        self.logs.append(log)
+        return page, log
+
+    def page(self, **kwargs: Any) -> Page:
+        """A page in a new context, as :meth:`open`."""
+        return self.open(**kwargs)[0]
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+        errors = [e for log in self.logs for e in log.errors if not any(x in e for x in self.expected)]
+        assert not errors, errors
+
+
 # -- a table with friends through the API (docs/tables.md) ------------------------------------------------
 def make_table(server: Server, **body: Any) -> dict[str, Any]:
     """``POST /api/tables`` (Ana's table unless ``name`` says otherwise): the creator's answer, with its

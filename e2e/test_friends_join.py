@@ -10,59 +10,21 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from typing import Any
 
-import pytest
 from harness import (
     PHONE,
     STEP_JS,
     STEP_TIMEOUT_MS,
-    PageLog,
+    People,
     Server,
     choose_first_option,
     close_summary,
     local_storage,
-    new_context,
-    watch_page,
 )
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 #: How long a whole chica between two people may take.
 CHICA_SECONDS = 300
-
-
-class People:
-    """Several people, each a browser context of their own; no page may log a script error."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-        self.contexts: list[Any] = []
-        self.logs: list[PageLog] = []
-        #: browser messages a test expects (a refused request is logged by the browser itself)
-        self.expected: list[str] = []
-
-    def page(self, **kwargs: Any) -> Page:
-        context = new_context(self.browser, **kwargs)
-        self.contexts.append(context)
-        page = context.new_page()
-        self.logs.append(watch_page(page))
-        return page
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-        errors = [e for log in self.logs for e in log.errors if not any(x in e for x in self.expected)]
-        assert not errors, errors
-
-
-@pytest.fixture
-def people(browser: Browser) -> Iterator[People]:
-    crowd = People(browser)
-    try:
-        yield crowd
-    finally:
-        crowd.close()
 
 
 def form_ready(page: Page) -> None:

@@ -11,61 +11,24 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from harness import (
     PHONE,
     STEP_JS,
     STEP_TIMEOUT_MS,
     PageLog,
+    People,
     choose_first_option,
     close_summary,
     hand_cards,
     local_storage,
-    new_context,
-    watch_page,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 CODE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$")
 #: How long a few moves may take.
 MOVES_SECONDS = 120
-
-
-class People:
-    """Several people, each a browser context of their own; no page may log a script error."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-        self.contexts: list[BrowserContext] = []
-        self.logs: list[PageLog] = []
-        #: browser messages a test expects (a refused request is logged by the browser itself)
-        self.expected: list[str] = []
-
-    def page(self, **kwargs: Any) -> tuple[Page, PageLog]:
-        context = new_context(self.browser, **kwargs)
-        self.contexts.append(context)
-        page = context.new_page()
-        log = watch_page(page)
-        self.logs.append(log)
-        return page, log
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-        errors = [e for log in self.logs for e in log.errors if not any(x in e for x in self.expected)]
-        assert not errors, errors
-
-
-@pytest.fixture
-def people(browser: Browser) -> Iterator[People]:
-    crowd = People(browser)
-    try:
-        yield crowd
-    finally:
-        crowd.close()
 
 
 def create_table(page: Page, base_url: str, name: str = "Ana") -> str:
@@ -134,8 +97,8 @@ def open_menu(page: Page) -> None:
 def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
     people: People, base_url: str
 ) -> None:
-    ana, _ = people.page()
-    beto, beto_log = people.page(**PHONE)
+    ana, _ = people.open()
+    beto, beto_log = people.open(**PHONE)
     link = create_table(ana, base_url)
     beto.goto(link)
     beto.get_by_test_id("join-name").fill("Beto")
@@ -160,7 +123,7 @@ def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
     # Beto's phone dies: the context is closed for good
     people.contexts[1].close()
     # a new browser opens the invite link: the table has started, so it asks for the code
-    phone, phone_log = people.page(**PHONE)
+    phone, phone_log = people.open(**PHONE)
     phone.goto(link)
     expect(phone.get_by_test_id("join-problem")).to_be_visible()
     expect(phone.get_by_test_id("reclaim-code")).to_be_visible()
@@ -184,8 +147,8 @@ def test_a_seat_is_taken_back_from_a_new_browser_with_the_code_of_the_menu(
 
 
 def test_the_creator_gives_a_disconnected_seat_to_someone_new(people: People, base_url: str) -> None:
-    ana, _ = people.page()
-    beto, _ = people.page()
+    ana, _ = people.open()
+    beto, _ = people.open()
     link = create_table(ana, base_url)
     beto.goto(link)
     beto.get_by_test_id("join-name").fill("Beto")
@@ -205,7 +168,7 @@ def test_the_creator_gives_a_disconnected_seat_to_someone_new(people: People, ba
     expect(ana.get_by_test_id("handover-done")).to_contain_text("Beto")
     expect(ana.get_by_test_id("handover-invite")).to_have_attribute("href", link)
     # someone new opens the invite link: the seat is offered by its former holder's name
-    carla, carla_log = people.page()
+    carla, carla_log = people.open()
     carla.goto(link)
     offered = carla.get_by_test_id("join-vacant-1")
     expect(offered).to_be_visible()

@@ -112,7 +112,10 @@ class MoveWorker:
                         await self.ensure_group()
                         grouped = True
                     entries = await self._take(free)
-                    if not entries and free <= 0:  # every slot busy: look for abandoned jobs again soon
+                    # every slot busy: look for abandoned jobs again soon. A job may have finished while
+                    # the jobs were read (``busy`` then has a free slot, or is empty: asyncio.wait refuses
+                    # an empty set, and the worker died of it, seen in tests/test_cluster_edges.py).
+                    if not entries and busy and len(busy) >= self.concurrency:
                         await asyncio.wait(busy, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
                 except (RedisError, OSError) as exc:
                     grouped = False  # Redis restarted: the group may be gone

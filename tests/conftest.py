@@ -112,3 +112,4 @@ def cluster(services: tuple[cs.Postgres, cs.RedisServer], tmp_path: Path) -> Ite
         yield made
     finally:
         made.close()
+        made.tell_logs()  # shown only when the test failed

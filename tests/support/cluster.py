@@ -478,6 +478,14 @@ class Cluster:
         for proxy in self.proxies:
             proxy.stop()
 
+    def tell_logs(self, lines: int = 40) -> None:
+        """Print the last ``lines`` of each process' log (pytest shows them when the test failed: the
+        flaky cluster tests of CI are diagnosed from these)."""
+        for p in self.processes:
+            with contextlib.suppress(OSError):
+                tail = p.log.read_text(errors="replace").splitlines()[-lines:]
+                print(f"-- {p.log.name} (last {len(tail)} lines)", *tail, sep="\n")
+
     def stored_state(self, room: str) -> int:
         engine = sa.create_engine(self.pg.url)
         try:

@@ -1,14 +1,17 @@
 // Every HTTP call of the page goes through here (docs/web.md): tokens in an Authorization header, never
 // in an address; a JSON body; the detail of an error answer. No DOM and no page state: the callers decide
-// what to show.
+// what to show. When the page plays on the device (device.js), the same calls go to the worker's host.
+
+import { deviceFetch, onDevice } from "./device.js";
 
 /** `init` with the seat's token in an Authorization header. */
 export function authorized(token, init = {}) {
   return { ...init, headers: { ...(init.headers ?? {}), Authorization: `Bearer ${token}` } };
 }
 
-/** `fetch(path, init)`: the one door of the page to the server's HTTP API. */
+/** `fetch(path, init)`: the one door of the page to the server's HTTP API (or to the device's host). */
 export function request(path, init = {}) {
+  if (onDevice() && String(path).startsWith("api/")) return deviceFetch(path, init);
   return fetch(path, init);
 }
 

@@ -39,8 +39,11 @@ import { isFresh } from "./queue.js";
 import { watchFromHash } from "./spectator.js";
 import { showScreen } from "./screens.js";
 import { app } from "./store.js";
-import { KEYS, store } from "./storage.js";
+import { KEYS, load, store, useDeviceKeys } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
+import { chooseTransport, startDevice } from "./device.js";
+import { renderDeviceBox, wireDeviceBox } from "./devicebox.js";
+import { registerServiceWorker } from "./offline.js";
 
 const { t } = I;
 
@@ -56,6 +59,7 @@ function applyLanguage() {
   $("#nav-rules").href = t("page.rules_href");
   document.title = app.screen === "table" ? `${t("page.table_title")} · Cuarenta` : "Cuarenta";
   buildForm();
+  renderDeviceBox();
   if (app.msg) {
     renderAll();
     if (app.msg.status === "finished") showResult(app.msg, true);
@@ -202,10 +206,46 @@ async function switchLanguage() {
   applyLanguage();
 }
 
+/** Start the game on the device (its worker and Python) before anything asks it; false when it cannot
+ * start (said in both languages: the words of the page come from it). */
+async function bootDevice() {
+  useDeviceKeys();
+  app.session = load(KEYS.session);
+  const boot = $("#device-boot");
+  boot.hidden = false;
+  try {
+    await startDevice();
+    boot.hidden = true;
+    return true;
+  } catch (err) {
+    const offline = err?.code === "no_pack" || !navigator.onLine;
+    boot.replaceChildren(
+      el("span", {
+        lang: "es",
+        text: offline
+          ? "Sin conexión, y el juego aún no está guardado en este dispositivo: conéctate una vez para descargarlo."
+          : `El juego en este dispositivo no pudo empezar: ${err?.message ?? err}`,
+      }),
+      " · ",
+      el("span", {
+        lang: "en",
+        text: offline
+          ? "Offline, and the game is not stored on this device yet: connect once to download it."
+          : `The game on this device could not start: ${err?.message ?? err}`,
+      }),
+    );
+    boot.dataset.failed = err?.code || "boot_failed";
+    return false;
+  }
+}
+
 async function main() {
   I.setLang(I.getLang(), false);
   if (window.matchMedia("(min-width: 900px)").matches) $("#log-box").open = true;
   wire();
+  wireDeviceBox();
+  registerServiceWorker();
+  if ((await chooseTransport()) === "device" && !(await bootDevice())) return;
   restoreForm();
   await textsOf(I.getLang());
   document.body.dataset.texts = "ready";

@@ -9,6 +9,7 @@ import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
 import { authorized, request } from "./api.js";
 import { Connection } from "./connection.js";
+import { DeviceConnection, onDevice } from "./device.js";
 import { Wire } from "./wire.js";
 import { showError } from "./errors.js";
 import { $ } from "./dom.js";
@@ -40,7 +41,8 @@ export function openSession(session) {
   clearTable();
   showScreen("table");
   updateStatus();
-  app.conn = new Connection(session.room, {
+  const Transport = onDevice() ? DeviceConnection : Connection;
+  app.conn = new Transport(session.room, {
     open: () => join(session),
     message: (frame) => {
       for (const msg of app.wire.receive(frame)) onMessage(msg);

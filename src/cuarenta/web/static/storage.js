@@ -11,7 +11,15 @@ export const KEYS = {
   name: "cuarenta.name",
   form: "cuarenta.form",
   muteReactions: "cuarenta.mute_reactions", // "1": the others' reactions are not shown (reactions.js)
+  device: "cuarenta.device", // "1": this browser plays on the device (device.js), not on the server
 };
+
+/** The games on the device have their own session and list (their rooms exist only in this browser's
+ * IndexedDB, device-worker.js): called once at start when the page plays on the device. */
+export function useDeviceKeys() {
+  KEYS.session = "cuarenta.device.session";
+  KEYS.games = "cuarenta.device.games";
+}
 
 export function store(key, value) {
   try {

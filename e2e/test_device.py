@@ -1,0 +1,295 @@
+"""The game on the device (issue 18; docs/web.md "Playing on the device"): the project's Python under
+Pyodide in a Web Worker, in real Chromium.
+
+- the static site of ``cuarenta site`` served by a plain static file server (no ``cuarenta serve``) plays
+  a hand against the computer;
+- the page of ``cuarenta serve`` offers "play on this device": the offline pack downloads with its
+  progress, the service worker is active, and then, with the context offline, the page starts and plays a
+  whole hand at each level, resumes the same hand after the page is closed, and a finished mesa is in the
+  device history with a record the library replays.
+
+The worker's frames to the page are recorded (an init script wraps ``Worker``) and checked as the
+socket's are: no card the seat could not see. A room's seed is set the same way ``fix_seed`` does for the
+server (the form sends ``"seed": null``): the init script adds it to the worker's ``POST api/rooms``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from harness import (
+    TIMEOUT_MS,
+    PageLog,
+    Server,
+    choose_first_option,
+    close_summary,
+    hand_cards,
+    new_context,
+    play_first_card,
+    start_game,
+    table_cards,
+    wait_step,
+    watch_page,
+)
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from cuarenta.record import GameRecord
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Pyodide's first start compiles 9 MB of WebAssembly: generous, for CI's loaded machine.
+BOOT_MS = 90_000
+
+#: Records the worker's frames and answers (window.__frames) and adds a seed (and rules) to the rooms the
+#: page creates on the device, as harness.fix_seed does for the server's.
+WORKER_SPY = """
+(() => {
+  window.__frames = [];
+  const Orig = window.Worker;
+  window.Worker = class extends Orig {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => {
+        if (e.data && e.data.type === "frame") window.__frames.push(e.data.text);
+      });
+    }
+    postMessage(m, ...rest) {
+      const seed = window.localStorage.getItem("test.seed");
+      if (m && m.type === "http" && m.method === "POST" && m.path === "api/rooms" && seed !== null) {
+        const body = JSON.parse(m.body || "{}");
+        body.seed = Number(seed);
+        body.practice = true;
+        const rules = window.localStorage.getItem("test.rules");
+        if (rules) body.rules = { ...body.rules, preset: "custom", ...JSON.parse(rules) };
+        m = { ...m, body: JSON.stringify(body) };
+      }
+      return super.postMessage(m, ...rest);
+    }
+  };
+})();
+"""
+
+
+def _cuarenta(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).with_name("cuarenta")
+    return subprocess.run(
+        [str(exe), *args], cwd=ROOT, text=True, capture_output=True, timeout=600, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``cuarenta site DIR`` served by Python's plain static file server (no Cuarenta server)."""
+    where = tmp_path_factory.mktemp("site") / "cuarenta"
+    made = _cuarenta("site", str(where))
+    assert made.returncode == 0, made.stdout + made.stderr
+    handler = functools.partial(_QuietHandler, directory=str(where))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def packed() -> None:
+    """The offline pack built from this tree (``cuarenta pack``), so ``cuarenta serve`` offers it."""
+    made = _cuarenta("pack")
+    assert made.returncode == 0, made.stdout + made.stderr
+
+
+@pytest.fixture(scope="module")
+def device_context(browser: Browser) -> Iterator[BrowserContext]:
+    """One context for the module's visits (its service worker, Cache Storage and IndexedDB persist)."""
+    ctx = new_context(browser, service_workers="allow")
+    ctx.add_init_script(WORKER_SPY)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def _open(ctx: BrowserContext, url: str) -> tuple[Page, PageLog]:
+    page = ctx.new_page()
+    log = watch_page(page)
+    page.goto(url)
+    _booted(page)
+    return page, log
+
+
+def _booted(page: Page) -> None:
+    """The device game started: the boot line gone, the page's words in place."""
+    page.wait_for_function(
+        "document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'",
+        timeout=BOOT_MS,
+    )
+    expect(page.get_by_test_id("device-boot")).to_be_hidden(timeout=BOOT_MS)
+
+
+def _seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None:
+    page.evaluate(
+        "([seed, rules]) => { localStorage.setItem('test.seed', String(seed));"
+        " if (rules) localStorage.setItem('test.rules', JSON.stringify(rules));"
+        " else localStorage.removeItem('test.rules'); }",
+        [seed, rules],
+    )
+
+
+def _play_hand(page: Page) -> int:
+    """Play the person's cards until the hand's summary (closed); the number of cards played."""
+    played = 0
+    while True:
+        kind = wait_step(page, timeout=60_000)
+        if kind == "ready":
+            play_first_card(page)
+            played += 1
+        elif kind == "choice":
+            choose_first_option(page)
+        elif kind == "summary":
+            close_summary(page)
+            return played
+        else:
+            return played
+
+
+def _frames(page: Page) -> list[dict[str, Any]]:
+    return [json.loads(t) for t in page.evaluate("window.__frames")]
+
+
+def _no_hidden_card(frames: list[dict[str, Any]]) -> None:
+    """Every hand in the worker's frames is the seat's own (seat 0): the others' are counts only."""
+    for frame in frames:
+        private = frame.get("private") or {}
+        view = frame.get("view") or {}
+        for key in ("hands", "deck", "hidden"):
+            assert key not in view, (key, frame)
+        hand = private.get("hand") if isinstance(private, dict) else None
+        assert hand is None or isinstance(hand, list)
+        assert "seed" not in json.dumps(frame.get("view", {})), frame
+
+
+def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str) -> None:
+    """``cuarenta site`` on a plain static server: the page starts the game on the device, says friends
+    need a server, and plays a hand against the computer."""
+    ctx = new_context(browser, service_workers="allow")
+    ctx.add_init_script(WORKER_SPY)
+    try:
+        page, log = _open(ctx, site)
+        expect(page.get_by_test_id("device-note")).to_be_visible()
+        expect(page.get_by_test_id("mode-friends")).to_be_disabled()
+        expect(page.get_by_test_id("device-friends")).to_be_visible()
+        expect(page.get_by_test_id("device-toggle")).to_be_hidden()  # no server to go back to
+        _seed(page, 7)
+        start_game(page, site, goto=False)
+        assert _play_hand(page) >= 1
+        _no_hidden_card(_frames(page))
+        assert not log.errors, log.errors
+    finally:
+        ctx.close()
+
+
+def test_install_then_offline_play_resume_and_history(
+    device_context: BrowserContext, packed: None, server: Server
+) -> None:
+    """From ``cuarenta serve``: choose "play on this device" (the pack downloads with its progress), then
+    offline: a hand at each level, the same hand after closing the page, a finished mesa in the device
+    history whose record the library replays."""
+    ctx = device_context
+    page = ctx.new_page()
+    log = watch_page(page)
+    page.goto(server.url)
+    toggle = page.get_by_test_id("device-toggle")
+    expect(toggle).to_be_visible()
+    toggle.click()
+    _booted(page)  # the pack cached, the page reloaded on the device
+    assert page.evaluate("navigator.serviceWorker.controller !== null") or page.evaluate(
+        "navigator.serviceWorker.ready.then((r) => Boolean(r.active))"
+    )
+    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())")
+    assert manifest["display"] == "standalone" and manifest["icons"], manifest
+    page.close()
+    assert not log.errors, log.errors
+
+    ctx.set_offline(True)
+    try:
+        # a hand at each level, each on a page opened offline
+        for level in ("facil", "normal", "dificil"):
+            page, log = _open(ctx, server.url)
+            _seed(page, {"facil": 3, "normal": 4, "dificil": 5}[level])
+            start_game(page, server.url, level=level, goto=False)
+            assert _play_hand(page) >= 1, level
+            _no_hidden_card(_frames(page))
+            page.close()
+            assert not log.errors, (level, log.errors)
+
+        # close mid-hand, open again: the same hand resumes
+        page, log = _open(ctx, server.url)
+        _seed(page, 9)
+        start_game(page, server.url, goto=False)
+        assert wait_step(page, timeout=60_000) == "ready"
+        play_first_card(page)
+        assert wait_step(page, timeout=60_000) == "ready"
+        before = (hand_cards(page), table_cards(page))
+        page.close()
+        page, log = _open(ctx, server.url)
+        resume = page.get_by_test_id("resume-game")
+        if resume.is_visible():
+            resume.click()
+        assert wait_step(page, timeout=60_000) == "ready"
+        assert (hand_cards(page), table_cards(page)) == before
+        page.close()
+
+        # a short mesa (one chica to 10) played to its end: in the history, its record downloads and replays
+        page, log = _open(ctx, server.url)
+        _seed(page, 12, {"target": 10, "chicas": 1})
+        start_game(page, server.url, goto=False)
+        while True:
+            kind = wait_step(page, timeout=60_000)
+            if kind == "ready":
+                play_first_card(page)
+            elif kind == "choice":
+                choose_first_option(page)
+            elif kind == "summary":
+                close_summary(page)
+            else:
+                assert kind == "over", kind
+                break
+        page.get_by_test_id("nav-history").click()
+        row = page.get_by_test_id("history-row").first
+        expect(row).to_be_visible(timeout=TIMEOUT_MS)
+        with page.expect_download() as download:
+            row.get_by_test_id("history-record").click()
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        record = GameRecord.from_text(text)
+        game = record.replay()
+        assert game.is_over
+        page.close()
+        assert not log.errors, log.errors
+    finally:
+        ctx.set_offline(False)
+        with contextlib.suppress(Exception):
+            ctx.clear_cookies()

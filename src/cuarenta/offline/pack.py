@@ -255,6 +255,23 @@ def shell_files(static: Path) -> list[str]:
     return ["./", *names, "site.json"]
 
 
+def shell_description(static: Path) -> dict[str, Any]:
+    """``device/shell.json``: the :func:`shell_files` and an ``id`` of their content (the service worker
+    names its shell cache after it).
+
+    >>> sorted(shell_description(Path(__file__).resolve().parents[1] / "web" / "static"))
+    ['files', 'id']
+    """
+    files = shell_files(static)
+    digest = hashlib.sha256()
+    for name in files:
+        path = static / name
+        digest.update(name.encode() + b"\0")
+        if path.is_file():
+            digest.update(sha256_of(path).encode())
+    return {"id": digest.hexdigest()[:16], "files": files}
+
+
 __all__ = [
     "DEPENDENCY_WHEELS",
     "PACK_FORMAT",
@@ -268,6 +285,7 @@ __all__ = [
     "licence_note",
     "npm_cache_dir",
     "read_pack",
+    "shell_description",
     "shell_files",
     "source_root",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cuarenta import __version__
-from cuarenta.offline.pack import build_pack, shell_files
+from cuarenta.offline.pack import build_pack, shell_description
 
 #: The page's directory in the installed package.
 STATIC_DIR: Final = Path(__file__).resolve().parents[1] / "web" / "static"
@@ -50,7 +50,7 @@ def write_site(target: Path, static: Path = STATIC_DIR, npm_cache: Path | None =
     try:
         shutil.copytree(static, staging, ignore=_SKIP)
         described = build_pack(into=staging / "device", npm_cache=npm_cache)
-        shell = {"files": shell_files(static)}
+        shell = shell_description(static)
         (staging / "device" / "shell.json").write_text(json.dumps(shell, indent=1) + "\n", encoding="utf-8")
         (staging / "site.json").write_text(json.dumps(site_json(), indent=1) + "\n", encoding="utf-8")
         if target.exists():

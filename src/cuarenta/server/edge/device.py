@@ -19,7 +19,7 @@ from typing import Final
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from cuarenta.offline.pack import read_pack, shell_files
+from cuarenta.offline.pack import read_pack, shell_description
 
 #: The answer's detail when the server has no pack.
 NOT_BUILT: Final = "the offline pack is not built: run `cuarenta pack` (then restart the server)"
@@ -48,9 +48,11 @@ def mount_device(app: FastAPI, pack_dir: Path, static: Path) -> None:
             {"server": True, "pack": read_pack(pack_dir) is not None}, headers={"Cache-Control": "no-cache"}
         )
 
+    shell_json = shell_description(static)  # the page's files do not change while the server runs
+
     @router.get("/device/shell.json")
     def shell() -> JSONResponse:
-        return JSONResponse({"files": shell_files(static)}, headers={"Cache-Control": "no-cache"})
+        return JSONResponse(shell_json, headers={"Cache-Control": "no-cache"})
 
     @router.get("/device/{name:path}")
     def device_file(name: str, request: Request) -> Response:

@@ -23,7 +23,8 @@ REGISTER = """async () => {
   const ready = await navigator.serviceWorker.ready;
   const worker = ready.active;
   if (worker.state !== "activated") {
-    await new Promise((done) => worker.addEventListener("statechange", () => worker.state === "activated" && done()));
+    await new Promise((done) =>
+      worker.addEventListener("statechange", () => worker.state === "activated" && done()));
   }
   return { state: worker.state, scope: ready.scope };
 }"""

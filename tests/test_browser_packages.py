@@ -1,7 +1,7 @@
-"""scripts/browser_packages.py (on cuarenta.offline.npm): the browser-side packages (axe-core) are pinned, fetched with npm pack,
-checked against their sha512 integrity, and kept in a gitignored cache; a tarball that is not the pinned
-one is refused and nothing of it is kept. (npm is replaced here by a stand-in that hands over a tarball
-made by the test: the suite fetches nothing.)"""
+"""scripts/browser_packages.py (on cuarenta.offline.npm): the browser-side packages (axe-core) are pinned,
+fetched with npm pack, checked against their sha512 integrity, and kept in a gitignored cache; a tarball
+that is not the pinned one is refused and nothing of it is kept. (npm is replaced here by a stand-in that
+hands over a tarball made by the test: the suite fetches nothing.)"""
 
 from __future__ import annotations
 

@@ -106,8 +106,13 @@ def test_the_app_serves_the_pack_and_says_so_in_site_json(
         assert wasm.status_code == 200
         assert wasm.headers["content-type"] == "application/wasm"
         assert "max-age" in wasm.headers["cache-control"]
-        assert hashlib.sha256(wasm.content).hexdigest() == described["files"]["pyodide/pyodide.asm.wasm"]["sha256"]
-        again = client.get("/device/pyodide/pyodide.asm.wasm", headers={"If-None-Match": wasm.headers["etag"]})
+        assert (
+            hashlib.sha256(wasm.content).hexdigest()
+            == described["files"]["pyodide/pyodide.asm.wasm"]["sha256"]
+        )
+        again = client.get(
+            "/device/pyodide/pyodide.asm.wasm", headers={"If-None-Match": wasm.headers["etag"]}
+        )
         assert again.status_code == 304
         wheel = client.get(f"/device/wheels/{described['wheels'][-1]}")
         assert wheel.status_code == 200 and wheel.headers["cache-control"] == "no-cache"

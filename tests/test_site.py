@@ -23,10 +23,23 @@ def test_site_writes_a_complete_static_site_with_no_path_of_this_machine(tmp_pat
     target = tmp_path / "site"
     result = runner.invoke(app, ["site", str(target)])
     assert result.exit_code == 0, result.output
-    for name in ("index.html", "como-se-juega.html", "how-to-play.html", "styles.css", "app.js", "sw.js",
-                 "offline.js", "manifest.webmanifest", "icon-192.png", "icon-512.png", "favicon.svg",
-                 "device/pack.json", "device/shell.json", "device/pyodide/pyodide.asm.wasm",
-                 "device/pyodide/LICENSE"):
+    for name in (
+        "index.html",
+        "como-se-juega.html",
+        "how-to-play.html",
+        "styles.css",
+        "app.js",
+        "sw.js",
+        "offline.js",
+        "manifest.webmanifest",
+        "icon-192.png",
+        "icon-512.png",
+        "favicon.svg",
+        "device/pack.json",
+        "device/shell.json",
+        "device/pyodide/pyodide.asm.wasm",
+        "device/pyodide/LICENSE",
+    ):
         assert (target / name).is_file(), name
     described = json.loads((target / "site.json").read_text(encoding="utf-8"))
     assert described["server"] is False and described["pack"] is True

@@ -41,7 +41,9 @@ def pack_command(
 
 
 def site_command(
-    target: Annotated[Path, typer.Argument(metavar="DIR", help="A new or empty folder (or an earlier site).")],
+    target: Annotated[
+        Path, typer.Argument(metavar="DIR", help="A new or empty folder (or an earlier site).")
+    ],
 ) -> None:
     """Write the game as a static site into DIR (any static host or a USB stick; it plays on the device)."""
     from cuarenta.offline.npm import PackageError

@@ -455,7 +455,7 @@ def serve_command(
             "--pack",
             metavar="DIR",
             help="The offline pack served at /device/ (default: where `cuarenta pack` builds it; "
-            "docs/web.md \"Install and offline\").",
+            'docs/web.md "Install and offline").',
         ),
     ] = None,
 ) -> None:

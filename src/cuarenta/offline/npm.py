@@ -38,7 +38,8 @@ def read_pins(text: str, where: str = "pins") -> list[Pin]:
     """The pins of a JSON text ``{"packages": [...]}``; each must name a version, a sha512 integrity
     and its files.
 
-    >>> read_pins('{"packages": [{"name": "a", "version": "1.0.0", "integrity": "sha512-x", "files": ["a.js"]}]}')[0]["name"]
+    >>> pin = '{"name": "a", "version": "1.0.0", "integrity": "sha512-x", "files": ["a.js"]}'
+    >>> read_pins('{"packages": [' + pin + ']}')[0]["name"]
     'a'
     """
     packages: list[Pin] = json.loads(text)["packages"]

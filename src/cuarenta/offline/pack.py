@@ -184,7 +184,10 @@ def describe(pack_dir: Path, pyodide: str, wheels: list[str]) -> dict[str, Any]:
     """``pack.json`` of the files in ``pack_dir`` (everything but ``pack.json`` itself)."""
     files = {}
     for path in sorted(p for p in pack_dir.rglob("*") if p.is_file() and p.name != "pack.json"):
-        files[path.relative_to(pack_dir).as_posix()] = {"bytes": path.stat().st_size, "sha256": sha256_of(path)}
+        files[path.relative_to(pack_dir).as_posix()] = {
+            "bytes": path.stat().st_size,
+            "sha256": sha256_of(path),
+        }
     content = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
     return {
         "version": PACK_FORMAT,
@@ -196,7 +199,9 @@ def describe(pack_dir: Path, pyodide: str, wheels: list[str]) -> dict[str, Any]:
     }
 
 
-def build_pack(into: Path | None = None, npm_cache: Path | None = None, root: Path | None = None) -> dict[str, Any]:
+def build_pack(
+    into: Path | None = None, npm_cache: Path | None = None, root: Path | None = None
+) -> dict[str, Any]:
     """Build the pack into ``into`` (default :func:`default_pack_dir`), replacing the one there only once
     the new one is whole; return its ``pack.json``. The wheel is built from ``root`` (default
     :func:`source_root`); Pyodide comes from ``npm_cache`` (fetched with npm if missing)."""

@@ -1,7 +1,7 @@
 // Install and offline (docs/web.md "Install and offline"): the service worker and the offline pack in
 // Cache Storage.
 //
-//   import { registerServiceWorker, packState, cachePack } from "./offline.js";
+//   (a page module imports registerServiceWorker, packState and cachePack of this module)
 //   await registerServiceWorker();                  // null where there is no service worker
 //   const { cached, bytes } = await packState();    // is the pack stored? how big is it?
 //   await cachePack((done, total) => show(done / total));  // rejects with error.code "storage_refused"

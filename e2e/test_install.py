@@ -5,16 +5,20 @@ cache) and Pyodide's wasm is answered from Cache Storage."""
 
 from __future__ import annotations
 
+import functools
 import json
+import threading
 from collections.abc import Callable
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from harness import ROOT, Server
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from cuarenta.offline.pack import build_pack
+from cuarenta.offline.site import write_site
 
 REGISTER = """async () => {
   const offline = await import(new URL("offline.js", document.baseURI).href);
@@ -58,11 +62,42 @@ def test_install_and_play_offline(
     context: BrowserContext, tmp_path: Path, pack_dir: Path, start_server: Callable[..., Server]
 ) -> None:
     server = start_server(tmp_path / "data", options=("--pack", str(pack_dir)))
-    described: dict[str, Any] = json.loads((pack_dir / "pack.json").read_text(encoding="utf-8"))
-    total = sum(f["bytes"] for f in described["files"].values())
     page = context.new_page()
     page.goto(server.url)
     expect(page.locator("#new-game-form")).to_be_visible()
+    install_and_go_offline(context, page, server.url, pack_dir)
+
+
+def test_the_static_site_installs_and_works_offline_too(context: BrowserContext, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    write_site(target, npm_cache=ROOT / ".cache" / "browser-packages")
+    handler = functools.partial(QuietHandler, directory=str(target))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+            page = context.new_page()
+            page.goto(url)
+            expect(page.locator("header.topbar")).to_be_visible()
+            assert page.evaluate("async () => (await fetch('site.json')).json()")["server"] is False
+            install_and_go_offline(context, page, url, target / "device")
+        finally:
+            httpd.shutdown()
+            thread.join()
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """A plain static host (Python's http.server), without a log line per request."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def install_and_go_offline(context: BrowserContext, page: Page, url: str, pack_dir: Path) -> None:
+    """Check the manifest, register the service worker, cache the pack, reload offline, fetch the wasm."""
+    described: dict[str, Any] = json.loads((pack_dir / "pack.json").read_text(encoding="utf-8"))
+    total = sum(f["bytes"] for f in described["files"].values())
 
     # the manifest, as Chromium reads it
     cdp = context.new_cdp_session(page)
@@ -75,7 +110,10 @@ def test_install_and_play_offline(
 
     # the service worker becomes active, its scope the page
     active = page.evaluate(REGISTER)
-    assert active == {"state": "activated", "scope": server.url}
+    assert active == {"state": "activated", "scope": url}
+    # installable but for the test's own browser context (a fresh context counts as incognito)
+    installable = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e for e in installable if e["errorId"] != "in-incognito"] == [], installable
 
     # the pack is not precached on install: the first load stays light
     stored = page.evaluate("async () => await caches.keys()")

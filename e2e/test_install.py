@@ -42,6 +42,23 @@ CACHE_PACK = """async () => {
   return { before, after, steps, caches: await caches.keys() };
 }"""
 
+REFUSED = """async () => {
+  const offline = await import(new URL("offline.js", document.baseURI).href);
+  const real = navigator.storage.estimate;
+  navigator.storage.estimate = async () => ({ quota: 1000000, usage: 10 });  // a full disk
+  let code = null;
+  try { await offline.cachePack(); } catch (error) { code = error.code; }
+  navigator.storage.estimate = real;
+  const stored = [];
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("cuarenta-pack-")) continue;
+    stored.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
+  }
+  return { code, stored };
+}"""
+
+NOT_STORED = REFUSED.replace("navigator.storage.estimate = async () => ({ quota: 1000000, usage: 10 });", "")
+
 FETCH_WASM = """async () => {
   const answer = await fetch("device/pyodide/pyodide.asm.wasm");
   const body = await answer.arrayBuffer();
@@ -118,6 +135,12 @@ def install_and_go_offline(context: BrowserContext, page: Page, url: str, pack_d
     # the pack is not precached on install: the first load stays light
     stored = page.evaluate("async () => await caches.keys()")
     assert not [name for name in stored if name.startswith("cuarenta-pack-")], stored
+
+    # no room, and no network: refused with a code, nothing stored
+    assert page.evaluate(REFUSED) == {"code": "storage_refused", "stored": []}
+    context.set_offline(True)
+    assert page.evaluate(NOT_STORED) == {"code": "offline", "stored": []}
+    context.set_offline(False)
 
     got = page.evaluate(CACHE_PACK)
     assert got["before"] == {"cached": False, "bytes": total}

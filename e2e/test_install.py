@@ -152,7 +152,8 @@ def install_and_go_offline(context: BrowserContext, page: Page, url: str, pack_d
 
     # offline: the page reloads from the cache, and the wasm comes from Cache Storage
     context.set_offline(True)
-    page.reload()
+    answer = page.reload()
+    assert answer is not None and answer.from_service_worker and answer.ok
     expect(page.locator("header.topbar")).to_be_visible()
     assert page.title() == "Cuarenta"
     wasm = page.evaluate(FETCH_WASM)

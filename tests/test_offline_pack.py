@@ -44,9 +44,7 @@ def test_pack_json_describes_every_file_with_its_size_and_hash(built: tuple[Path
         assert file == {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}, name
     for name in [*pack.PYODIDE_FILES, "LICENSE"]:
         assert f"pyodide/{name}" in described["files"]
-    assert described["wheels"] == ["cuarenta-0.2.0-py3-none-any.whl"] or all(
-        w.endswith("-none-any.whl") for w in described["wheels"]
-    )
+    assert all(w.endswith("-none-any.whl") for w in described["wheels"])  # pure Python only
     assert described["wheels"][-1].startswith("cuarenta-")  # the game's own wheel loads last
     assert all(f"wheels/{w}" in described["files"] for w in described["wheels"])
 

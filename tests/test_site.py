@@ -73,3 +73,12 @@ def test_pack_builds_into_the_folder_given(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Pyodide 314.0.8" in result.output
     assert (tmp_path / "p" / "pack.json").is_file()
+
+
+def test_an_earlier_site_is_replaced_whole(tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    site.write_site(target)
+    (target / "stale.js").write_text("old", encoding="utf-8")
+    site.write_site(target)
+    assert not (target / "stale.js").exists() and (target / "device" / "pack.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no staging folder left

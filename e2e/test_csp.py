@@ -31,7 +31,7 @@ def test_no_csp_violation_on_any_screen(page: Page, base_url: str) -> None:
     answer = page.goto(base_url)
     assert answer is not None
     policy = answer.headers["content-security-policy"]
-    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "script-src 'self' 'wasm-unsafe-eval'" in policy and "frame-ancestors 'none'" in policy
     assert answer.headers["x-content-type-options"] == "nosniff"
     expect(page.locator("#new-game-form")).to_be_visible()
     assert violations(page) == []

@@ -1,7 +1,7 @@
-"""scripts/browser_packages.py: the browser-side packages (axe-core) are pinned, fetched with npm pack,
-checked against their sha512 integrity, and kept in a gitignored cache; a tarball that is not the pinned
-one is refused and nothing of it is kept. (npm is replaced here by a stand-in that hands over a tarball
-made by the test: the suite fetches nothing.)"""
+"""scripts/browser_packages.py (on cuarenta.offline.npm): the browser-side packages (axe-core) are pinned,
+fetched with npm pack, checked against their sha512 integrity, and kept in a gitignored cache; a tarball
+that is not the pinned one is refused and nothing of it is kept. (npm is replaced here by a stand-in that
+hands over a tarball made by the test: the suite fetches nothing.)"""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_a_fetched_package_is_checked_and_only_its_listed_files_kept(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tgz = tarball({"axe.min.js": b"window.axe = {};", "LICENSE": b"MPL", "README.md": b"not kept"})
-    monkeypatch.setattr(bp.shutil, "which", lambda name: str(fake_npm(tmp_path, tgz)))
+    monkeypatch.setattr(bp.npm.shutil, "which", lambda name: str(fake_npm(tmp_path, tgz)))
     package = {"name": "pkg", "version": "1.2.3", "integrity": integrity(tgz)}
     package["files"] = ["axe.min.js", "LICENSE"]
     assert not bp.present(package)
@@ -114,7 +114,7 @@ def test_a_tarball_that_is_not_the_pinned_one_is_refused_and_nothing_kept(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tgz = tarball({"axe.min.js": b"window.axe = 'tampered';"})
-    monkeypatch.setattr(bp.shutil, "which", lambda name: str(fake_npm(tmp_path, tgz)))
+    monkeypatch.setattr(bp.npm.shutil, "which", lambda name: str(fake_npm(tmp_path, tgz)))
     package = {"name": "pkg", "version": "1.2.3", "integrity": integrity(b"the real one")}
     package["files"] = ["axe.min.js"]
     with pytest.raises(SystemExit, match="is not the pinned"):

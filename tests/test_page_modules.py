@@ -58,9 +58,16 @@ def test_no_import_cycle(tmp_path: Path) -> None:
     assert cycle is not None and set(cycle) == {"a.js", "b.js"}
 
 
+#: Modules that fetch static files, never the API: offline.js the offline pack's files (device/, into Cache
+#: Storage), sw.js (the service worker, not a page module) the page shell for its cache.
+STATIC_FETCHERS = ["offline.js", "sw.js"]
+
+
 def test_every_http_call_goes_through_api_js() -> None:
     callers = sorted(name for name, text in sources().items() if re.search(r"\bfetch\(", text))
-    assert callers == ["api.js"]
+    assert callers == sorted(["api.js", *STATIC_FETCHERS])
+    for name in STATIC_FETCHERS:
+        assert not re.search(r"""fetch\([^)]*['"`]api/""", sources()[name]), name
 
 
 def test_the_socket_is_connection_js_and_only_moves_js_sends_on_it() -> None:

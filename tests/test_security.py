@@ -89,7 +89,9 @@ def csp_directives(value: str) -> dict[str, list[str]]:
 def check_security_headers(headers: httpx.Headers, host: str) -> None:
     csp = csp_directives(headers["content-security-policy"])
     assert csp["default-src"] == ["'self'"]
-    assert csp["script-src"] == ["'self'"]  # no 'unsafe-inline', no 'unsafe-eval', no other host
+    # no 'unsafe-inline', no 'unsafe-eval', no other host; WebAssembly (Pyodide, in a worker) may compile
+    assert csp["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
+    assert csp["worker-src"] == ["'self'"]
     assert csp["style-src"] == ["'self'"]
     assert csp["object-src"] == ["'none'"]
     assert csp["base-uri"] == ["'none'"]

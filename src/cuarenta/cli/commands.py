@@ -2,7 +2,7 @@
 
 Each subcommand is one function registered on :data:`app`; the commands that
 need more than a few lines live in their own modules (:mod:`.play`,
-:mod:`.arena`, :mod:`.serve`, :mod:`.demo`, :mod:`.backup`). With no subcommand the program
+:mod:`.arena`, :mod:`.serve`, :mod:`.demo`, :mod:`.backup`, :mod:`.offline`). With no subcommand the program
 starts the web app (``serve`` with its defaults).
 """
 
@@ -19,6 +19,7 @@ from cuarenta import __version__
 from cuarenta.cli.arena import arena_command
 from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
+from cuarenta.cli.offline import pack_command, site_command
 from cuarenta.cli.play import play_command
 from cuarenta.cli.serve import serve_command
 from cuarenta.cli.worker import worker_command
@@ -110,8 +111,10 @@ def demo(
 app.command("arena")(arena_command)
 app.command("backup")(backup_command)
 app.command("restore")(restore_command)
+app.command("pack")(pack_command)
 app.command("play")(play_command)
 app.command("serve")(serve_command)
+app.command("site")(site_command)
 app.command("worker")(worker_command)
 
 

@@ -449,6 +449,15 @@ def serve_command(
             "(moves acknowledged since the last checkpoint are gone; docs/storage.md).",
         ),
     ] = False,
+    pack: Annotated[
+        Path | None,
+        typer.Option(
+            "--pack",
+            metavar="DIR",
+            help="The offline pack served at /device/ (default: where `cuarenta pack` builds it; "
+            'docs/web.md "Install and offline").',
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: play Cuarenta in the browser (prints the address to open)."""
     import uvicorn
@@ -485,6 +494,7 @@ def serve_command(
             established=Established(games=leaderboard_games, opponents=leaderboard_opponents),
             init=init,
             accept_lost_wal=accept_lost_wal,
+            pack_dir=pack,
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)

@@ -30,7 +30,19 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from cuarenta import __version__
-from cuarenta.server.edge import operations, options, pages, profiles, qr, records, rooms, sockets, tables
+from cuarenta.offline.pack import default_pack_dir
+from cuarenta.server.edge import (
+    device,
+    operations,
+    options,
+    pages,
+    profiles,
+    qr,
+    records,
+    rooms,
+    sockets,
+    tables,
+)
 from cuarenta.server.edge.deps import CreationLimits, errors, install_error_handlers
 from cuarenta.server.edge.hosts import HostCheck, ServerNames
 from cuarenta.server.edge.limits import AddressLimits
@@ -74,6 +86,7 @@ def create_app(
     accept_lost_wal: bool = False,
     integrity_seconds: float = INTEGRITY_SECONDS,
     server_names: Iterable[str] | None = None,
+    pack_dir: Path | None = None,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -96,6 +109,8 @@ def create_app(
     ``server_names`` turns the Host check on (:mod:`cuarenta.server.edge.hosts`): requests must name an IP
     address, ``localhost``, this machine, one of these names or a host of ``allow_origins``; ``None`` (the
     default of the library function; ``cuarenta serve`` always checks) leaves it off.
+    ``pack_dir`` is the offline pack served at ``/device/`` (default
+    :func:`~cuarenta.offline.pack.default_pack_dir`, where ``cuarenta pack`` builds it).
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     names = None if server_names is None else ServerNames.with_origins(server_names, allow_origins)
@@ -167,7 +182,9 @@ def create_app(
     app.include_router(qr.router)
     app.include_router(records.router)
     app.include_router(sockets.router)
-    pages.mount_page(app, STATIC_DIR if static_dir is None else Path(static_dir))  # last: it takes "/"
+    static = STATIC_DIR if static_dir is None else Path(static_dir)
+    device.mount_device(app, default_pack_dir() if pack_dir is None else Path(pack_dir), static)
+    pages.mount_page(app, static)  # last: it takes "/"
     return app
 
 

@@ -105,7 +105,9 @@ def content_security_policy(host: str | None) -> str:
     """The page's Content-Security-Policy. The page loads its script, style, images and texts from
     its own origin and opens a WebSocket back to it: ``connect-src`` names ``ws://`` and ``wss://`` of the
     request's host as well as ``'self'`` (older browsers do not count a WebSocket to the same host as
-    ``'self'``). A ``Host`` that is not a plain host[:port] is left out.
+    ``'self'``). A ``Host`` that is not a plain host[:port] is left out. The game on the device
+    (docs/web.md "Install and offline") runs Pyodide in a Web Worker: ``worker-src 'self'`` and
+    ``'wasm-unsafe-eval'`` (WebAssembly compilation only, not JavaScript's ``eval``) in ``script-src``.
 
     >>> content_security_policy("127.0.0.1:8000").split("; ")[4]
     "connect-src 'self' ws://127.0.0.1:8000 wss://127.0.0.1:8000"
@@ -116,10 +118,11 @@ def content_security_policy(host: str | None) -> str:
     return "; ".join(
         (
             "default-src 'self'",
-            "script-src 'self'",
+            "script-src 'self' 'wasm-unsafe-eval'",
             "style-src 'self'",
             "img-src 'self'",
             connect,
+            "worker-src 'self'",
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",

@@ -169,7 +169,7 @@ class DeviceHost:
         if len(route) == 2 and route[0] == "rooms":
             self._allow(method, "GET")
             return _answer(200, answers.room_info(self.authority, route[1], self._token(token)))
-        if len(route) == 4 and route[0] == "games" and route[3] == "record":
+        if len(route) == 3 and route[0] == "games" and route[2] == "record":
             self._allow(method, "GET")
             mesa = self._mesa(query.get("mesa"))
             found = answers.record_answer(self.authority, self.store, route[1], self._token(token), mesa)

@@ -23,10 +23,10 @@ import msgspec
 from cuarenta.server.authority.wire import messages as real
 
 TESTS = Path(__file__).parent
-BLOCKED = (
-    "fastapi starlette pydantic pydantic_core msgspec sqlalchemy redis uvicorn typer rich httpx psycopg "
-    "prometheus_client"
-).split()
+BLOCKED = [
+    *("fastapi", "starlette", "pydantic", "pydantic_core", "msgspec", "sqlalchemy", "redis", "uvicorn"),
+    *("typer", "rich", "httpx", "psycopg", "prometheus_client"),
+]
 
 SCRIPT = textwrap.dedent(
     """

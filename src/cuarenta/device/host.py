@@ -243,8 +243,8 @@ class DeviceHost:
         conn_id = self._last
         conn = Connection()
         self._conns[conn_id] = conn
-        with contextlib.suppress(RuntimeError):  # no loop yet: frames leave after each call only
-            loop = asyncio.get_event_loop()
+        with contextlib.suppress(RuntimeError):  # no running loop: frames leave after each call only
+            loop = asyncio.get_running_loop()  # Pyodide's WebLoop runs always; CPython: inside asyncio.run
             self._pumps[conn_id] = loop.create_task(self._pump(conn_id, conn), name=f"device-send-{conn_id}")
         return conn_id
 

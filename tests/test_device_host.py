@@ -198,6 +198,7 @@ def test_the_device_and_the_server_play_the_same_game_and_refuse_alike(tmp_path:
         no_room = client.get("/api/rooms/nothere", headers={"Authorization": "Bearer abc"})
         no_token = client.get("/api/rooms/nothere")
         history = client.post("/api/history", json={"tokens": "abc"})
+        by_address = client.get("/api/history")
     on_device = [device_record(body), device_record(four)]
     for server, device in zip(on_server, on_device, strict=True):
         assert without_wall_clock(device) == without_wall_clock(server)
@@ -215,6 +216,8 @@ def test_the_device_and_the_server_play_the_same_game_and_refuse_alike(tmp_path:
     }
     answer = json.loads(host.http("POST", "api/history", '{"tokens": "abc"}', None))
     assert (answer["status"], answer["body"]) == (history.status_code, history.json())
+    answer = json.loads(host.http("GET", "api/history", None, None))
+    assert (answer["status"], answer["body"]) == (by_address.status_code, by_address.json())
 
 
 BAD_MESSAGES = [

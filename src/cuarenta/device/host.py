@@ -183,7 +183,7 @@ class DeviceHost:
             )
         if route == ["history"]:
             if method == "GET":
-                raise answers.Refused(405, 'POST the tokens in the body, {"tokens": [...]}')
+                raise answers.Refused(405, answers.HISTORY_BY_ADDRESS)
             self._allow(method, "POST")
             tokens = answers.history_tokens(self._body(body))
             return _answer(200, answers.history_answer(self.store, tokens))

@@ -48,6 +48,10 @@ log = logging.getLogger("cuarenta.server")
 QUICK_PRESET: Final = "basico"
 #: Label keys of the values of a ``points`` or ``cards`` option that the form does not list.
 OTHER_VALUE_KEYS: Final = {"points": "option.value.points", "cards": "option.value.cards"}
+#: What a secret in the address is told (the server's request guard; ``GET /api/history``).
+TOKEN_IN_ADDRESS: Final = "send the token in the Authorization header, never in the address"
+#: The 405 of ``GET /api/history``.
+HISTORY_BY_ADDRESS: Final = 'POST the tokens in the body, {"tokens": [...]}; ' + TOKEN_IN_ADDRESS
 #: The most tokens one history request may name.
 MAX_TOKENS: Final = 100
 #: The longest seat token the API reads (the server's tokens have 32 characters).
@@ -500,11 +504,13 @@ def record_answer(
 
 
 __all__ = [
+    "HISTORY_BY_ADDRESS",
     "MAX_TOKENS",
     "MAX_TOKEN_CHARS",
     "OTHER_VALUE_KEYS",
     "QUICK_PRESET",
     "SEED_ONLY_FOR_PRACTICE",
+    "TOKEN_IN_ADDRESS",
     "HistoryStore",
     "NewRoomBody",
     "RecordAnswer",

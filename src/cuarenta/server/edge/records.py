@@ -29,7 +29,6 @@ from cuarenta.server.edge.deps import (
     json_errors,
 )
 from cuarenta.server.edge.rooms import RoomId
-from cuarenta.server.edge.security import TOKEN_IN_ADDRESS
 
 log = logging.getLogger("cuarenta.server")
 router = APIRouter()
@@ -120,7 +119,7 @@ def history(body: HistoryRequest, store: StoreDep) -> dict[str, Any]:
 @router.get("/api/history", include_in_schema=False)
 def history_by_address() -> JSONResponse:
     return JSONResponse(
-        {"detail": 'POST the tokens in the body, {"tokens": [...]}; ' + TOKEN_IN_ADDRESS},
+        {"detail": answers.HISTORY_BY_ADDRESS},
         status_code=405,
         headers={"Allow": "POST"},
     )

@@ -4,7 +4,8 @@
   catalogue loader) imports only the standard library and itself;
 - the computer players, the arena and the hints import the engine and each other;
 - the texts (``cuarenta.i18n``) import the engine;
-- the command line and the server sit on top and may import everything below them.
+- the command line and the server sit on top and may import everything below them; the device host
+  (``cuarenta.device``: the server's authority in the browser) is part of the server's layer.
 
 ``pip install cuarenta`` installs no other package: the engine and the players run on the standard
 library alone, which a subprocess with every third-party import blocked proves.
@@ -61,7 +62,7 @@ def layer_of(module: str) -> str:
         return TEXTS
     if head in ("cli", "__main__"):  # python -m cuarenta runs the command line
         return CLI
-    if head in ("server", "web"):
+    if head in ("server", "web", "device"):
         return SERVER
     return ENGINE
 

@@ -8,5 +8,7 @@ test module imports another (tests/test_repository.py checks it).
 - :mod:`support.tables`: tables with friends, a seat's browser;
 - :mod:`support.served`: a real ``cuarenta serve`` subprocess;
 - :mod:`support.cluster`: real PostgreSQL, Redis, nginx, nodes and workers for the cluster tests;
+- :mod:`support.device`: a page on the device host (cuarenta.device), the no-hidden-card rule without the
+  server's stack;
 - :mod:`support.ports`: free loopback ports (imports nothing of the project: the benchmarks use it too).
 """

@@ -1,5 +1,7 @@
 """The web app's messages (docs/protocol.md, version 1): parsing, validation and error codes.
 
+The codes, :class:`ProtocolError` and the checks of a message's envelope are in
+:mod:`cuarenta.server.protocolcore` (shared with the device host, which has no pydantic).
 Every message a browser sends is read by :func:`parse_client_message`, which
 returns one of the pydantic models below or raises :class:`ProtocolError`
 with the code of the table in docs/protocol.md. Messages the server sends are
@@ -10,17 +12,15 @@ MoveMessage(v=1, type='move', move='7h x3c+4d', state=3)
 >>> parse_client_message('{"v": 3, "type": "ping"}')
 Traceback (most recent call last):
 ...
-cuarenta.server.protocol.ProtocolError: bad_version: this server speaks protocol versions 1 and 2, not 3
+cuarenta.server.protocolcore.ProtocolError: bad_version: this server speaks protocol versions 1 and 2, not 3
 """
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.messages import (
     PACES,
     PROTOCOL_VERSION,
@@ -31,52 +31,16 @@ from cuarenta.server.authority.messages import (
     state_message,
     table_message,
 )
-
-#: Every protocol version a client may speak (version 2: docs/protocol.md "Version 2", authority/wire/).
-PROTOCOL_VERSIONS: Final = (1, 2)
-#: The largest message a browser may send, in characters (a move is a few dozen).
-MAX_MESSAGE_CHARS: Final = 4096
-
-#: Every error code a browser can receive, with what it means (docs/protocol.md).
-ERROR_CODES: Final[dict[str, str]] = {
-    "bad_message": "not JSON, no type, unknown type, missing or malformed fields",
-    "bad_version": "v is not 1 or 2",
-    "not_joined": "a move or next before a successful join",
-    "unknown_room": "no such room",
-    "bad_token": "the token is not a seat's token in that room",
-    "corrupt_room": "the room's saved game cannot be read",
-    "not_your_turn": "a move when it is another seat's turn",
-    "stale": "state is older than the current state",
-    "illegal_move": "the engine refused the move",
-    "game_over": "a move after the mesa ended",
-    "not_finished": "a next while the mesa is still in play",
-    "rate_limited": "more messages than the rate limit allows: the socket is then closed (1008)",
-    # tables with friends (docs/tables.md)
-    "not_a_table": "watch or rematch in a room against the computer",
-    "use_rematch": "next at a table: every person agrees with rematch instead",
-    "too_fast": "a reaction sooner than the reaction limit allows (the socket stays open)",
-    "not_started": "a move while the table waits for people",
-    "seat_left": "the token of a seat whose person left the table for good",
-    "seat_reclaimed": "the token of a seat its person took back on another device with the seat code",
-    "seat_given": "the token of a seat the table's creator gave to someone new",
-    "store_unavailable": "the move could not be stored: it was not made (try again)",
-}
-
-
-class ProtocolError(TableError):
-    """A message that is refused: ``code`` is one of :data:`ERROR_CODES`, ``message`` says why.
-
-    ``reason`` is the engine's error behind an ``illegal_move`` as ``{"code", "params"}`` (its
-    text is ``error.<code>`` of the catalogue), so that the page can say it in the player's language.
-    The authority refuses requests with its own :class:`~cuarenta.server.authority.errors.TableError`,
-    of which this is the wire's kind (a code checked against :data:`ERROR_CODES`).
-    """
-
-    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown error code {code!r}")
-        super().__init__(code, message, reason)
-
+from cuarenta.server.protocolcore import (
+    ERROR_CODES,
+    MAX_MESSAGE_CHARS,
+    PROTOCOL_VERSIONS,
+    ProtocolError,
+    error_message,
+    malformed,
+    pong_message,
+    read_envelope,
+)
 
 _Text = Annotated[StrictStr, Field(min_length=1, max_length=200)]
 
@@ -184,56 +148,14 @@ def _describe_validation(exc: ValidationError) -> str:
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
     """Read one browser message; raises :class:`ProtocolError` (``bad_message`` or ``bad_version``)."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_message", "the message is not UTF-8 text") from None
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE_CHARS} characters")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # JSONDecodeError, or a number too long to read
-        raise ProtocolError("bad_message", "the message is not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "the message must be a JSON object")
-    version = data.get("v")
-    if version not in PROTOCOL_VERSIONS or isinstance(version, bool):
-        if "v" not in data:
-            raise ProtocolError("bad_version", 'the message has no "v": send "v": 1 or "v": 2')
-        raise ProtocolError("bad_version", f"this server speaks protocol versions 1 and 2, not {version!r}")
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", 'the message has no "type"')
-    model = _MODELS.get(kind)
-    if model is None:
-        raise ProtocolError(
-            "bad_message", f"unknown message type {kind!r}: expected one of {', '.join(_MODELS)}"
-        )
+    data, kind = read_envelope(text)  # the checks shared with the device host (protocolcore)
+    model = _MODELS[kind]
     try:
         message = model.model_validate(data)
     except ValidationError as exc:
-        raise ProtocolError(
-            "bad_message", f"malformed {kind!r} message: {_describe_validation(exc)}"
-        ) from None
+        raise malformed(kind, _describe_validation(exc)) from None
     assert isinstance(message, ClientMessage)
     return message
-
-
-# -- server messages -----------------------------------------------------------------------------------
-def error_message(code: str, message: str, reason: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``{"v": 1, "type": "error", "code": ..., "message": ...}``, with ``"reason": {"code", "params"}``
-    when the engine's error is known (an ``illegal_move``)."""
-    if code not in ERROR_CODES:
-        raise ValueError(f"unknown error code {code!r}")
-    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
-    if reason is not None:
-        out["reason"] = reason
-    return out
-
-
-def pong_message() -> dict[str, Any]:
-    return {"v": PROTOCOL_VERSION, "type": "pong"}
 
 
 __all__ = [
@@ -241,6 +163,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "PACES",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
     "ClientMessage",
     "JoinMessage",
     "MoveMessage",

@@ -325,6 +325,31 @@ class InProcessThinking:
             self._executor = None
 
 
+class InlineThinking:
+    """Players think on the event loop itself, with no thread and no process: for the device host under
+    Pyodide, which has neither (docs/architecture.md "The device host"). The same player cache and the
+    same :func:`answer` as :class:`InProcessThinking`, so the same request gets the same action; the loop
+    waits while the player thinks (a difícil move takes a moment; nothing else runs meanwhile)."""
+
+    workers = 0
+
+    def __init__(self) -> None:
+        self.cache = PlayerCache()
+
+    async def choose(self, request: ThinkRequest) -> str:
+        await asyncio.sleep(0)  # let what is queued (the frames of the last move) go out first
+        try:
+            return answer(request, self.cache)
+        except Exception as exc:
+            raise ThinkingError(f"the {request.level} player of {request.key} failed: {exc}") from exc
+
+    def pids(self) -> list[int]:
+        return []
+
+    async def close(self) -> None:
+        """Nothing to stop."""
+
+
 @dataclass(eq=False)
 class _Job:
     id: int
@@ -589,6 +614,7 @@ __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_TIMEOUT",
     "InProcessThinking",
+    "InlineThinking",
     "PlayerCache",
     "ThinkRequest",
     "Thinking",

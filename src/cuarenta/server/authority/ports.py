@@ -150,6 +150,21 @@ class FinishedRow:
         return dataclasses.replace(self, person_team=team, caidas=caidas, limpias=limpias)
 
 
+@dataclass(frozen=True)
+class PlayingRow:
+    """A room whose current mesa is still in play, for the history's list of unfinished games."""
+
+    room: str
+    created: str
+    updated: str  #: the last change (a move, a new mesa)
+    players: int
+    level: str
+    rules: str  #: JSON
+    mesa: int
+    moves: int  #: actions played in the current mesa
+    practice: bool = False
+
+
 # -- the ports ----------------------------------------------------------------------------------------------
 class StorePort(Protocol):
     """What the authority asks of its store (:class:`cuarenta.server.store.Store` satisfies it). Every
@@ -276,6 +291,7 @@ __all__ = [
     "ActionRow",
     "Bus",
     "FinishedRow",
+    "PlayingRow",
     "Ratings",
     "RoomRow",
     "Scheduler",

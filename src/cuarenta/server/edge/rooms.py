@@ -1,5 +1,6 @@
 """The routes of rooms against the computer (docs/protocol.md): ``POST /api/rooms`` makes one,
-``GET /api/rooms/{room}`` tells a seat's token the state of its room (to resume).
+``GET /api/rooms/{room}`` tells a seat's token the state of its room (to resume). What they answer is
+built in :mod:`cuarenta.server.answers` (the device host answers the same).
 
 Handlers that touch the rooms are coroutines: they run on the event loop, like the sockets and the
 computer players' moves, so a room is never loaded or changed from two threads at once.
@@ -29,13 +30,13 @@ from pydantic import (
     model_validator,
 )
 
-from cuarenta.errors import CuarentaError
 from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.server import answers
 from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import RoomsDep, SeatToken, errors, limit_room_creation
 from cuarenta.server.edge.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level
 from cuarenta.server.names import clean_name
-from cuarenta.server.rooms import available_levels, default_level, room_status
+from cuarenta.server.rooms import available_levels
 
 router = APIRouter()
 #: A room's id in a path.
@@ -76,10 +77,7 @@ class NewRoom(BaseModel):
     @model_validator(mode="after")
     def _seed_only_for_practice(self) -> NewRoom:
         if self.seed is not None and not self.practice:
-            raise ValueError(
-                "seed: the server chooses the seed of every room; a chosen seed is only for a practice "
-                'room, which is kept out of the statistics: send "practice": true with it'
-            )
+            raise ValueError(answers.SEED_ONLY_FOR_PRACTICE)
         return self
 
 
@@ -104,17 +102,11 @@ class RoomInfo(BaseModel):
 
 def rules_for(players: int, asked: dict[str, Any]) -> Rules:
     """The rules a new room or table asks for (``{"preset": NAME, ...options}``) for ``players``;
-    :class:`HTTPException` 422 saying what is wrong."""
-    data = dict(asked)
-    if "players" in data and data["players"] != players:
-        raise HTTPException(
-            422, f"rules.players is {data['players']!r} but players is {players}: make them agree"
-        )
-    data["players"] = players
+    :class:`HTTPException` 422 saying what is wrong (:func:`cuarenta.server.answers.rules_for`)."""
     try:
-        return Rules.from_dict(data)
-    except (CuarentaError, TypeError, ValueError) as exc:
-        raise HTTPException(422, f"rules: {exc}") from None
+        return answers.rules_for(players, asked)
+    except answers.Refused as exc:
+        raise HTTPException(exc.status, exc.detail) from None
 
 
 def rules_of(body: NewRoom) -> Rules:
@@ -130,15 +122,18 @@ def rules_of(body: NewRoom) -> Rules:
 )
 async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
     """A new room against the computer; the answer's token is the person's (seat 0)."""
-    rules = rules_of(body)
-    room, token = rooms.create(
-        rules=rules,
-        level=body.level or default_level(),
+    checked = answers.NewRoomBody(
+        players=body.players,
+        level=body.level,
+        rules=body.rules,
         name=body.name,
         seed=body.seed,
         practice=body.practice,
     )
-    return {"room": room.id, "seat": 0, "token": token}
+    try:
+        return answers.new_room(rooms, checked)
+    except answers.Refused as exc:
+        raise HTTPException(exc.status, exc.detail) from None
 
 
 @router.get(
@@ -146,8 +141,7 @@ async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
 )
 async def get_room(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
     """The state of a token's room (used to resume)."""
-    room, seat = rooms.authorize(room_id, token)  # a RoomProblem answers its status (deps)
-    return {**room_status(room), "seat": seat}
+    return answers.room_info(rooms, room_id, token)  # a RoomProblem answers its status (deps)
 
 
 __all__ = ["NewRoom", "NewRoomAnswer", "RoomId", "RoomInfo", "router", "rules_for", "rules_of"]

@@ -28,13 +28,13 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cuarenta.server.answers import TOKEN_IN_ADDRESS  # (answers: the device host says it too)
 from cuarenta.server.ops.logs import TOKEN_PARAMETERS
 
 #: The largest HTTP request body, in bytes (a new room's body is a few hundred; 100 tokens about 4 KiB).
 MAX_BODY_BYTES: Final = 64 * 1024
 #: The largest WebSocket frame uvicorn reads (bigger frames close the socket with 1009 before being read).
 WS_MAX_FRAME_BYTES: Final = 64 * 1024
-TOKEN_IN_ADDRESS: Final = "send the token in the Authorization header, never in the address"
 #: The socket's version of :data:`TOKEN_IN_ADDRESS` (docs/protocol.md: refused with 400 at the handshake).
 TOKEN_IN_SOCKET_ADDRESS: Final = 'send the token in the socket\'s "join" message, never in the address'
 _HOST = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")

@@ -34,16 +34,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Literal
 
-from prometheus_client import (
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    GCCollector,
-    Histogram,
-    PlatformCollector,
-    ProcessCollector,
-    generate_latest,
-)
+try:
+    from prometheus_client import (
+        CollectorRegistry,
+        Counter,
+        Gauge,
+        GCCollector,
+        Histogram,
+        PlatformCollector,
+        ProcessCollector,
+        generate_latest,
+    )
+except ImportError:  # the device host under Pyodide: metrics that record nothing (ops/nometrics.py)
+    from cuarenta.server.ops.nometrics import (  # type: ignore[assignment]
+        CollectorRegistry,
+        Counter,
+        Gauge,
+        GCCollector,
+        Histogram,
+        PlatformCollector,
+        ProcessCollector,
+        generate_latest,
+    )
 
 #: The ``Content-Type`` of :meth:`Metrics.render`: Prometheus' text format 0.0.4, which every Prometheus
 #: reads (prometheus_client's own "latest" has become 1.0.0 since 0.22, which Prometheus 2 does not name).

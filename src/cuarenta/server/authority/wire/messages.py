@@ -2,6 +2,7 @@
 
 msgspec Structs: encoding one is faster than encoding the same data as a dict or a dataclass
 (``python bench/wire_types.py``), and a field left at its default (``None``: unchanged) is not written.
+Without msgspec (the device host under Pyodide) they are :mod:`.plainstruct`'s, which write the same JSON.
 
 >>> text = encode(Private(legal=["7h"], moves=[{"move": "7h", "caida": False, "limpia": True}]))
 >>> text
@@ -15,17 +16,26 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-import msgspec
+try:
+    from msgspec import Struct
+    from msgspec.json import Encoder
+
+    _encode = Encoder().encode
+except ImportError:  # the device host under Pyodide: the same JSON, in pure Python (wire/plainstruct.py)
+    from cuarenta.server.authority.wire.plainstruct import (  # type: ignore[assignment]
+        Struct,
+    )
+    from cuarenta.server.authority.wire.plainstruct import (
+        encode as _encode,
+    )
 
 #: The protocol version of these messages.
 WIRE_VERSION: Final = 2
 
-_encoder = msgspec.json.Encoder()
-
 
 def encode(message: Any) -> str:
     """A message (a Struct, or plain JSON data) as JSON text."""
-    return _encoder.encode(message).decode()
+    return _encode(message).decode()
 
 
 def splice(public: str, private: str | None) -> str:
@@ -36,7 +46,7 @@ def splice(public: str, private: str | None) -> str:
     return f'{public[:-1]},"private":{private}}}'
 
 
-class Private(msgspec.Struct, omit_defaults=True):
+class Private(Struct, omit_defaults=True):
     """A seat's private part of an event: its legal moves (empty when it is not its turn) with their
     marks; its hand when it changed (``None``: unchanged); its hints when its socket asked for them."""
 
@@ -46,7 +56,7 @@ class Private(msgspec.Struct, omit_defaults=True):
     hints: list[dict[str, Any]] | None = None
 
 
-class _Message(msgspec.Struct, omit_defaults=True, tag_field="type"):
+class _Message(Struct, omit_defaults=True, tag_field="type"):
     """A server message of version 2: ``{"type": ..., "v": 2, ...}`` (``type`` is the Struct's tag)."""
 
     v: int

@@ -1,0 +1,343 @@
+"""The device host: the project's :class:`~cuarenta.server.authority.Authority` in the browser (Pyodide,
+in a Web Worker), answering the page's HTTP requests and socket messages as the server does.
+
+It is wired with the device's parts: a :class:`~cuarenta.device.store.MemoryStore` whose every change is
+handed to ``persist`` (the worker writes it to IndexedDB), the one-process bus, the local scheduler of
+the computer players (paced on asyncio) and :class:`~cuarenta.server.thinking.InlineThinking` (Pyodide
+has no threads). The answers are built by :mod:`cuarenta.server.answers`, the same functions the
+server's routes call; the socket messages are read by :mod:`cuarenta.device.messages` and refused with
+the server's codes and sentences. Tables with friends need a server: their routes answer 404 with the
+code ``device_only_computer``.
+
+Every call is synchronous; the computer's moves run on the event loop (Pyodide's WebLoop in the browser)
+and their frames leave through ``send`` as they come. Call it from the loop's thread only.
+
+>>> import asyncio, json
+>>> async def demo() -> list[str]:
+...     frames: list[str] = []
+...     host = DeviceHost(send=lambda conn, text: frames.append(json.loads(text)["type"]))
+...     made = json.loads(host.http("POST", "api/rooms", '{"level": "facil"}', None))["body"]
+...     conn = host.open()
+...     host.receive(conn, json.dumps({"v": 2, "type": "join", "room": made["room"], "token": made["token"]}))
+...     host.close(conn)
+...     await host.shutdown()
+...     return frames
+>>> asyncio.run(demo())
+['snapshot']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+from urllib.parse import parse_qs, urlsplit
+
+from cuarenta.catalogue import LANGS
+from cuarenta.device.messages import parse_client_message
+from cuarenta.device.store import MemoryStore, Persist
+from cuarenta.server import answers
+from cuarenta.server.authority.bus import LocalBus
+from cuarenta.server.authority.core import Authority
+from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.model import CLOSE_SOCKET, Connection
+from cuarenta.server.authority.ports import StoreError
+from cuarenta.server.authority.wire.messages import SharedMessage
+from cuarenta.server.edge.statuses import http_status
+from cuarenta.server.protocolcore import ProtocolError, error_message, pong_message
+from cuarenta.server.thinking import InlineThinking
+
+log = logging.getLogger("cuarenta.device")
+
+#: The pause before a computer move at the normal pace, in seconds (the server's default).
+BOT_DELAY: Final = 0.8
+#: What a frame for a connection calls: the connection's id and the frame's text.
+Send = Callable[[int, str], None]
+#: The code of the answer to what needs a server (tables with friends, profiles, the leaderboard).
+DEVICE_ONLY_COMPUTER: Final = "device_only_computer"
+#: The first part of the paths that need a server.
+SERVER_ONLY: Final = ("tables", "profiles", "leaderboard", "qr", "lobby")
+#: The longest seat token the API reads (as the server's).
+MAX_TOKEN_CHARS: Final = 200
+
+
+def _no_send(conn: int, text: str) -> None:
+    """Send nothing."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _answer(status: int, body: Any) -> str:
+    return _json({"status": status, "body": body})
+
+
+def _plain(value: Any) -> Any:
+    """A value given from JavaScript (a ``JsProxy``) as Python's own; a Python value as it is."""
+    to_py = getattr(value, "to_py", None)
+    return to_py() if callable(to_py) else value
+
+
+class DeviceHost:
+    """The authority of one device (module docstring).
+
+    ``saved``: room id → the text of every room saved before (from IndexedDB; a JavaScript object or Map
+    is read with ``to_py``); ``send(conn, text)``: a frame for a connection; ``persist(room_id, text)``: a
+    room's stored data changed (``text`` ``None``: the room was deleted). ``bot_delay``: the computer's
+    pause at the normal pace, in seconds.
+    """
+
+    def __init__(
+        self,
+        saved: Mapping[str, str] | None = None,
+        send: Send | None = None,
+        persist: Persist | None = None,
+        *,
+        bot_delay: float = BOT_DELAY,
+    ) -> None:
+        found = _plain(saved)
+        if isinstance(found, str):
+            found = json.loads(found)
+        if found is not None and not isinstance(found, Mapping):
+            raise TypeError(f"saved must map room ids to their texts, not {type(found).__name__}")
+        self.send: Send = _no_send if send is None else send
+        self.store = MemoryStore(found, persist)
+        self.authority = Authority(self.store, bot_delay=bot_delay, thinking=InlineThinking(), bus=LocalBus())
+        self._conns: dict[int, Connection] = {}
+        self._pumps: dict[int, asyncio.Task[None]] = {}
+        self._last = 0
+
+    @property
+    def skipped(self) -> dict[str, str]:
+        """Room id → why its saved text could not be read (it was left out at boot; nothing else was)."""
+        return dict(self.store.skipped)
+
+    # -- HTTP-like requests -----------------------------------------------------------------------------
+    def http(self, method: str, path: str, body: Any = None, token: str | None = None) -> str:
+        """Answer a request of the page as the server would: JSON text ``{"status": N, "body": {...}}``,
+        or for a record ``{"status": 200, "text": ..., "type": ..., "filename": ...}``.
+
+        ``path`` is relative, as the page asks it (``"api/rooms"``, ``"api/games/R/record?mesa=2"``);
+        ``body`` the request's JSON text (or ``None``); ``token`` the seat's token of the
+        ``Authorization`` header (or ``None``)."""
+        try:
+            return self._http(str(method).upper(), str(path), _plain(body), _plain(token))
+        except answers.Refused as exc:
+            return _answer(exc.status, {"detail": exc.detail})
+        except TableError as exc:  # the authority's refusals, as the server's error handler answers them
+            return _answer(http_status(exc), {"detail": exc.message, "code": exc.code})
+        except StoreError as exc:
+            log.error("%s %s: the device's store failed: %s", method, path, exc)
+            return _answer(503, {"detail": f"the game could not be saved on this device (try again): {exc}"})
+        except Exception:
+            log.exception("%s %s failed", method, path)
+            return _answer(500, {"detail": "Internal Server Error"})
+
+    def _http(self, method: str, path: str, body: Any, token: str | None) -> str:
+        parts = urlsplit(path)
+        route = [p for p in parts.path.strip("/").split("/") if p]
+        query = parse_qs(parts.query)
+        if route[:1] != ["api"]:
+            raise answers.Refused(404, "Not Found")
+        route = route[1:]
+        if route and route[0] in SERVER_ONLY:
+            return _answer(
+                404,
+                {
+                    "detail": "playing with friends needs a server: this device plays against the "
+                    "computer only (open the game from a server to play with friends)",
+                    "code": DEVICE_ONLY_COMPUTER,
+                },
+            )
+        if route == ["options"]:
+            self._allow(method, "GET")
+            return _answer(200, answers.options_payload())
+        if len(route) == 2 and route[0] == "texts":
+            self._allow(method, "GET")
+            if route[1] not in LANGS:
+                raise answers.no_texts(route[1])
+            text, _ = answers.texts_body(route[1])
+            return '{"status":200,"body":' + text.decode() + "}"
+        if route == ["rooms"]:
+            self._allow(method, "POST")
+            checked = answers.new_room_body({} if body is None else self._body(body))
+            return _answer(200, answers.new_room(self.authority, checked))
+        if len(route) == 2 and route[0] == "rooms":
+            self._allow(method, "GET")
+            return _answer(200, answers.room_info(self.authority, route[1], self._token(token)))
+        if len(route) == 3 and route[0] == "games" and route[2] == "record":
+            self._allow(method, "GET")
+            mesa = self._mesa(query.get("mesa"))
+            found = answers.record_answer(self.authority, self.store, route[1], self._token(token), mesa)
+            return _json(
+                {
+                    "status": 200,
+                    "text": found.text,
+                    "type": "text/plain; charset=utf-8",
+                    "filename": found.filename,
+                }
+            )
+        if route == ["history"]:
+            if method == "GET":
+                raise answers.Refused(405, answers.HISTORY_BY_ADDRESS)
+            self._allow(method, "POST")
+            tokens = answers.history_tokens(self._body(body))
+            return _answer(200, answers.history_answer(self.store, tokens))
+        if route == ["stats"]:
+            if method == "GET":
+                return _answer(200, answers.stats_answer(self.store))
+            self._allow(method, "POST")
+            tokens = answers.history_tokens(self._body(body))
+            return _answer(200, answers.browser_stats_answer(self.store, tokens))
+        raise answers.Refused(404, "Not Found")
+
+    @staticmethod
+    def _allow(method: str, allowed: str) -> None:
+        if method != allowed:
+            raise answers.Refused(405, "Method Not Allowed")
+
+    @staticmethod
+    def _body(body: Any) -> Any:
+        if isinstance(body, bytes | str):
+            try:
+                return json.loads(body)
+            except ValueError as exc:
+                raise answers.Refused(422, f"body: JSON decode error ({exc})") from None
+        return body
+
+    @staticmethod
+    def _token(token: str | None) -> str:
+        """The seat's token as the server reads its ``Authorization`` header (401 without, 403 too long)."""
+        if not token:
+            raise answers.Refused(401, "send the seat's token in the header Authorization: Bearer <token>")
+        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+            raise answers.Refused(
+                403, f"that is not a seat's token (longer than {MAX_TOKEN_CHARS} characters)"
+            )
+        return token
+
+    @staticmethod
+    def _mesa(values: list[str] | None) -> int | None:
+        if not values:
+            return None
+        try:
+            mesa = int(values[-1])
+        except ValueError:
+            raise answers.Refused(
+                422, "mesa: Input should be a valid integer, unable to parse string as an integer"
+            ) from None
+        if mesa < 1:
+            raise answers.Refused(422, "mesa: Input should be greater than or equal to 1")
+        if mesa >= 2**31:
+            raise answers.Refused(422, f"mesa: Input should be less than {2**31}")
+        return mesa
+
+    # -- the socket -------------------------------------------------------------------------------------
+    def open(self) -> int:
+        """A new connection (as a socket that opened); its frames leave through ``send``."""
+        self._last += 1
+        conn_id = self._last
+        conn = Connection()
+        self._conns[conn_id] = conn
+        with contextlib.suppress(RuntimeError):  # no running loop: frames leave after each call only
+            loop = asyncio.get_running_loop()  # Pyodide's WebLoop runs always; CPython: inside asyncio.run
+            self._pumps[conn_id] = loop.create_task(self._pump(conn_id, conn), name=f"device-send-{conn_id}")
+        return conn_id
+
+    def receive(self, conn: int, text: str) -> None:
+        """A message of the page on connection ``conn``: handled as the server's socket handles it (a
+        refusal is answered with an ``error`` frame; the connection stays open)."""
+        found = self._conns.get(conn)
+        if found is None:
+            raise ValueError(f"there is no open connection {conn!r}")
+        try:
+            self._dispatch(found, _plain(text))
+        except TableError as exc:  # the authority's refusals, the wire's ProtocolError among them
+            found.send(error_message(exc.code, exc.message, exc.reason))
+        except StoreError as exc:
+            log.error("a socket's request failed in the device's store: %s", exc)
+            found.send(
+                error_message(
+                    "store_unavailable", f"the game could not be saved on this device (try again): {exc}"
+                )
+            )
+        self._flush(conn, found)
+
+    def _dispatch(self, conn: Connection, text: str) -> None:
+        message = parse_client_message(text)
+        request: Any = message.request
+        authority = self.authority
+        if message.type == "ping":
+            conn.send(pong_message())
+        elif message.type == "join":
+            authority.join(conn, request)
+        elif message.type == "move":
+            authority.move(conn, request)
+        elif message.type == "next":
+            authority.next_mesa(conn, request)
+        elif message.type == "pace":
+            authority.pace(conn, request)
+        elif message.type == "watch":
+            authority.watch(conn, request)
+        else:  # react, rematch: for tables with friends, which need a server
+            raise ProtocolError(
+                "not_a_table",
+                f"{message.type} is for tables with friends, which need a server: this device plays "
+                "against the computer only",
+            )
+
+    def close(self, conn: int) -> None:
+        """Connection ``conn`` closed (the page left): its seat is left as a closed socket leaves it."""
+        found = self._conns.pop(conn, None)
+        if found is None:
+            return
+        self.authority.leave(found)
+        pump = self._pumps.pop(conn, None)
+        if pump is not None:
+            pump.cancel()
+
+    def _deliver(self, conn_id: int, message: dict[str, Any]) -> None:
+        if message is CLOSE_SOCKET:  # a cluster's hand-back: never on a device
+            return
+        text = message.text if isinstance(message, SharedMessage) else _json_frame(message)
+        try:
+            self.send(conn_id, text)
+        except Exception:
+            log.exception("sending a frame to connection %d failed", conn_id)
+
+    def _flush(self, conn_id: int, conn: Connection) -> None:
+        """Send what is queued for a connection, in order."""
+        queue = conn.queue
+        while True:
+            try:
+                message = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            queue.task_done()
+            self._deliver(conn_id, message)
+
+    async def _pump(self, conn_id: int, conn: Connection) -> None:
+        """Send what the event loop queues for a connection (the computer's moves), as it comes."""
+        while True:
+            message = await conn.queue.get()
+            conn.queue.task_done()
+            self._deliver(conn_id, message)
+            self._flush(conn_id, conn)
+
+    async def shutdown(self) -> None:
+        """Stop the computer players and the senders (the rooms stay in the store)."""
+        for conn_id in list(self._conns):
+            self.close(conn_id)
+        await self.authority.close()
+
+
+def _json_frame(message: dict[str, Any]) -> str:
+    """A frame as the server's socket sends a plain message (``json.dumps``, not ASCII-escaped)."""
+    return json.dumps(message, ensure_ascii=False)
+
+
+__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHost", "Send"]

@@ -1,0 +1,537 @@
+"""The answers of the HTTP routes a page plays against the computer with, without a web framework: one
+source for the server's FastAPI routes (:mod:`cuarenta.server.edge`) and the device host
+(:mod:`cuarenta.device`), which runs under Pyodide with no FastAPI or pydantic.
+
+- the new-game form and the texts: :func:`options_payload`, :func:`texts_body`;
+- rooms: :func:`rules_for`, :func:`new_room_body` (the checks of ``POST /api/rooms``' body, with the
+  sentences the server's validation answers), :func:`room_info`;
+- what a browser's tokens played: :func:`history_answer`, :func:`stats_answer`,
+  :func:`browser_stats_answer`, :func:`record_answer`, :func:`history_tokens`.
+
+A refusal is a :class:`Refused`: an HTTP status and one clear sentence (``detail``).
+
+>>> payload = options_payload()
+>>> [o["name"] for o in payload["options"]][:3]
+['sum_cards', 'capture', 'caida_limpia_points']
+>>> new_room_body({"players": 3}).players
+Traceback (most recent call last):
+...
+cuarenta.server.answers.Refused: 422: players: 3 players: Cuarenta is played by 2 or 4
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from cuarenta import __version__, catalogue
+from cuarenta.catalogue import LANGS
+from cuarenta.errors import CuarentaError
+from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
+from cuarenta.server.authority.messages import PROTOCOL_VERSION
+from cuarenta.server.authority.model import available_levels, default_level
+from cuarenta.server.authority.ports import FinishedRow, PlayingRow, RoomRow, hash_token
+from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
+from cuarenta.server.names import NAME_MAX_CHARS, clean_name
+
+if TYPE_CHECKING:
+    from cuarenta.server.authority.core import Authority
+
+log = logging.getLogger("cuarenta.server")
+
+#: The preset offered to a newcomer as the quick game: one chica, basic rules (it allows 1 v 1 only).
+QUICK_PRESET: Final = "basico"
+#: Label keys of the values of a ``points`` or ``cards`` option that the form does not list.
+OTHER_VALUE_KEYS: Final = {"points": "option.value.points", "cards": "option.value.cards"}
+#: What a secret in the address is told (the server's request guard; ``GET /api/history``).
+TOKEN_IN_ADDRESS: Final = "send the token in the Authorization header, never in the address"
+#: The 405 of ``GET /api/history``.
+HISTORY_BY_ADDRESS: Final = 'POST the tokens in the body, {"tokens": [...]}; ' + TOKEN_IN_ADDRESS
+#: The most tokens one history request may name.
+MAX_TOKENS: Final = 100
+#: The longest seat token the API reads (the server's tokens have 32 characters).
+MAX_TOKEN_CHARS: Final = 200
+
+
+class Refused(Exception):
+    """A request refused: the HTTP ``status`` and ``detail``, one sentence saying what is wrong."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"{status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
+# -- the new-game form and the texts ---------------------------------------------------------------------
+def known_level(value: str | None) -> str | None:
+    """A request's computer level, refused (``ValueError``) unless the server has it; ``None`` (the
+    default) passes.
+
+    >>> known_level("facil")
+    'facil'
+    """
+    levels = available_levels()
+    if value is not None and value not in levels:
+        raise ValueError(f"unknown level {value!r}: choose one of {', '.join(levels)}")
+    return value
+
+
+def labels(key: str, **params: object) -> dict[str, str]:
+    """The catalogue's text ``key`` in every language: ``{"es": …, "en": …}``.
+
+    >>> labels("option.capture")
+    {'es': 'Al llevar', 'en': 'Capturing'}
+    """
+    return {lang: catalogue.text(key, lang, **params) for lang in LANGS}
+
+
+def templates(key: str) -> dict[str, str]:
+    """The catalogue's template ``key`` (placeholders left in) in every language."""
+    return {lang: catalogue.messages(lang)[key] for lang in LANGS}
+
+
+def _preset_allows(name: str, players: int) -> bool:
+    try:
+        Rules.preset(name, players)
+    except CuarentaError:
+        return False
+    return True
+
+
+def option_entry(spec: OptionSpec, default: object) -> dict[str, Any]:
+    """One option of ``/api/options``: :meth:`OptionSpec.to_dict` with its labels.
+
+    ``choice_labels`` holds, per language, the label of each of ``choices`` (same order);
+    ``other_label`` the template (``{n}``) for a value the form does not list, or ``None``.
+    """
+    entry = spec.to_dict(default)
+    entry["label"] = labels(spec.label_key)
+    entry["choice_labels"] = {
+        lang: [catalogue.text(spec.choice_key(c), lang) for c in spec.choices] for lang in LANGS
+    }
+    other = OTHER_VALUE_KEYS.get(spec.kind)
+    entry["other_label"] = templates(other) if other else None
+    return entry
+
+
+def options_payload() -> dict[str, Any]:
+    """``GET /api/options``: what the new-game form offers, with every label (docs/protocol.md).
+
+    >>> ronda_limit = next(o for o in options_payload()["options"] if o["name"] == "ronda_limit")
+    >>> ronda_limit["choices"], ronda_limit["choice_labels"]["en"]
+    ([30, None], ['30 points', 'no limit'])
+    """
+    default = Rules()
+    presets = []
+    for name in PRESET_NAMES:
+        allowed = [n for n in PLAYER_COUNTS if _preset_allows(name, n)]
+        options = Rules.preset(name, allowed[0]).to_dict()
+        options.pop("preset")
+        options.pop("players")
+        presets.append(
+            {
+                "name": name,
+                "players": allowed,
+                "options": options,
+                "label": labels(f"preset.{name}"),
+                "about": labels(f"preset.{name}.about"),
+            }
+        )
+    levels = available_levels()
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "players": list(PLAYER_COUNTS),
+        "presets": presets,
+        "default_preset": PRESET_NAMES[0],
+        "quick_preset": QUICK_PRESET,
+        "custom": {"label": labels("preset.custom"), "about": labels("preset.custom.about")},
+        "options": [
+            option_entry(spec, getattr(default, spec.name)) for spec in OPTIONS if spec.name != "players"
+        ],
+        "levels": levels,
+        "level_labels": {
+            level: {"label": labels(f"level.{level}"), "about": labels(f"level.{level}.about")}
+            for level in levels
+        },
+        "default_level": default_level(),
+        "languages": list(LANGS),
+        "name_max_chars": NAME_MAX_CHARS,
+    }
+
+
+@cache
+def texts_body(lang: str) -> tuple[bytes, str]:
+    """The JSON body of ``GET /api/texts/{lang}`` and its ETag (computed once per language).
+
+    >>> body, etag = texts_body("en")
+    >>> json.loads(body)["texts"]["points.for"], etag == texts_body("en")[1] != texts_body("es")[1]
+    ('+{points} for {team}', True)
+    """
+    data = {"lang": lang, "version": __version__, "texts": catalogue.messages(lang)}
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def no_texts(lang: str) -> Refused:
+    """The 404 of ``GET /api/texts/{lang}`` for a language the catalogue does not have."""
+    return Refused(404, f"no texts in {lang!r}: the languages are {', '.join(LANGS)}")
+
+
+# -- rooms against the computer ----------------------------------------------------------------------------
+def rules_for(players: int, asked: dict[str, Any]) -> Rules:
+    """The rules a new room or table asks for (``{"preset": NAME, ...options}``) for ``players``;
+    :class:`Refused` 422 saying what is wrong.
+
+    >>> rules_for(4, {"preset": "a_todo_rigor"}).players
+    4
+    """
+    data = dict(asked)
+    if "players" in data and data["players"] != players:
+        raise Refused(422, f"rules.players is {data['players']!r} but players is {players}: make them agree")
+    data["players"] = players
+    try:
+        return Rules.from_dict(data)
+    except (CuarentaError, TypeError, ValueError) as exc:
+        raise Refused(422, f"rules: {exc}") from None
+
+
+#: The sentence of a seed without ``practice`` (the server's validation says the same).
+SEED_ONLY_FOR_PRACTICE: Final = (
+    "seed: the server chooses the seed of every room; a chosen seed is only for a practice "
+    'room, which is kept out of the statistics: send "practice": true with it'
+)
+
+
+@dataclass(frozen=True)
+class NewRoomBody:
+    """The body of ``POST /api/rooms``, checked (:func:`new_room_body`)."""
+
+    players: int = 2
+    level: str | None = None
+    rules: dict[str, Any] = field(default_factory=lambda: {"preset": PRESET_NAMES[0]})
+    name: str = ""
+    seed: int | None = None
+    practice: bool = False
+
+
+def _strict_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def new_room_body(data: object) -> NewRoomBody:
+    """``POST /api/rooms``' body checked as the server checks it: :class:`Refused` 422 with the same
+    sentences (``field: what is wrong``; several joined with ``; ``)."""
+    if not isinstance(data, dict):
+        raise Refused(422, "body: Input should be a valid dictionary or object to extract fields from")
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key in data:
+        if key not in ("players", "level", "rules", "name", "seed", "practice"):
+            problems.append(f"{key}: Extra inputs are not permitted")
+    if "players" in data:
+        players = data["players"]
+        if not _strict_int(players):
+            problems.append("players: Input should be a valid integer")
+        else:
+            try:
+                values["players"] = check_players(players)
+            except ValueError as exc:
+                problems.append(f"players: {exc}")
+    if "level" in data:
+        level = data["level"]
+        if level is not None and not isinstance(level, str):
+            problems.append("level: Input should be a valid string")
+        else:
+            try:
+                values["level"] = known_level(level)
+            except ValueError as exc:
+                problems.append(f"level: {exc}")
+    if "rules" in data:
+        if not isinstance(data["rules"], dict):
+            problems.append("rules: Input should be a valid dictionary")
+        else:
+            values["rules"] = data["rules"]
+    if "name" in data:
+        name = data["name"]
+        if not isinstance(name, str):
+            problems.append("name: Input should be a valid string")
+        elif len(name) > NAME_MAX_CHARS:
+            problems.append(f"name: String should have at most {NAME_MAX_CHARS} characters")
+        else:
+            try:
+                values["name"] = clean_name(name, empty_ok=True)
+            except ValueError as exc:
+                problems.append(f"name: {exc}")
+    if data.get("seed") is not None:
+        seed = data["seed"]
+        if not _strict_int(seed):
+            problems.append("seed: Input should be a valid integer")
+        elif seed < 0:
+            problems.append("seed: Input should be greater than or equal to 0")
+        elif seed >= 2**63:
+            problems.append(f"seed: Input should be less than {2**63}")
+        else:
+            values["seed"] = seed
+    if "practice" in data:
+        if not isinstance(data["practice"], bool):
+            problems.append("practice: Input should be a valid boolean")
+        else:
+            values["practice"] = data["practice"]
+    if not problems and values.get("seed") is not None and not values.get("practice"):
+        problems.append(SEED_ONLY_FOR_PRACTICE)
+    if problems:
+        raise Refused(422, "; ".join(problems[:5]))
+    return NewRoomBody(**values)
+
+
+def new_room(authority: Authority, body: NewRoomBody) -> dict[str, Any]:
+    """``POST /api/rooms``: a new room against the computer; the answer's token is the person's (seat 0)."""
+    rules = rules_for(body.players, body.rules)
+    room, token = authority.create(
+        rules=rules,
+        level=body.level or default_level(),
+        name=body.name,
+        seed=body.seed,
+        practice=body.practice,
+    )
+    return {"room": room.id, "seat": 0, "token": token}
+
+
+def room_info(authority: Authority, room_id: str, token: str) -> dict[str, Any]:
+    """``GET /api/rooms/{room}``: the state of a token's room, no cards (a refusal is the authority's)."""
+    from cuarenta.server.authority.core import room_status
+
+    room, seat = authority.authorize(room_id, token)
+    return {**room_status(room), "seat": seat}
+
+
+# -- what a browser's tokens played ------------------------------------------------------------------------
+class HistoryStore(Protocol):
+    """What the history, statistics and record answers read of a store (the server's store, the
+    device's :class:`~cuarenta.device.store.MemoryStore`)."""
+
+    def load_room(self, room_id: str) -> RoomRow | None: ...
+
+    def rooms_of_tokens(self, token_hashes: Iterable[str], *, left: bool = True) -> list[tuple[str, int]]: ...
+
+    def playing_of_rooms(self, room_ids: Sequence[str]) -> list[PlayingRow]: ...
+
+    def finished_of_rooms(self, room_ids: Sequence[str]) -> list[FinishedRow]: ...
+
+    def finished_mesa(self, room_id: str, mesa: int) -> FinishedRow | None: ...
+
+    def stats(self) -> dict[str, dict[str, int]]: ...
+
+
+def history_tokens(data: object) -> list[str]:
+    """The tokens of a ``POST /api/history`` or ``POST /api/stats`` body (``{"tokens": [...]}``), checked
+    as the server checks them: :class:`Refused` 422 saying what is wrong."""
+    if not isinstance(data, dict):
+        raise Refused(422, "body: Input should be a valid dictionary or object to extract fields from")
+    extra = [f"{key}: Extra inputs are not permitted" for key in data if key != "tokens"]
+    if extra:
+        raise Refused(422, "; ".join(extra[:5]))
+    tokens = data.get("tokens")
+    if "tokens" not in data:
+        raise Refused(422, "tokens: Field required")
+    if not isinstance(tokens, list):
+        raise Refused(422, "tokens: Input should be a valid list")
+    if len(tokens) > MAX_TOKENS:
+        raise Refused(
+            422, f"tokens: List should have at most {MAX_TOKENS} items after validation, not {len(tokens)}"
+        )
+    for i, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise Refused(422, f"tokens.{i}: Input should be a valid string")
+        if not token:
+            raise Refused(422, f"tokens.{i}: String should have at least 1 character")
+        if len(token) > MAX_TOKEN_CHARS:
+            raise Refused(422, f"tokens.{i}: String should have at most {MAX_TOKEN_CHARS} characters")
+    return tokens
+
+
+def playing_entry(room: PlayingRow) -> dict[str, Any] | None:
+    """One entry of ``playing``, or ``None`` (logged) when the room's rules cannot be read."""
+    try:
+        rules = json.loads(room.rules)
+    except ValueError:
+        log.error("room %s has corrupt rules; left out of the history", room.room)
+        return None
+    return {
+        "room": room.room,
+        "mesa": room.mesa,
+        "started": room.created,
+        "updated": room.updated,
+        "level": room.level,
+        "players": room.players,
+        "rules": rules,
+        "moves": room.moves,
+        "practice": room.practice,
+    }
+
+
+def finished_entry(row: FinishedRow) -> dict[str, Any] | None:
+    """One entry of ``games`` (seen from the seat's team), or ``None`` (logged) when it cannot be read."""
+    try:
+        return {
+            "room": row.room,
+            "mesa": row.mesa,
+            "finished": row.finished,
+            "level": row.level,
+            "players": row.players,
+            "rules": json.loads(row.rules),
+            "seats": json.loads(row.seats),
+            "person_team": row.person_team,
+            "winner": row.winner,
+            "won": row.winner == row.person_team,
+            "chicas": json.loads(row.chicas),
+            "chica_results": json.loads(row.chica_results),
+            "caidas": row.caidas,
+            "limpias": row.limpias,
+            "record": f"/api/games/{row.room}/record?mesa={row.mesa}",
+            "practice": row.practice,
+        }
+    except ValueError:
+        log.error("history row of room %s mesa %d is corrupt; left out", row.room, row.mesa)
+        return None
+
+
+def history_answer(store: HistoryStore, tokens: Sequence[str]) -> dict[str, Any]:
+    """``POST /api/history``: the finished mesas of the rooms the tokens hold a seat in, newest first, and
+    those rooms whose current mesa is still in play (``playing``, most recently changed first)."""
+    hashes = [hash_token(t) for t in tokens]
+    seats = store.rooms_of_tokens(hashes)
+    # a table the person left for good is not one to go on with (its finished mesas stay listed)
+    still_seated = [room for room, _ in store.rooms_of_tokens(hashes, left=False)]
+    playing = [entry for room in store.playing_of_rooms(still_seated) if (entry := playing_entry(room))]
+    team_of = {room: seat % 2 for room, seat in seats}  # each seat sees its own team's side
+    games = [
+        entry
+        for row in store.finished_of_rooms([room for room, _ in seats])
+        if (entry := finished_entry(row.for_team(team_of.get(row.room, row.person_team))))
+    ]
+    return {"games": games, "playing": playing}
+
+
+def _figures(rows: Sequence[FinishedRow]) -> dict[str, int]:
+    """Played, won, caídas and limpias of the person's team, and the longest run of mesas won in a row
+    (``rows`` in the order they finished)."""
+    best = run = 0
+    for row in rows:
+        run = run + 1 if row.winner == row.person_team else 0
+        best = max(best, run)
+    return {
+        "played": len(rows),
+        "won": sum(1 for row in rows if row.winner == row.person_team),
+        "caidas": sum(row.caidas for row in rows),
+        "limpias": sum(row.limpias for row in rows),
+        "best_streak": best,
+    }
+
+
+def stats_of(rows: Iterable[FinishedRow], levels: Sequence[str]) -> dict[str, Any]:
+    """Per level (every level of ``levels``, zeros when none was played, and any other level found) and in
+    all. Practice mesas are not counted (docs/protocol.md).
+
+    >>> def mesa(day: int, won: bool) -> FinishedRow:
+    ...     return FinishedRow(room=f"r{day}", mesa=1, finished=f"2026-11-{day:02d}T12:00:00Z", level="facil",
+    ...                        players=2, rules="{}", seats="[]", person_team=0, winner=0 if won else 1,
+    ...                        chicas="[1,0]", chica_results="[]", caidas=2, limpias=1, record="")
+    >>> figures = stats_of([mesa(3, True), mesa(1, True), mesa(2, False), mesa(4, True)], ["facil", "normal"])
+    >>> figures["levels"]["facil"], figures["levels"]["normal"]["played"]
+    ({'played': 4, 'won': 3, 'caidas': 8, 'limpias': 4, 'best_streak': 2}, 0)
+    >>> figures["all"]["best_streak"]
+    2
+    """
+    counted = sorted((r for r in rows if not r.practice), key=lambda r: (r.finished, r.room, r.mesa))
+    by_level: dict[str, list[FinishedRow]] = {level: [] for level in levels}
+    for row in counted:
+        by_level.setdefault(row.level, []).append(row)
+    return {
+        "levels": {level: _figures(found) for level, found in by_level.items()},
+        "all": _figures(counted),
+    }
+
+
+def stats_answer(store: HistoryStore) -> dict[str, Any]:
+    """``GET /api/stats``: per level, mesas played and won, caídas and limpias of the person's team."""
+    found = store.stats()
+    levels = {level: {"played": 0, "won": 0, "caidas": 0, "limpias": 0} for level in available_levels()}
+    levels.update(found)
+    return {"levels": levels}
+
+
+def browser_stats_answer(store: HistoryStore, tokens: Sequence[str]) -> dict[str, Any]:
+    """``POST /api/stats``: the figures of the rooms the tokens hold a seat in (one browser's games)."""
+    seats = store.rooms_of_tokens(hash_token(t) for t in tokens)
+    team_of = {room: seat % 2 for room, seat in seats}
+    rows = store.finished_of_rooms([room for room, _ in seats])
+    return stats_of([row.for_team(team_of[row.room]) for row in rows], available_levels())
+
+
+@dataclass(frozen=True)
+class RecordAnswer:
+    """A finished mesa's record (``.cuarenta`` text) and the file name it downloads as."""
+
+    text: str
+    filename: str
+
+
+def record_answer(
+    authority: Authority, store: HistoryStore, room_id: str, token: str, mesa: int | None = None
+) -> RecordAnswer:
+    """``GET /api/games/{room}/record``: the record of a finished mesa of the token's room (default: the
+    current one); a refusal is the authority's (the token) or :class:`Refused` (404, 409)."""
+    authority.seat_of(room_id, token)
+    row = store.load_room(room_id)
+    if row is None:  # pragma: no cover - seat_of found it
+        raise Refused(404, f"there is no room {room_id!r}")
+    current = row.mesa
+    wanted = current if mesa is None else mesa
+    if wanted > current:
+        raise Refused(404, f"room {room_id} has no mesa {wanted} (it is at mesa {current})")
+    finished = store.finished_mesa(room_id, wanted)
+    if finished is None:
+        raise Refused(
+            409, f"mesa {wanted} of room {room_id} is still in play: its record exists once it is finished"
+        )
+    return RecordAnswer(finished.record, f"cuarenta-{room_id}-mesa{wanted}.cuarenta")
+
+
+__all__ = [
+    "HISTORY_BY_ADDRESS",
+    "MAX_TOKENS",
+    "MAX_TOKEN_CHARS",
+    "OTHER_VALUE_KEYS",
+    "QUICK_PRESET",
+    "SEED_ONLY_FOR_PRACTICE",
+    "TOKEN_IN_ADDRESS",
+    "HistoryStore",
+    "NewRoomBody",
+    "RecordAnswer",
+    "Refused",
+    "browser_stats_answer",
+    "finished_entry",
+    "history_answer",
+    "history_tokens",
+    "known_level",
+    "labels",
+    "new_room",
+    "new_room_body",
+    "no_texts",
+    "option_entry",
+    "options_payload",
+    "playing_entry",
+    "record_answer",
+    "room_info",
+    "rules_for",
+    "stats_answer",
+    "stats_of",
+    "templates",
+    "texts_body",
+]

@@ -1,0 +1,348 @@
+"""The device host (issue 18, :mod:`cuarenta.device`): the project's authority answering the page as the
+server does, its rooms persisted whole and resumed, its records equal to the server's.
+
+The computer's pause is 0 here (``bot_delay``): the tests play as fast as the machine goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cuarenta.device import DEVICE_ONLY_COMPUTER, DeviceHost
+from cuarenta.device.messages import parse_client_message as device_parse
+from cuarenta.record import GameRecord
+from cuarenta.server.protocol import parse_client_message as server_parse
+from cuarenta.server.protocolcore import ProtocolError
+from support.app import running
+from support.device import device_page, finished, watching
+
+LEVELS = ("facil", "normal", "dificil")
+
+
+def without_wall_clock(record: str) -> str:
+    """A record without its one wall-clock field, the ``[Date "..."]`` header."""
+    return "\n".join(line for line in record.splitlines() if not line.startswith("[Date "))
+
+
+# -- persisted, resumed ----------------------------------------------------------------------------------
+def test_a_game_stopped_mid_hand_resumes_from_the_persisted_texts() -> None:
+    async def first() -> tuple[dict[str, str], dict[str, Any], dict[str, Any]]:
+        persisted: dict[str, str] = {}
+        host, page = device_page(persisted=persisted)
+        made = page.new_room({"players": 2, "level": "normal"})
+        page.join(made["room"], made["token"])
+        await page.play_until(lambda p: p.moves >= 3 and bool(p.legal))  # mid-hand, the person to move
+        again = type(page)(host, page._frames)
+        again.join(made["room"], made["token"])
+        await host.shutdown()
+        assert again.snapshot is not None
+        assert persisted[made["room"]] == host.store.text_of(made["room"])
+        return dict(persisted), made, again.snapshot
+
+    persisted, made, before = asyncio.run(first())
+
+    async def second() -> dict[str, Any]:
+        host, page = device_page(saved=persisted)
+        assert host.skipped == {}
+        page.join(made["room"], made["token"])
+        info = page.http("GET", f"api/rooms/{made['room']}", token=made["token"])
+        assert info == {
+            "status": 200,
+            "body": {"room": made["room"], "status": "playing", "mesa": 1, "practice": False, "table": False}
+            | {"seat": 0},
+        }
+        await page.play_until(finished)  # and the game goes on to its end
+        await host.shutdown()
+        assert page.frames[0]["type"] == "snapshot"
+        return page.frames[0]
+
+    assert asyncio.run(second()) == before
+
+
+def test_a_corrupt_saved_room_is_skipped_and_nothing_else_is_lost(caplog: pytest.LogCaptureFixture) -> None:
+    async def make() -> tuple[dict[str, str], dict[str, Any]]:
+        persisted: dict[str, str] = {}
+        host, page = device_page(persisted=persisted)
+        made = page.new_room({"level": "facil"})
+        page.join(made["room"], made["token"])
+        await page.play_until(lambda p: p.moves >= 2)
+        await host.shutdown()
+        return persisted, made
+
+    persisted, made = asyncio.run(make())
+    good = persisted[made["room"]]
+    saved = {
+        made["room"]: good,
+        "broken": good[: len(good) // 2],
+        "other": good.replace(made["room"], "someone"),
+        "format": json.dumps({"format": 99}),
+    }
+    with caplog.at_level(logging.ERROR, logger="cuarenta.device"):
+        host = DeviceHost(saved=saved)
+    assert sorted(host.skipped) == ["broken", "format", "other"]
+    assert "not JSON" in host.skipped["broken"]
+    assert "holds room" in host.skipped["other"]
+    assert "format 1" in host.skipped["format"]
+    lines = [r.getMessage() for r in caplog.records]
+    assert any(line.startswith("saved room broken skipped: it cannot be read (not JSON") for line in lines)
+    info = json.loads(host.http("GET", f"api/rooms/{made['room']}", None, made["token"]))
+    assert info["status"] == 200 and info["body"]["status"] == "playing"
+    gone = json.loads(host.http("GET", "api/rooms/broken", None, made["token"]))
+    assert gone == {"status": 404, "body": {"detail": "there is no room 'broken'", "code": "unknown_room"}}
+
+
+def test_a_change_the_device_cannot_save_is_not_made() -> None:
+    async def play() -> None:
+        fail = {"now": False}
+        frames: list[dict[str, Any]] = []
+
+        def persist(room: str, text: str | None) -> None:
+            if fail["now"]:
+                raise OSError("QuotaExceededError")
+
+        host = DeviceHost(send=lambda c, t: frames.append(json.loads(t)), persist=persist, bot_delay=0)
+        fail["now"] = True
+        refused = json.loads(host.http("POST", "api/rooms", "{}", None))
+        assert refused["status"] == 503 and "QuotaExceededError" in refused["body"]["detail"]
+        assert host.store.room_ids() == []
+        fail["now"] = False
+        made = json.loads(host.http("POST", "api/rooms", '{"level": "facil"}', None))["body"]
+        conn = host.open()
+        host.receive(conn, json.dumps({"v": 2, "type": "join", "room": made["room"], "token": made["token"]}))
+        snapshot = frames[-1]
+        while not snapshot["private"]["legal"]:  # the computer leads: wait for the person's turn
+            await asyncio.sleep(0.01)
+            host.receive(
+                conn, json.dumps({"v": 2, "type": "join", "room": made["room"], "token": made["token"]})
+            )
+            snapshot = frames[-1]
+        stored = host.store.text_of(made["room"])
+        fail["now"] = True
+        move = {"v": 2, "type": "move", "move": snapshot["private"]["legal"][0], "state": snapshot["version"]}
+        host.receive(conn, json.dumps(move))
+        assert frames[-1]["type"] == "error" and frames[-1]["code"] == "store_unavailable"
+        assert host.store.text_of(made["room"]) == stored
+        fail["now"] = False
+        host.receive(conn, json.dumps(move))  # the same move, now saved
+        assert frames[-1]["type"] == "event" and frames[-1]["base"] == snapshot["version"]
+        await host.shutdown()
+
+    asyncio.run(play())
+
+
+# -- the same game as the server's ------------------------------------------------------------------------
+def server_record(client: Any, body: dict[str, Any]) -> str:
+    """Play ``body``'s practice room on the server, the person always choosing the first legal move."""
+    made = client.post("/api/rooms", json=body).json()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"v": 2, "type": "join", "room": made["room"], "token": made["token"]})
+        version, legal, status = 0, [], "playing"
+        while status == "playing":
+            frame = ws.receive_json()
+            if frame["type"] in ("snapshot", "event"):
+                version = frame["version"]
+                if frame.get("private") is not None:
+                    legal = frame["private"]["legal"]
+                status = frame.get("status") or status
+            if legal and status == "playing":
+                ws.send_json({"v": 2, "type": "move", "move": legal[0], "state": version})
+                legal = []
+    answer = client.get(
+        f"/api/games/{made['room']}/record", headers={"Authorization": f"Bearer {made['token']}"}
+    )
+    assert answer.status_code == 200
+    return str(answer.text)
+
+
+def device_record(body: dict[str, Any]) -> str:
+    async def play() -> str:
+        host, page = device_page()
+        made = page.new_room(body)
+        page.join(made["room"], made["token"])
+        await page.play_until(finished)
+        record = page.http("GET", f"api/games/{made['room']}/record?mesa=1", token=made["token"])
+        await host.shutdown()
+        return str(record["text"])
+
+    return asyncio.run(play())
+
+
+BAD_BODIES: list[Any] = [
+    {"players": 3},
+    {"players": "2"},
+    {"level": "experto"},
+    {"rules": {"preset": "nope"}},
+    {"rules": {"players": 4}},
+    {"seed": 5},
+    {"seed": -1, "practice": True},
+    {"name": "x" * 41},
+    {"practice": "yes"},
+    {"colour": "red"},
+    {"players": 3, "level": 7},
+]
+
+
+def test_the_device_and_the_server_play_the_same_game_and_refuse_alike(tmp_path: Path) -> None:
+    body = {"players": 2, "level": "normal", "practice": True, "seed": 20261202}
+    four = {"players": 4, "level": "facil", "practice": True, "seed": 7, "rules": {"preset": "a_todo_rigor"}}
+    with running(tmp_path / "data", workers=0) as client:
+        on_server = [server_record(client, body), server_record(client, four)]
+        refusals = [client.post("/api/rooms", json=b) for b in BAD_BODIES]
+        server_answers = [(r.status_code, r.json()) for r in refusals]
+        no_room = client.get("/api/rooms/nothere", headers={"Authorization": "Bearer abc"})
+        no_token = client.get("/api/rooms/nothere")
+        history = client.post("/api/history", json={"tokens": "abc"})
+        by_address = client.get("/api/history")
+    on_device = [device_record(body), device_record(four)]
+    for server, device in zip(on_server, on_device, strict=True):
+        assert without_wall_clock(device) == without_wall_clock(server)
+        assert GameRecord.from_text(device).to_text() == device  # the library reads it back
+    host = DeviceHost()
+    device_answers = [json.loads(host.http("POST", "api/rooms", json.dumps(b), None)) for b in BAD_BODIES]
+    assert [(a["status"], a["body"]) for a in device_answers] == server_answers
+    assert json.loads(host.http("GET", "api/rooms/nothere", None, "abc")) == {
+        "status": no_room.status_code,
+        "body": no_room.json(),
+    }
+    assert json.loads(host.http("GET", "api/rooms/nothere", None, None)) == {
+        "status": no_token.status_code,
+        "body": no_token.json(),
+    }
+    answer = json.loads(host.http("POST", "api/history", '{"tokens": "abc"}', None))
+    assert (answer["status"], answer["body"]) == (history.status_code, history.json())
+    answer = json.loads(host.http("GET", "api/history", None, None))
+    assert (answer["status"], answer["body"]) == (by_address.status_code, by_address.json())
+
+
+BAD_MESSAGES = [
+    b"\xff",
+    "[1]",
+    "not json",
+    '{"type": "ping"}',
+    '{"v": 3, "type": "ping"}',
+    '{"v": true, "type": "ping"}',
+    '{"v": 2}',
+    '{"v": 2, "type": "dance"}',
+    '{"v": 2, "type": "move"}',
+    '{"v": 2, "type": "move", "move": "", "state": -1}',
+    '{"v": 2, "type": "move", "move": 7, "state": "3"}',
+    '{"v": 2, "type": "move", "move": "7h", "state": true}',
+    '{"v": 2, "type": "join", "room": "r", "token": "t", "since": -2, "hints": "yes"}',
+    '{"v": 1, "type": "join", "room": "r"}',
+    '{"v": 2, "type": "join", "room": "' + "r" * 201 + '", "token": "t"}',
+    '{"v": 2, "type": "pace", "pace": "slowly"}',
+    '{"v": 2, "type": "pace"}',
+    '{"v": 2, "type": "react", "saying": ""}',
+    '{"v": 2, "type": "watch", "room": 5}',
+    '{"v": 2, "type": "watch", "room": "r", "since": null}',
+    "x" * 5000,
+]
+
+
+@pytest.mark.parametrize("text", BAD_MESSAGES)
+def test_a_bad_message_is_refused_as_the_server_refuses_it(text: str | bytes) -> None:
+    try:
+        server_parse(text)
+    except ProtocolError as exc:
+        expected: tuple[str, str] | None = (exc.code, exc.message)
+    else:
+        expected = None
+    try:
+        device_parse(text)
+    except ProtocolError as exc:
+        assert (exc.code, exc.message) == expected
+    else:
+        assert expected is None
+
+
+# -- 2 v 2, every level, custom rules ---------------------------------------------------------------------
+@pytest.mark.parametrize("level", LEVELS)
+def test_two_against_two_with_a_computer_partner(level: str) -> None:
+    rules = {"preset": "a_todo_rigor", "ronda_points": 4, "target": 30}
+
+    async def play() -> None:
+        with watching() as watcher:
+            host, page = device_page()
+            made = page.new_room({"players": 4, "level": level, "rules": rules, "name": "Ana"})
+            page.join(made["room"], made["token"])
+            assert page.snapshot is not None
+            view = page.snapshot["view"]
+            assert view["rules"]["preset"] == "custom" and view["rules"]["ronda_points"] == 4
+            assert view["rules"]["target"] == 30
+            assert [s["kind"] for s in page.snapshot["seats"]] == [
+                "person",
+                "computer",
+                "computer",
+                "computer",
+            ]
+            assert {s.get("level") for s in page.snapshot["seats"][1:]} == {level}
+            await page.play_until(lambda p: p.moves >= 7 or p.status == "finished")  # into the second hand
+            await host.shutdown()
+        plays = {e["seat"] for f in page.frames for e in f.get("events", []) if e["kind"] == "play"}
+        assert plays == {0, 1, 2, 3}  # the partner (seat 2) and both opponents played
+        assert {f["type"] for f in page.frames} == {"snapshot", "event"}
+        assert watcher.check() >= len(page.frames)
+
+    asyncio.run(play())
+
+
+# -- what needs a server ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "api/tables"),
+        ("GET", "api/tables/abc"),
+        ("POST", "api/tables/abc/join"),
+        ("POST", "api/profiles"),
+        ("GET", "api/leaderboard?mode=1v1&limit=50"),
+        ("POST", "api/qr"),
+        ("GET", "api/lobby"),
+    ],
+)
+def test_playing_with_friends_needs_a_server(method: str, path: str) -> None:
+    answer = json.loads(DeviceHost().http(method, path, "{}", None))
+    assert answer["status"] == 404
+    assert answer["body"]["code"] == DEVICE_ONLY_COMPUTER
+    assert "needs a server" in answer["body"]["detail"]
+
+
+def test_reactions_and_rematches_are_refused_and_the_rest_answered() -> None:
+    async def play() -> None:
+        host, page = device_page()
+        made = page.new_room({"level": "facil"})
+        page.join(made["room"], made["token"])
+        for kind, extra in (("react", {"saying": "buena"}), ("rematch", {})):
+            page.send({"v": 2, "type": kind, **extra})
+            assert page.frames[-1]["type"] == "error" and page.frames[-1]["code"] == "not_a_table"
+            assert "need a server" in page.frames[-1]["message"]
+        page.send({"v": 2, "type": "ping"})
+        assert page.frames[-1] == {"v": 2, "type": "pong"}
+        page.send({"v": 2, "type": "next"})
+        assert page.frames[-1]["code"] == "not_finished"
+        page.send({"v": 2, "type": "move", "move": "7h", "state": 999})
+        assert page.frames[-1]["type"] == "error"
+        options = page.http("GET", "api/options")
+        assert options["status"] == 200 and options["body"]["levels"] == list(LEVELS)
+        texts = page.http("GET", "api/texts/es")
+        assert texts["status"] == 200 and texts["body"]["lang"] == "es"
+        assert page.http("GET", "api/texts/xx")["status"] == 404
+        assert page.http("GET", "api/rooms")["status"] == 405
+        assert page.http("GET", "api/nothing")["status"] == 404
+        record = page.http("GET", f"api/games/{made['room']}/record", token=made["token"])
+        assert record["status"] == 409 and "still in play" in record["body"]["detail"]
+        assert (
+            page.http("GET", f"api/games/{made['room']}/record?mesa=0", token=made["token"])["status"] == 422
+        )
+        stats = page.http("POST", "api/stats", {"tokens": [made["token"]]})
+        assert stats["status"] == 200 and stats["body"]["all"]["played"] == 0
+        history = page.http("POST", "api/history", {"tokens": [made["token"]]})
+        assert [g["room"] for g in history["body"]["playing"]] == [made["room"]]
+        await host.shutdown()
+
+    asyncio.run(play())

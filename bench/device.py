@@ -41,8 +41,8 @@ import device_work
 
 ROOT = Path(__file__).resolve().parent.parent
 
-READY = "document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'"
-MY_TURN = "document.querySelector('#hand [data-testid=hand-card]:not([disabled])') !== null"
+READY = "() => document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'"
+MY_TURN = "() => document.querySelector('#hand [data-testid=hand-card]:not([disabled])') !== null"
 
 #: A page of the bench only (written next to the site's files, never shipped): Pyodide in the page's own
 #: thread with the pack's wheels, running bench/device_work.py's source.
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
                 ctx = new_context(browser)
                 page = ctx.new_page()
                 page.goto(f"{url}bench.html?count={args.count}")
-                page.wait_for_function("window.benchResult !== undefined", timeout=1_800_000)
+                page.wait_for_function("() => window.benchResult !== undefined", timeout=1_800_000)
                 figures["pyodide"] = json.loads(page.evaluate("window.benchResult"))
                 ctx.close()
                 browser.close()

@@ -144,10 +144,16 @@ def _open(ctx: BrowserContext, url: str) -> tuple[Page, PageLog]:
 def _booted(page: Page) -> None:
     """The device game started: the boot line gone, the page's words in place."""
     page.wait_for_function(
-        "document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'",
+        "() => document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'",
         timeout=BOOT_MS,
     )
     expect(page.get_by_test_id("device-boot")).to_be_hidden(timeout=BOOT_MS)
+    # a saved game resumes by itself (app.js: main): wait for its table, so that what follows finds the
+    # page settled
+    if page.evaluate("() => localStorage.getItem('cuarenta.device.session') !== null"):
+        expect(page.get_by_test_id("table-screen")).to_be_visible(timeout=BOOT_MS)
+        if wait_step(page, timeout=60_000) == "summary":
+            close_summary(page)
 
 
 def _seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None:
@@ -157,6 +163,32 @@ def _seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None:
         " else localStorage.removeItem('test.rules'); }",
         [seed, rules],
     )
+
+
+def _start(page: Page, level: str = "facil") -> None:
+    """A new 1 vs 1 game from the form (as harness.start_game), after "Nueva partida" when a game is
+    shown, confirming the new game when one is unfinished."""
+    if page.get_by_test_id("new-game").is_hidden():
+        page.get_by_test_id("nav-new").click()
+    expect(page.locator("#new-game-form")).to_be_visible()
+    page.get_by_test_id("player-name").fill("Ana")
+    page.get_by_test_id("players-2").check()
+    page.get_by_test_id(f"level-{level}").check()
+    page.get_by_test_id("preset").select_option("a_todo_rigor")
+    page.get_by_test_id("start-game").click()
+    page.wait_for_function(
+        "() => document.querySelector('#confirm-new').open || !document.querySelector('#screen-table').hidden"
+    )
+    if page.get_by_test_id("confirm-new").is_visible():
+        page.get_by_test_id("confirm-new-start").click()
+    page.wait_for_function(
+        "() => !document.querySelector('#error').hidden"
+        " || (!document.querySelector('#screen-table').hidden && document.querySelector('#hand .hand-card'))",
+        timeout=60_000,
+    )
+    error = page.get_by_test_id("error")
+    assert error.is_hidden(), f"the page shows an error: {error.inner_text()!r}"
+    expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=60_000)
 
 
 def _play_hand(page: Page) -> int:
@@ -240,7 +272,7 @@ def test_install_then_offline_play_resume_and_history(
         for level in ("facil", "normal", "dificil"):
             page, log = _open(ctx, server.url)
             _seed(page, {"facil": 3, "normal": 4, "dificil": 5}[level])
-            start_game(page, server.url, level=level, goto=False)
+            _start(page, level)
             assert _play_hand(page) >= 1, level
             _no_hidden_card(_frames(page))
             page.close()
@@ -249,24 +281,22 @@ def test_install_then_offline_play_resume_and_history(
         # close mid-hand, open again: the same hand resumes
         page, log = _open(ctx, server.url)
         _seed(page, 9)
-        start_game(page, server.url, goto=False)
+        _start(page)
         assert wait_step(page, timeout=60_000) == "ready"
         play_first_card(page)
         assert wait_step(page, timeout=60_000) == "ready"
         before = (hand_cards(page), table_cards(page))
         page.close()
         page, log = _open(ctx, server.url)
-        resume = page.get_by_test_id("resume-game")
-        if resume.is_visible():
-            resume.click()
+        # the saved game resumes by itself, as on the server (app.js: main)
         assert wait_step(page, timeout=60_000) == "ready"
         assert (hand_cards(page), table_cards(page)) == before
         page.close()
 
         # a short mesa (one chica to 10) played to its end: in the history, its record downloads and replays
         page, log = _open(ctx, server.url)
-        _seed(page, 12, {"target": 10, "chicas": 1})
-        start_game(page, server.url, goto=False)
+        _seed(page, 12, {"target": 10, "chicas": 1, "ronda_limit": None})
+        _start(page)
         while True:
             kind = wait_step(page, timeout=60_000)
             if kind == "ready":

@@ -56,9 +56,9 @@ for (const w of pack.wheels) {
 }
 const count = new URLSearchParams(location.search).get("count");
 const source = await (await fetch("bench-work.py")).text();
-py.FS.writeFile("/home/pyodide/device_work.py", source);
+py.FS.writeFile("device_work.py", source);  // in Pyodide's working folder
 window.benchResult = py.runPython(
-  "import sys, json\\nsys.path.insert(0, '/home/pyodide')\\nimport device_work\\n"
+  "import sys, json\\nsys.path.insert(0, '.')\\nimport device_work\\n"
   + `json.dumps(device_work.measure(${Number(count)}))`);
 </script>"""
 

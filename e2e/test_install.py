@@ -98,7 +98,24 @@ def test_the_static_site_installs_and_works_offline_too(context: BrowserContext,
             page.goto(url)
             expect(page.locator("header.topbar")).to_be_visible()
             assert page.evaluate("async () => (await fetch('site.json')).json()")["server"] is False
-            install_and_go_offline(context, page, url, target / "device")
+            # a static site plays on the device: its first visit stores the pack, after the page is shown
+            # (app.js: bootDevice, with its progress), and the game starts
+            page.wait_for_function("() => document.body.dataset.texts === 'ready'", timeout=120_000)
+            described = json.loads((target / "device" / "pack.json").read_text(encoding="utf-8"))
+            assert f"cuarenta-pack-{described['id']}" in page.evaluate("async () => await caches.keys()")
+            assert page.evaluate(REGISTER) == {"state": "activated", "scope": url}
+            # offline: the page comes from the service worker, the game starts from the cache
+            context.set_offline(True)
+            answer = page.reload()
+            assert answer is not None and answer.from_service_worker and answer.ok
+            page.wait_for_function(
+                "() => document.body.dataset.transport === 'device'"
+                " && document.body.dataset.texts === 'ready'",
+                timeout=120_000,
+            )
+            wasm = page.evaluate(FETCH_WASM)
+            assert wasm["status"] == 200 and wasm["cached"]
+            context.set_offline(False)
         finally:
             httpd.shutdown()
             thread.join()

@@ -5,7 +5,8 @@
 - the computer players, the arena and the hints import the engine and each other;
 - the texts (``cuarenta.i18n``) import the engine;
 - the command line and the server sit on top and may import everything below them; the device host
-  (``cuarenta.device``: the server's authority in the browser) is part of the server's layer.
+  (``cuarenta.device``: the server's authority in the browser) and the offline pack and static site
+  (``cuarenta.offline``: the page and its words as files) are part of the server's layer.
 
 ``pip install cuarenta`` installs no other package: the engine and the players run on the standard
 library alone, which a subprocess with every third-party import blocked proves.
@@ -62,7 +63,7 @@ def layer_of(module: str) -> str:
         return TEXTS
     if head in ("cli", "__main__"):  # python -m cuarenta runs the command line
         return CLI
-    if head in ("server", "web", "device"):
+    if head in ("server", "web", "device", "offline"):
         return SERVER
     return ENGINE
 

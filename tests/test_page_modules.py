@@ -59,8 +59,10 @@ def test_no_import_cycle(tmp_path: Path) -> None:
 
 
 #: Modules that fetch static files, never the API: offline.js the offline pack's files (device/, into Cache
-#: Storage), sw.js (the service worker, not a page module) the page shell for its cache.
-STATIC_FETCHERS = ["offline.js", "sw.js"]
+#: Storage), sw.js (the service worker, not a page module) the page shell for its cache, device.js
+#: site.json (which transport: it cannot import api.js, which imports it), device-worker.js (the Web
+#: Worker, not a page module) the pack's files it loads.
+STATIC_FETCHERS = ["device-worker.js", "device.js", "offline.js", "sw.js"]
 
 
 def test_every_http_call_goes_through_api_js() -> None:

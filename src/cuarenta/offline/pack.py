@@ -30,7 +30,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final
 
+from cuarenta.catalogue import LANGS
 from cuarenta.offline import npm
+from cuarenta.server.answers import texts_body
 
 #: The format of ``pack.json``.
 PACK_FORMAT: Final = 1
@@ -257,7 +259,21 @@ def shell_files(static: Path) -> list[str]:
         for p in static.rglob("*")
         if p.is_file() and p.name not in _NOT_SHELL and "__pycache__" not in p.parts
     )
-    return ["./", *names, "site.json"]
+    return ["./", *names, "site.json", *TEXT_FILES]
+
+
+#: The page's words (``GET api/texts/{lang}``), part of the shell: the page needs them before the game on
+#: the device has started (its boot line, its refusals), and offline. A static site holds them as files.
+TEXT_FILES: Final = tuple(f"api/texts/{lang}" for lang in LANGS)
+
+
+def text_file(name: str) -> bytes:
+    """The body of one of :data:`TEXT_FILES`, exactly as the server answers it (one source).
+
+    >>> json.loads(text_file("api/texts/en"))["lang"]
+    'en'
+    """
+    return texts_body(name.rsplit("/", 1)[1])[0]
 
 
 def shell_description(static: Path) -> dict[str, Any]:
@@ -272,13 +288,16 @@ def shell_description(static: Path) -> dict[str, Any]:
     for name in files:
         path = static / name
         digest.update(name.encode() + b"\0")
-        if path.is_file():
+        if name in TEXT_FILES:
+            digest.update(hashlib.sha256(text_file(name)).hexdigest().encode())
+        elif path.is_file():
             digest.update(sha256_of(path).encode())
     return {"id": digest.hexdigest()[:16], "files": files}
 
 
 __all__ = [
     "DEPENDENCY_WHEELS",
+    "TEXT_FILES",
     "PACK_FORMAT",
     "PYODIDE_FILES",
     "PackError",
@@ -291,6 +310,7 @@ __all__ = [
     "npm_cache_dir",
     "read_pack",
     "shell_description",
+    "text_file",
     "shell_files",
     "source_root",
 ]

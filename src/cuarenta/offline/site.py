@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cuarenta import __version__
-from cuarenta.offline.pack import build_pack, shell_description
+from cuarenta.offline.pack import TEXT_FILES, build_pack, shell_description, text_file
 
 #: The page's directory in the installed package.
 STATIC_DIR: Final = Path(__file__).resolve().parents[1] / "web" / "static"
@@ -53,6 +53,9 @@ def write_site(target: Path, static: Path = STATIC_DIR, npm_cache: Path | None =
         shell = shell_description(static)
         (staging / "device" / "shell.json").write_text(json.dumps(shell, indent=1) + "\n", encoding="utf-8")
         (staging / "site.json").write_text(json.dumps(site_json(), indent=1) + "\n", encoding="utf-8")
+        for name in TEXT_FILES:  # the page's words, as the server answers api/texts/{lang}
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            (staging / name).write_bytes(text_file(name))
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)

@@ -38,9 +38,11 @@ export async function api(path, options = {}) {
   return body;
 }
 
-/** The catalogue of texts of `lang` (`GET api/texts/{lang}`, revalidated with its ETag). */
+/** The catalogue of texts of `lang` (`GET api/texts/{lang}`, revalidated with its ETag). Never from the
+ * device's host: the page needs its words before that has started, and a static site and the service
+ * worker hold them as files. */
 export async function texts(lang) {
-  const res = await request(`api/texts/${encodeURIComponent(lang)}`, { cache: "no-cache" });
+  const res = await fetch(`api/texts/${encodeURIComponent(lang)}`, { cache: "no-cache" });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return (await res.json()).texts;
 }

@@ -43,7 +43,7 @@ import { KEYS, load, store, useDeviceKeys } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
 import { chooseTransport, startDevice } from "./device.js";
 import { renderDeviceBox, wireDeviceBox } from "./devicebox.js";
-import { registerServiceWorker } from "./offline.js";
+import { cachePack, packState, registerServiceWorker } from "./offline.js";
 
 const { t } = I;
 
@@ -206,34 +206,39 @@ async function switchLanguage() {
   applyLanguage();
 }
 
-/** Start the game on the device (its worker and Python) before anything asks it; false when it cannot
- * start (said in both languages: the words of the page come from it). */
+/** Start the game on the device (its worker and Python) before anything asks it: the pack first into
+ * the cache when it is not there (a static site's first visit), with its progress; false when it cannot
+ * start, and the boot line says why. */
 async function bootDevice() {
   useDeviceKeys();
   app.session = load(KEYS.session);
   const boot = $("#device-boot");
+  const line = $("#device-boot-text");
   boot.hidden = false;
+  line.textContent = t("page.device.booting");
   try {
+    // offline, the pack is the cache's (or there is none: the worker says so)
+    const state = navigator.onLine ? await packState().catch(() => ({ cached: false })) : { cached: true };
+    if (!state.cached) {
+      const progress = $("#device-boot-progress");
+      progress.hidden = false;
+      await cachePack((done, total) => {
+        progress.max = Math.max(1, total);
+        progress.value = done;
+        line.textContent = t("page.device.downloading", { percent: total ? Math.floor((100 * done) / total) : 0 });
+      }).catch((err) => {
+        // stored or not, the game can start from the network this visit; a refusal is said once it has
+        if (err?.code === "storage_refused") showError(t("page.device.not_stored"));
+      });
+      progress.hidden = true;
+      line.textContent = t("page.device.booting");
+    }
     await startDevice();
     boot.hidden = true;
     return true;
   } catch (err) {
     const offline = err?.code === "no_pack" || !navigator.onLine;
-    boot.replaceChildren(
-      el("span", {
-        lang: "es",
-        text: offline
-          ? "Sin conexión, y el juego aún no está guardado en este dispositivo: conéctate una vez para descargarlo."
-          : `El juego en este dispositivo no pudo empezar: ${err?.message ?? err}`,
-      }),
-      " · ",
-      el("span", {
-        lang: "en",
-        text: offline
-          ? "Offline, and the game is not stored on this device yet: connect once to download it."
-          : `The game on this device could not start: ${err?.message ?? err}`,
-      }),
-    );
+    line.textContent = offline ? t("page.device.offline") : t("page.device.failed", { message: err?.message ?? String(err) });
     boot.dataset.failed = err?.code || "boot_failed";
     return false;
   }
@@ -245,9 +250,10 @@ async function main() {
   wire();
   wireDeviceBox();
   registerServiceWorker();
-  if ((await chooseTransport()) === "device" && !(await bootDevice())) return;
+  const transport = chooseTransport();
   restoreForm();
   await textsOf(I.getLang());
+  if ((await transport) === "device" && !(await bootDevice())) return;
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();

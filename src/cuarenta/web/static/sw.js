@@ -1,11 +1,11 @@
 // The service worker (docs/web.md "Install and offline"), at the page's base so its scope is the page.
 //
 // - install: precache the page shell (the list of device/shell.json: the page, its modules, styles,
-//   rules pages, icons, site.json) in the cache "cuarenta-shell-ID". The big pack (Pyodide, the wheel)
+//   rules pages, icons, site.json, the page's words api/texts/LANG) in the cache "cuarenta-shell-ID". The big pack (Pyodide, the wheel)
 //   is NOT precached here: offline.js's cachePack() stores it, in "cuarenta-pack-ID".
 // - fetch: the page shell stale-while-revalidate; device/pack.json and device/shell.json network first
-//   (the cached copy offline); the pack's other files cache first; api/ and anything not of this origin
-//   never cached (network only; the WebSocket does not pass here). A device/ request with "?fetch" in its
+//   (the cached copy offline); the pack's other files cache first; api/texts/ as the shell; the rest of
+//   api/ and anything not of this origin never cached (network only; the WebSocket does not pass here). A device/ request with "?fetch" in its
 //   address goes to the network (cachePack fetches a new pack so, past an older pack's cache).
 // - activate: the shell caches of older versions are deleted (older packs are deleted by cachePack once
 //   a new pack is whole, so an installed game never loses its pack to an update half done).
@@ -59,6 +59,9 @@ self.addEventListener("activate", (event) => {
 function kind(url) {
   if (url.origin !== BASE.origin || !url.href.startsWith(BASE.href)) return "network";
   const path = url.href.slice(BASE.href.length).split(/[?#]/)[0];
+  // the page's words are part of the shell (device/shell.json lists them): needed offline, before the
+  // game on the device has started
+  if (path.startsWith("api/texts/")) return "shell";
   if (path.startsWith("api/") || path === "ws" || path.startsWith("ws/")) return "network";
   if (path.startsWith("device/")) {
     if (url.searchParams.has("fetch")) return "network";

@@ -297,9 +297,9 @@ def shell_description(static: Path) -> dict[str, Any]:
 
 __all__ = [
     "DEPENDENCY_WHEELS",
-    "TEXT_FILES",
     "PACK_FORMAT",
     "PYODIDE_FILES",
+    "TEXT_FILES",
     "PackError",
     "build_pack",
     "build_wheel",
@@ -310,7 +310,7 @@ __all__ = [
     "npm_cache_dir",
     "read_pack",
     "shell_description",
-    "text_file",
     "shell_files",
     "source_root",
+    "text_file",
 ]

@@ -481,10 +481,11 @@ class Cluster:
     def tell_logs(self, lines: int = 40) -> None:
         """Print the last ``lines`` of each process' log (pytest shows them when the test failed: the
         flaky cluster tests of CI are diagnosed from these)."""
-        for p in self.processes:
+        logs = [p.log for p in self.processes] + [self.pg.dir / "log"]
+        for path in logs:
             with contextlib.suppress(OSError):
-                tail = p.log.read_text(errors="replace").splitlines()[-lines:]
-                print(f"-- {p.log.name} (last {len(tail)} lines)", *tail, sep="\n")
+                tail = path.read_text(errors="replace").splitlines()[-lines:]
+                print(f"-- {path.parent.name}/{path.name} (last {len(tail)} lines)", *tail, sep="\n")
 
     def stored_state(self, room: str) -> int:
         engine = sa.create_engine(self.pg.url)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -119,9 +118,10 @@ def build_wheel(root: Path, into: Path) -> Path:
                 )
             elif source.is_file():
                 shutil.copy2(source, copy / name)
+        # pip's own build isolation: the build-system's requirements (setuptools>=77) from the index, as
+        # for `pip install`. The installed setuptools may be older: a new venv of Python 3.11 has 65,
+        # which refused pyproject.toml's licence (seen from a clean clone with the README's commands)
         command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(into)]
-        if importlib.util.find_spec("setuptools") is not None:
-            command.append("--no-build-isolation")  # the installed setuptools: nothing to download
         done = subprocess.run([*command, str(copy)], capture_output=True, text=True)
         if done.returncode != 0:
             raise PackError(f"building the wheel of {root.name} failed:\n{done.stderr.strip()[-2000:]}")

@@ -20,21 +20,18 @@ This is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import launch_browser, new_context
+from harness import launch_browser, new_context, static_server
 from playwright.sync_api import Page, sync_playwright
 
 import device_work
@@ -61,25 +58,6 @@ window.benchResult = py.runPython(
   "import sys, json\\nsys.path.insert(0, '.')\\nimport device_work\\n"
   + `json.dumps(device_work.measure(${Number(count)}))`);
 </script>"""
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
-
-
-def serve(folder: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder))
-    )
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{httpd.server_address[1]}/", httpd
 
 
 #: The worker's own account of its start (device-worker.js "ready": ms to Pyodide, then to the host).
@@ -113,32 +91,28 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run([str(exe), "site", str(site)], check=True, cwd=ROOT, capture_output=True)
         (site / "bench.html").write_text(BENCH_PAGE, encoding="utf-8")
         (site / "bench-work.py").write_text((ROOT / "bench" / "device_work.py").read_text("utf-8"), "utf-8")
-        url, httpd = serve(site)
         figures: dict[str, Any] = {"cold": [], "cached": []}
-        try:
-            with sync_playwright() as pw:
-                browser = launch_browser(pw)
-                for _ in range(args.runs):
-                    ctx = new_context(browser, service_workers="allow")
-                    page = ctx.new_page()
-                    figures["cold"].append(first_hand(page, url))
-                    page.close()
-                    page = ctx.new_page()
-                    page.goto(url)  # the service worker in control, the pack in its cache
-                    page.wait_for_function(READY, timeout=180_000)
-                    page.close()
-                    page = ctx.new_page()
-                    figures["cached"].append(first_hand(page, url))
-                    ctx.close()
-                ctx = new_context(browser)
+        with static_server(site) as url, sync_playwright() as pw:
+            browser = launch_browser(pw)
+            for _ in range(args.runs):
+                ctx = new_context(browser, service_workers="allow")
                 page = ctx.new_page()
-                page.goto(f"{url}bench.html?count={args.count}")
-                page.wait_for_function("() => window.benchResult !== undefined", timeout=1_800_000)
-                figures["pyodide"] = json.loads(page.evaluate("window.benchResult"))
+                figures["cold"].append(first_hand(page, url))
+                page.close()
+                page = ctx.new_page()
+                page.goto(url)  # the service worker in control, the pack in its cache
+                page.wait_for_function(READY, timeout=180_000)
+                page.close()
+                page = ctx.new_page()
+                figures["cached"].append(first_hand(page, url))
                 ctx.close()
-                browser.close()
-        finally:
-            httpd.shutdown()
+            ctx = new_context(browser)
+            page = ctx.new_page()
+            page.goto(f"{url}bench.html?count={args.count}")
+            page.wait_for_function("() => window.benchResult !== undefined", timeout=1_800_000)
+            figures["pyodide"] = json.loads(page.evaluate("window.benchResult"))
+            ctx.close()
+            browser.close()
     figures["cpython"] = device_work.measure(args.count)
     print(f"{'':24}{'ready s':>10}{'first hand s':>14}   worker: Pyodide, host (ms)")
     for kind in ("cold", "cached"):

@@ -13,18 +13,22 @@ Selectors are the page's ``data-testid`` attributes (docs/web.md lists them).
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, WebSocket, expect
 
@@ -606,3 +610,33 @@ def json_keys(value: Any) -> set[str]:
 def cards_in(text: str) -> set[str]:
     """The card codes a string names (a card, a move like ``7h x3c+4d,Js``, ``claim 5s,6h``)."""
     return {tok for tok in re.split(r"[^A-Za-z0-9]+", text) if CARD_RE.match(tok)}
+
+
+# -- a plain static file server (a static site of `cuarenta site`: no Cuarenta server) -------------------
+class _StaticHandler(http.server.SimpleHTTPRequestHandler):
+    """Python's static file server, without a log line per request, with the types the pack needs."""
+
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on a free loopback port with Python's plain static file server; its base URL."""
+    handler = functools.partial(_StaticHandler, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()

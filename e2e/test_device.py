@@ -16,15 +16,12 @@ server (the form sends ``"seed": null``): the init script adds it to the worker'
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from harness import (
@@ -37,6 +34,7 @@ from harness import (
     new_context,
     play_first_card,
     start_game,
+    static_server,
     table_cards,
     wait_step,
     watch_page,
@@ -92,27 +90,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     where = tmp_path_factory.mktemp("site") / "cuarenta"
     made = _cuarenta("site", str(where))
     assert made.returncode == 0, made.stdout + made.stderr
-    handler = functools.partial(_QuietHandler, directory=str(where))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-        ".webmanifest": "application/manifest+json",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
+    with static_server(where) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -191,8 +170,9 @@ def _start(page: Page, level: str = "facil") -> None:
     expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=60_000)
 
 
-def _play_hand(page: Page) -> int:
-    """Play the person's cards until the hand's summary (closed); the number of cards played."""
+def _play(page: Page, *, to_the_end: bool = False) -> int:
+    """Play the person's cards until the hand's summary (closed), or with ``to_the_end`` until the mesa's
+    result; the number of cards played."""
     played = 0
     while True:
         kind = wait_step(page, timeout=60_000)
@@ -203,8 +183,10 @@ def _play_hand(page: Page) -> int:
             choose_first_option(page)
         elif kind == "summary":
             close_summary(page)
-            return played
+            if not to_the_end:
+                return played
         else:
+            assert kind == "over", kind
             return played
 
 
@@ -237,7 +219,7 @@ def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str
         expect(page.get_by_test_id("device-toggle")).to_be_hidden()  # no server to go back to
         _seed(page, 7)
         start_game(page, site, goto=False)
-        assert _play_hand(page) >= 1
+        assert _play(page) >= 1
         _no_hidden_card(_frames(page))
         assert not log.errors, log.errors
     finally:
@@ -273,7 +255,7 @@ def test_install_then_offline_play_resume_and_history(
             page, log = _open(ctx, server.url)
             _seed(page, {"facil": 3, "normal": 4, "dificil": 5}[level])
             _start(page, level)
-            assert _play_hand(page) >= 1, level
+            assert _play(page) >= 1, level
             _no_hidden_card(_frames(page))
             page.close()
             assert not log.errors, (level, log.errors)
@@ -297,17 +279,7 @@ def test_install_then_offline_play_resume_and_history(
         page, log = _open(ctx, server.url)
         _seed(page, 12, {"target": 10, "chicas": 1, "ronda_limit": None})
         _start(page)
-        while True:
-            kind = wait_step(page, timeout=60_000)
-            if kind == "ready":
-                play_first_card(page)
-            elif kind == "choice":
-                choose_first_option(page)
-            elif kind == "summary":
-                close_summary(page)
-            else:
-                assert kind == "over", kind
-                break
+        assert _play(page, to_the_end=True) >= 1
         page.get_by_test_id("nav-history").click()
         row = page.get_by_test_id("history-row").first
         expect(row).to_be_visible(timeout=TIMEOUT_MS)

@@ -5,16 +5,13 @@ cache) and Pyodide's wasm is answered from Cache Storage."""
 
 from __future__ import annotations
 
-import functools
 import json
-import threading
 from collections.abc import Callable
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ROOT, Server
+from harness import ROOT, Server, static_server
 from playwright.sync_api import BrowserContext, Page, expect
 
 from cuarenta.offline.pack import build_pack
@@ -88,44 +85,28 @@ def test_install_and_play_offline(
 def test_the_static_site_installs_and_works_offline_too(context: BrowserContext, tmp_path: Path) -> None:
     target = tmp_path / "site"
     write_site(target, npm_cache=ROOT / ".cache" / "browser-packages")
-    handler = functools.partial(QuietHandler, directory=str(target))
-    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
-        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-        thread.start()
-        try:
-            url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-            page = context.new_page()
-            page.goto(url)
-            expect(page.locator("header.topbar")).to_be_visible()
-            assert page.evaluate("async () => (await fetch('site.json')).json()")["server"] is False
-            # a static site plays on the device: its first visit stores the pack, after the page is shown
-            # (app.js: bootDevice, with its progress), and the game starts
-            page.wait_for_function("() => document.body.dataset.texts === 'ready'", timeout=120_000)
-            described = json.loads((target / "device" / "pack.json").read_text(encoding="utf-8"))
-            assert f"cuarenta-pack-{described['id']}" in page.evaluate("async () => await caches.keys()")
-            assert page.evaluate(REGISTER) == {"state": "activated", "scope": url}
-            # offline: the page comes from the service worker, the game starts from the cache
-            context.set_offline(True)
-            answer = page.reload()
-            assert answer is not None and answer.from_service_worker and answer.ok
-            page.wait_for_function(
-                "() => document.body.dataset.transport === 'device'"
-                " && document.body.dataset.texts === 'ready'",
-                timeout=120_000,
-            )
-            wasm = page.evaluate(FETCH_WASM)
-            assert wasm["status"] == 200 and wasm["cached"]
-            context.set_offline(False)
-        finally:
-            httpd.shutdown()
-            thread.join()
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    """A plain static host (Python's http.server), without a log line per request."""
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    with static_server(target) as url:
+        page = context.new_page()
+        page.goto(url)
+        expect(page.locator("header.topbar")).to_be_visible()
+        assert page.evaluate("async () => (await fetch('site.json')).json()")["server"] is False
+        # a static site plays on the device: its first visit stores the pack, after the page is shown
+        # (app.js: bootDevice, with its progress), and the game starts
+        page.wait_for_function("() => document.body.dataset.texts === 'ready'", timeout=120_000)
+        described = json.loads((target / "device" / "pack.json").read_text(encoding="utf-8"))
+        assert f"cuarenta-pack-{described['id']}" in page.evaluate("async () => await caches.keys()")
+        assert page.evaluate(REGISTER) == {"state": "activated", "scope": url}
+        # offline: the page comes from the service worker, the game starts from the cache
+        context.set_offline(True)
+        answer = page.reload()
+        assert answer is not None and answer.from_service_worker and answer.ok
+        page.wait_for_function(
+            "() => document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'",
+            timeout=120_000,
+        )
+        wasm = page.evaluate(FETCH_WASM)
+        assert wasm["status"] == 200 and wasm["cached"]
+        context.set_offline(False)
 
 
 def install_and_go_offline(context: BrowserContext, page: Page, url: str, pack_dir: Path) -> None:

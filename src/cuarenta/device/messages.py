@@ -60,13 +60,18 @@ class _Fields:
             return value
         return ""
 
-    def count(self, name: str, *, required: bool) -> int | None:
+    def _given(self, name: str, required: bool) -> Any:
+        """The field's value, or ``None`` when it is absent (a problem if ``required``) or an optional
+        field given as ``null``."""
         if name not in self.data:
             if required:
                 self.problems.append(f"{name}: Field required")
             return None
-        value = self.data[name]
-        if value is None and not required:
+        return self.data[name]
+
+    def count(self, name: str, *, required: bool) -> int | None:
+        value = self._given(name, required)
+        if value is None and (not required or name not in self.data):
             return None
         if not isinstance(value, int) or isinstance(value, bool):
             self.problems.append(f"{name}: Input should be a valid integer")
@@ -84,12 +89,8 @@ class _Fields:
         return value
 
     def pace(self, name: str, *, required: bool) -> Any:
-        if name not in self.data:
-            if required:
-                self.problems.append(f"{name}: Field required")
-            return None
-        value = self.data[name]
-        if value is None and not required:
+        value = self._given(name, required)
+        if value is None and (not required or name not in self.data):
             return None
         if value not in PACES or not isinstance(value, str):
             words = ", ".join(f"'{p}'" for p in PACES[:-1]) + f" or '{PACES[-1]}'"

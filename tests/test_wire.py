@@ -168,8 +168,21 @@ def drain(sock: Socket, version: int) -> None:
 RULES: dict[int, dict[str, Any]] = {2: {"preset": "basico"}, 4: {"preset": "campeonato", "chicas": 1}}
 
 
+#: The rooms' seeds (practice rooms): a random deal now and then ended the mesa on the deal or within a
+#: few moves (``four_of_a_kind: wins_chica``, one chica), and these tests failed on a game too short to
+#: compare (seen twice in one CI run). A fixed deal is the same long game every run.
+SEEDS: dict[int, int] = {2: 1, 4: 1}
+
+
 def new_room(client: TestClient, players: int) -> dict[str, Any]:
-    body = {"players": players, "level": "facil", "rules": RULES[players], "name": "Ana"}
+    body = {
+        "players": players,
+        "level": "facil",
+        "rules": RULES[players],
+        "name": "Ana",
+        "seed": SEEDS[players],
+        "practice": True,
+    }
     response = client.post("/api/rooms", json=body)
     assert response.status_code == 200, response.text
     return dict(response.json())

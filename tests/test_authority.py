@@ -99,7 +99,7 @@ def test_every_audience_is_sent_only_what_it_may_see(seed: int, players: int, ta
     audiences: list[int | None] = [*range(players), *([None] if table else [])]
     conns = {a: Connection() for a in audiences}
     for a, conn in conns.items():
-        conn.seat, conn.mesa = a, room.mesa
+        conn.seat, conn.dealt = a, room.dealt
     rng = random.Random(seed)
     step = 0
     while True:
@@ -124,7 +124,7 @@ def test_one_message_per_seat_however_many_sockets_hold_it() -> None:
     room = a_room(11, 2, table=True)
     sockets = [Connection() for _ in range(4)]
     for conn, seat in zip(sockets, [0, 0, None, None], strict=True):
-        conn.seat, conn.mesa = seat, room.mesa
+        conn.seat, conn.dealt = seat, room.dealt
         room.connections.add(conn)
     redaction.broadcast(room)
     sent = [conn.queue.get_nowait() for conn in sockets]

@@ -112,7 +112,7 @@ def room_of(rules: Rules, seed: int) -> Room:
 
 def connection(room: Room, seat: int) -> Connection:
     conn = Connection()
-    conn.room, conn.seat, conn.mesa = room, seat, room.mesa
+    conn.room, conn.seat, conn.dealt = room, seat, room.dealt
     return conn
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,7 +223,19 @@ def test_a_version_2_socket_reaches_every_state_a_version_1_socket_is_sent(
         sock.close()
 
 
-def test_a_table_of_four_with_spectators_of_both_versions(client: TestClient, queued: list[Queued]) -> None:
+#: A table's seeds: the waiting room's game (dealt when the table is made) and the game it deals anew when
+#: the last friend sits down, in the same mesa. 10 deals a ronda (three events), 1 and 2 none (two), and
+#: each draws another dealer: whatever a socket was sent of the waiting room's game is replaced, never kept.
+TABLE_SEEDS = [(10, 1), (1, 10), (1, 2)]
+
+
+@pytest.mark.parametrize(("waiting", "dealt"), TABLE_SEEDS)
+def test_a_table_of_four_with_spectators_of_both_versions(
+    client: TestClient, queued: list[Queued], monkeypatch: pytest.MonkeyPatch, waiting: int, dealt: int
+) -> None:
+    seeds = [waiting, dealt]  # the table's seed when it is made, then when it starts (authority/core.py)
+    real = secrets.randbelow
+    monkeypatch.setattr(secrets, "randbelow", lambda n: seeds.pop(0) if seeds else real(n))
     body = {"players": 4, "name": "Ana", "rules": RULES[4], "seats": ["friend", "facil", "facil"]}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 200, response.text
@@ -247,6 +260,8 @@ def test_a_table_of_four_with_spectators_of_both_versions(client: TestClient, qu
     late1.send(watch)
     late2.send(watch)
     room = client.app.state.rooms.get(made["room"])  # type: ignore[attr-defined]
+    assert not seeds and room.seed == dealt, "the table was not made and started on the test's seeds"
+    started = room.mesa_state
     last: dict[int, dict[str, Any]] = {s: p.frames[-1] for s, p in players.items()}
     while True:  # whoever is to move plays; the computers play in between
         target = room.state
@@ -269,6 +284,15 @@ def test_a_table_of_four_with_spectators_of_both_versions(client: TestClient, qu
     assert assert_same(early1, early2, hints=True) > 20
     assert assert_same(late1, late2, hints=True) > 20
     assert check_hidden(queued) > 100
+    # a spectator there before the start was sent every event of the game that was played, once, and
+    # nothing of the waiting room's game after it was replaced
+    told = [
+        e["kind"]
+        for m in early1.frames
+        if m["type"] == "state" and m["state"] >= started
+        for e in m["events"]
+    ]
+    assert told == [e.kind for e in room.game.events]
     for sock in [early1, early2, late1, late2, *mirrors.values(), *players.values()]:
         sock.close()
 

@@ -779,7 +779,7 @@ class Authority:
             self.leave(conn, keep=room)
             conn.room, conn.seat = room, seat
             conn.token_hash = hash_token(message.token)
-            conn.mesa = room.mesa
+            conn.dealt = room.dealt
             events = len(room.game.events)
             if message.since is not None:  # what the browser has not shown yet (docs/tables.md)
                 conn.sent = min(message.since, events)
@@ -816,7 +816,7 @@ class Authority:
             wire.check_join(room, message.v, message.since)
             self.leave(conn, keep=room)
             conn.room, conn.seat = room, None
-            conn.mesa = room.mesa
+            conn.dealt = room.dealt
             conn.sent = 0 if not room.game.actions else len(room.game.events)
             room.connections.add(conn)
             if message.v == wire.WIRE_VERSION:

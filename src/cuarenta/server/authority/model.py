@@ -172,8 +172,9 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.room: Room | None = None
         self.seat: int | None = None
-        self.mesa = 0  #: the mesa ``sent`` counts events of
-        self.sent = 0  #: events of that mesa already sent on this socket
+        #: the game ``sent`` counts events of (:attr:`Room.dealt`: its mesa and the state it was dealt at)
+        self.dealt = (0, 0)
+        self.sent = 0  #: events of that game already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
         self.close_code: int | None = None  #: set by :meth:`close`
         self.protocol = 1  #: the protocol version of the socket's last join/watch (authority/wire)
@@ -238,13 +239,20 @@ class Room:
     version: int = 0  #: the stored room's write counter this copy is at (a write is a compare-and-set on it)
     #: sockets other server processes hold for this room, by seat (``None``: spectators); empty in one process
     remote: dict[int | None, int] = field(default_factory=dict)
-    _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_mesa``
-    _wired_mesa: int = 0
+    _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_dealt``
+    _wired_dealt: tuple[int, int] = (0, 0)
     wire: Any = None  #: the version-2 state of the room (authority/wire/events.py: WireState), if any
 
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def dealt(self) -> tuple[int, int]:
+        """Which game the room's events are of: its mesa and the state it was dealt at. A table that
+        starts deals anew from a fresh seed in the same mesa (the game its waiting room showed is gone),
+        so the mesa's number alone does not say it."""
+        return (self.mesa, self.mesa_state)
 
     @property
     def status(self) -> Status:
@@ -311,8 +319,8 @@ class Room:
         """Every event of the current mesa as the wire has it (``to_dict()`` with its ``sayings``), each
         made once and kept until the mesa changes: every socket's message shares them (copied shallowly)."""
         events = self.game.events
-        if self._wired_mesa != self.mesa or len(self._wired) > len(events):
-            self._wired, self._wired_mesa = [], self.mesa
+        if self._wired_dealt != self.dealt or len(self._wired) > len(events):
+            self._wired, self._wired_dealt = [], self.dealt
         sayings = self.sayings.update(self.game)  # the keys of every event of the mesa, computed once each
         for i in range(len(self._wired), len(events)):
             self._wired.append(wire_event(self.game, i, sayings[i]))  # described for the page (eventview)

@@ -82,8 +82,8 @@ def state_for(room: Room, conn: Connection) -> dict[str, Any]:
     as sent on ``conn``."""
     seat = conn.seat
     game = room.game
-    if conn.mesa != room.mesa:
-        conn.mesa, conn.sent = room.mesa, 0
+    if conn.dealt != room.dealt:  # a new mesa, or a table that started and dealt anew
+        conn.dealt, conn.sent = room.dealt, 0
     wired = room.wired_events()  # every event of the mesa with its sayings, made once each
     mesa_events = game.events
     events = [dict(wired[i]) for i in range(conn.sent, len(mesa_events))]
@@ -121,19 +121,19 @@ def broadcast(room: Room) -> None:
     """Queue the new state for every socket in the room. Sockets of one audience (a seat, or the
     spectators) that have been sent the same events share one message, made once: a seat open in two
     tabs costs one view and one set of hints, a table with hundreds of spectators a few messages."""
-    shared: dict[tuple[int | None, int, int], dict[str, Any]] = {}
+    shared: dict[tuple[int | None, tuple[int, int], int], dict[str, Any]] = {}
     events = len(room.game.events)
     conns = list(room.connections)
     wire.broadcast(room, [c for c in conns if c.protocol == wire.WIRE_VERSION])  # version 2: its own frames
     for conn in conns:
         if conn.protocol == wire.WIRE_VERSION:
             continue
-        key = (conn.seat, conn.mesa, conn.sent)
+        key = (conn.seat, conn.dealt, conn.sent)
         message = shared.get(key)
         if message is None:
             message = shared[key] = SharedMessage(room.message_for(conn))
         else:  # what state_for does to the socket's count of events sent
-            conn.mesa, conn.sent = room.mesa, events
+            conn.dealt, conn.sent = room.dealt, events
         conn.send(message)
 
 

@@ -77,7 +77,7 @@ class WireState:
     def __init__(self, room: Room, size: int = BUFFER_EVENTS) -> None:
         self.room_id = room.id
         self.version = room.state
-        self.mesa = room.mesa
+        self.dealt = room.dealt  #: the game ``sent_events`` counts events of (Room.dealt)
         self.sent_events = len(room.game.events)
         self.view, self.history = public_view(room)
         self.top = public_top(room)
@@ -92,7 +92,9 @@ class WireState:
         view, history = public_view(room)
         top = public_top(room)
         wired = room.wired_events()
-        new_mesa = room.mesa != self.mesa
+        # a new mesa, or a table that started: it dealt anew in the same mesa, and the events the
+        # clients hold are of the waiting room's game (the event names the mesa: all its events come)
+        new_mesa = room.dealt != self.dealt
         events = list(wired) if new_mesa else wired[self.sent_events :]
         hands = [hand_of(room, s) for s in range(room.players)]
         self.new_hands = frozenset(s for s in range(room.players) if hands[s] != self.hands[s])
@@ -125,7 +127,7 @@ class WireState:
         )
         text = encode(event)
         self.buffer.add(self.version, room.state, text)
-        self.version, self.mesa, self.sent_events = room.state, room.mesa, len(room.game.events)
+        self.version, self.dealt, self.sent_events = room.state, room.dealt, len(room.game.events)
         self.view, self.history, self.top, self.hands = view, history, top, hands
         return text
 

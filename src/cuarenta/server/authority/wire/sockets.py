@@ -71,7 +71,7 @@ def first_message(room: Room, conn: Connection, since: int | None, hints: bool) 
     if state is not None and state.version != room.state:  # changed without a broadcast (a refresh)
         broadcast(room, [c for c in room.connections if c.protocol == WIRE_VERSION and c is not conn])
     state = state_of(room)
-    conn.mesa, conn.sent = room.mesa, 0 if not room.game.actions else len(room.game.events)
+    conn.dealt, conn.sent = room.dealt, 0 if not room.game.actions else len(room.game.events)
     missed = None if since is None else state.buffer.replay(since, room.state)
     seat = conn.seat
     top = state.top

@@ -27,7 +27,7 @@ from cuarenta.championship.hall import (
     Procedure,
     Ronda,
 )
-from cuarenta.errors import CuarentaError
+from cuarenta.errors import CuarentaError, RulesError
 from cuarenta.i18n import tantos_perros
 from cuarenta.results import ChicaResult, Outcome
 
@@ -348,6 +348,11 @@ def refused(make: Callable[[], Any], code: str) -> HallError:
 )
 def test_bad_entries_are_refused_clearly(make: Callable[[], Any], code: str) -> None:
     refused(make, code)
+
+
+def test_a_sheet_needs_rules() -> None:
+    with pytest.raises(RulesError):
+        HallSheet("campeonato", dealer=0)  # type: ignore[arg-type]
 
 
 def test_a_refused_tap_leaves_the_sheet_unchanged() -> None:

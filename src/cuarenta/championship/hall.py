@@ -457,7 +457,7 @@ class HallSheet:
             (step.points[0], step.points[1]),
             (step.notes[0], step.notes[1]),
             chica,
-            st.outcome if before.outcome is None else None,
+            st.outcome,
             st.due,
         )
 

@@ -649,11 +649,13 @@ class _Step:
             raise HallError.of("hall_ronda_after_play", seat=seat)
         if seat in st.rondas:
             raise HallError.of("hall_ronda_twice", seat=seat)
-        order = [(s - st.dealer - 1) % rules.players for s in (seat, *st.rondas[-1:])]
-        if len(order) == 2 and order[0] < order[1]:
-            raise HallError.of(
-                "hall_ronda_order", seat=seat, last=st.rondas[-1], first=(st.dealer + 1) % rules.players
-            )
+        first = (st.dealer + 1) % rules.players  # R6, R17: rondas count in playing order from here
+
+        def turn(s: int) -> int:
+            return (s - first) % rules.players
+
+        if st.rondas and turn(seat) < turn(st.rondas[-1]):
+            raise HallError.of("hall_ronda_order", seat=seat, last=st.rondas[-1], first=first)
         st.rondas = (*st.rondas, seat)
         team = rules.team_of(seat)
         four = isinstance(entry, FourOfAKind)

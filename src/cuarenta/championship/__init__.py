@@ -1,0 +1,1 @@
+"""Championships of Cuarenta: settings, pairings, standings and the judge's score sheet at the hall."""

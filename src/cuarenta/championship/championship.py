@@ -90,7 +90,7 @@ class Championship:
         #: The first round of the knockout (knockout, or groups once the groups are over), else ``None``.
         self.knockout_from: int | None = None
         self._slots: list[str | None] = []
-        #: The winner of a finished knockout.
+        #: The winner of a finished championship (a knockout's winner; a Swiss: the first of the standings).
         self.champion: str | None = None
 
     @classmethod
@@ -354,7 +354,10 @@ class Championship:
         return self._open(formats.matches(self._slots))
 
     def _finish_championship(self, champion: str | None = None) -> list[Partida]:
+        """The end: the champion is the knockout's winner, or (Swiss) the first of the standings."""
         self.status = "finished"
+        if champion is None and self.settings.format == "swiss":
+            champion = next((s.pair for s in standings(self) if not s.withdrawn), None)
         self.champion = champion
         return []
 

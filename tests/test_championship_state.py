@@ -132,6 +132,23 @@ REFUSALS += [
 ]
 
 
+def walkover_then_withdrawal() -> Championship:
+    champ = started()
+    champ.apply(Walkover("r1t1", "p3", "no se presentó", "Juez"))
+    champ.apply(Withdraw("p1"))
+    return champ
+
+
+REFUSALS.append(
+    (
+        "reversing a walkover of a withdrawn pair",
+        walkover_then_withdrawal,
+        Review(0, True, "x"),
+        "review_pair_withdrawn",
+    )
+)
+
+
 def withdrawn() -> Championship:
     champ = seeded(3)
     champ.apply(Withdraw("p1"))

@@ -154,3 +154,19 @@ def test_random_swiss_championships_never_rematch_and_seat_every_pair_once_a_rou
     assert len(byes) == len(set(byes)) == (champ.current_round if count % 2 else 0)
     ranks = [s.rank for s in standings(champ)]
     assert ranks == list(range(1, count + 1))
+
+
+def test_more_rounds_than_the_pairs_allow_make_the_fewest_rematches() -> None:
+    """4 pairs meet each other once in 3 rounds (K4 is three perfect matchings); a 4th round must repeat
+    2 partidas, and the matching repeats no more than that rather than fail."""
+    champ = seeded(4, rounds=4)
+    champ.apply(Start())
+    met: list[frozenset[str]] = []
+    while champ.status == "running":
+        round_ = list(champ.rounds[-1])
+        met += [frozenset(p.pairs) for p in round_]  # type: ignore[arg-type]
+        for partida in round_:
+            champ.apply(Report(partida.id, (2, 0), (80, 40)))
+    assert champ.current_round == 4
+    assert len(set(met[:6])) == 6  # the first three rounds: everyone once
+    assert len(set(met)) == 6  # the fourth: two rematches, unavoidable

@@ -492,6 +492,11 @@ class Championship:
             if self.status == "finished" or partida.round != len(self.rounds):
                 raise DecisionError.of("review_round_closed", decision=index, round=partida.round)
             if decision.kind == "walkover" and partida.result is not None and partida.result.walkover:
+                gone = [p for p in partida.pairs if p is not None and self.pair(p).withdrawn]
+                if gone:
+                    raise DecisionError.of(
+                        "review_pair_withdrawn", decision=index, pair=self.pair(gone[0]).name
+                    )
                 self._set_partida(replace(partida, result=None, paused=False))
             elif decision.kind == "pause" and partida.status == "paused":
                 self._set_partida(replace(partida, paused=False))

@@ -4,8 +4,12 @@ secret and every seed still to be played, actions round-trip, the judges' decisi
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -395,3 +399,35 @@ def test_groups_refuse_to_start_when_a_group_is_smaller_than_advance() -> None:
     with pytest.raises(ChampionshipError) as caught:
         champ.apply(Start())
     assert caught.value.code == "advance_group" and champ.status == "registering"
+
+
+DETERMINISM_SCRIPT = r"""
+import hashlib, json
+from cuarenta.championship import Championship, Register, Report, Settings, Start
+out = []
+for n, fmt in ((9, "swiss"), (16, "swiss"), (13, "groups"), (11, "knockout")):
+    rounds = 5 if fmt == "swiss" else None
+    champ = Championship.new(Settings("x", format=fmt, rounds=rounds, group_size=3), secret=n)
+    for i in range(n):
+        champ.apply(Register(f"P{i}", (f"a{i}", f"b{i}")))
+    champ.apply(Start())
+    while champ.status == "running":  # the same result everywhere: many ties for the matching to break
+        champ.apply(Report(next(p for p in champ.rounds[-1] if p.is_open).id, (2, 0), (80, 40)))
+    out.append(json.dumps(champ.to_public(), sort_keys=True))
+print(hashlib.sha256("".join(out).encode()).hexdigest())
+"""
+
+
+def test_a_replay_in_another_process_pairs_the_same_whatever_the_hash_seed() -> None:
+    """A server that restarts replays the actions in a new process, whose string hashes differ: the
+    pairings (networkx's matching on ties included) must not depend on them."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    digests = set()
+    for seed in ("0", "1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": src}
+        result = subprocess.run(
+            [sys.executable, "-c", DETERMINISM_SCRIPT], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert result.returncode == 0, result.stderr
+        digests.add(result.stdout.strip())
+    assert len(digests) == 1

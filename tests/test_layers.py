@@ -4,6 +4,8 @@
   catalogue loader) imports only the standard library and itself;
 - the computer players, the arena and the hints import the engine and each other;
 - the texts (``cuarenta.i18n``) import the engine;
+- the championships (``cuarenta.championship``: pairings, results, standings) import the engine, and of
+  third-party packages ``networkx`` only (the ``championship`` extra);
 - the command line and the server sit on top and may import everything below them; the device host
   (``cuarenta.device``: the server's authority in the browser) and the offline pack and static site
   (``cuarenta.offline``: the page and its words as files) are part of the server's layer.
@@ -34,14 +36,16 @@ PLAYERS = "players"
 TEXTS = "texts"
 CLI = "cli"
 SERVER = "server"
+CHAMPIONSHIP = "championship"
 
 #: What each layer may import from the package.
 ALLOWED: dict[str, set[str]] = {
     ENGINE: {ENGINE},
     PLAYERS: {ENGINE, PLAYERS},
     TEXTS: {ENGINE, TEXTS},
-    SERVER: {ENGINE, PLAYERS, TEXTS, SERVER},
-    CLI: {ENGINE, PLAYERS, TEXTS, SERVER, CLI},
+    CHAMPIONSHIP: {ENGINE, CHAMPIONSHIP},
+    SERVER: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER},
+    CLI: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER, CLI},
 }
 
 
@@ -61,6 +65,8 @@ def layer_of(module: str) -> str:
         return PLAYERS
     if head == "i18n":
         return TEXTS
+    if head == "championship":
+        return CHAMPIONSHIP
     if head in ("cli", "__main__"):  # python -m cuarenta runs the command line
         return CLI
     if head in ("server", "web", "device", "offline"):
@@ -86,7 +92,7 @@ def sources() -> list[Path]:
 
 def test_the_layers_cover_the_package() -> None:
     layers = {layer_of(module_name(p)) for p in sources()}
-    assert layers == {ENGINE, PLAYERS, TEXTS, CLI, SERVER}
+    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, CLI, SERVER}
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: module_name(p))
@@ -413,3 +419,34 @@ def test_the_authority_loads_with_the_web_stack_store_and_redis_blocked() -> Non
     )
     assert result.returncode == 0, result.stderr
     assert "loaded: []" in result.stdout
+
+
+# -- the championships (issue 19): the engine and networkx, nothing else ----------------------------------
+CHAMPIONSHIP_DIR = PACKAGE / "championship"
+
+
+@pytest.mark.parametrize("path", sorted(CHAMPIONSHIP_DIR.rglob("*.py")), ids=lambda p: p.name)
+def test_the_championship_imports_only_the_standard_library_and_networkx(path: Path) -> None:
+    outside = {m for m in third_party_imports(path) if m not in sys.stdlib_module_names} - {"networkx"}
+    assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_the_championship_runs_with_every_other_third_party_package_blocked() -> None:
+    """Imported and used for real in a Python where only the standard library and networkx are found."""
+    script = BLOCKER.replace(
+        "top not in sys.stdlib_module_names", "top not in sys.stdlib_module_names and top != 'networkx'"
+    )
+    script = script.replace("SRC", repr(str(SRC))) + (
+        "from cuarenta.championship import Championship, Register, Report, Settings, Start\n"
+        "champ = Championship.new(Settings('Copa'), secret=1)\n"
+        "for name in 'ABCDE':\n"
+        "    champ.apply(Register(name, (name + '1', name + '2')))\n"
+        "for partida in champ.apply(Start()):\n"
+        "    champ.apply(Report(partida.id, (2, 0), (80, 20)))\n"
+        "print('rounds:', champ.current_round)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "rounds: 2" in result.stdout

@@ -9,7 +9,7 @@ An entry is an immutable value (:class:`Entry` and its kinds, ``to_dict()`` and
 :func:`entry_from_dict`); :meth:`HallSheet.tap` applies one and returns what it scored
 (:class:`Scored`), :meth:`HallSheet.undo` takes the last one back. An entry the rules forbid is
 refused with a :class:`HallError` saying why, and the sheet is unchanged.
-docs/championships-hall.md says which choices the sheet makes where the rules leave them open.
+docs/championships.md ("At the hall") says which choices the sheet makes where the rules leave them open.
 
 >>> from cuarenta import Rules
 >>> from cuarenta.championship.hall import Caida, Carton, HallSheet, NewDeal, Ronda

@@ -12,6 +12,7 @@ import time
 import urllib.request
 from typing import Any
 
+import pytest
 from harness import (
     STEP_JS,
     STEP_TIMEOUT_MS,
@@ -25,7 +26,6 @@ from harness import (
     seated_context,
     watch_page,
 )
-import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 #: A short mesa for four: one chica to 10 points (the loser is zapatero or platillo, under 10).

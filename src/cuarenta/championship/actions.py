@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from cuarenta.championship.errors import ActionError
+from cuarenta.championship.values import kind_dict
 from cuarenta.errors import brief, clip
 
 #: The largest whole number an action may hold (a seed, chicas, points, an index).
@@ -32,11 +33,7 @@ class _Action:
     kind: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            data[f.name] = list(value) if isinstance(value, tuple) else value
-        return data
+        return kind_dict(self)
 
 
 @dataclass(frozen=True)

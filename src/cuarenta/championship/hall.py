@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, NamedTuple
 
 from cuarenta.cards import NUM_CARDS
+from cuarenta.championship.values import kind_dict
 from cuarenta.errors import CuarentaError, RulesError, brief, clip
 from cuarenta.results import ChicaResult, Outcome
 from cuarenta.rules import Rules, Streak
@@ -79,11 +80,7 @@ class Entry:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"kind": ..., field: value ...}``, JSON-ready (:func:`entry_from_dict` reads it back)."""
-        out: dict[str, Any] = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        return kind_dict(self)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,19 @@ STATUS: Final[dict[str, int]] = {
     "bad_seat": 422,
     "bad_team": 422,
     "unknown_level": 422,
+    # a championship's tables and the championships API (docs/championships.md)
+    "judge_runs_table": 409,
+    "championship_seat": 403,
+    "not_championship": 404,
+    "paused": 409,
+    "championship_table": 409,
+    "unknown_championship": 404,
+    "unknown_partida": 404,
+    "bad_championship_token": 403,
+    "wrong_state": 409,
+    "bad_input": 400,
+    "not_hall": 409,
+    "no_partida": 409,
 }
 #: The old name of the room part of :data:`STATUS`.
 PROBLEM_STATUS: Final = STATUS

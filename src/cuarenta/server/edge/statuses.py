@@ -67,6 +67,9 @@ PROBLEM_STATUS: Final = STATUS
 
 def http_status(error: TableError) -> int:
     """The HTTP status of a refusal (500 for a code the table does not know: a mistake of the server)."""
+    own = getattr(error, "status", None)  # a championship's refusal carries its status
+    if isinstance(own, int):
+        return own
     return STATUS.get(error.code, 500)
 
 

@@ -30,6 +30,7 @@ from cuarenta.championship.actions import Action, Register, Report, Walkover
 from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallError, HallSheet, entry_from_dict
 from cuarenta.championship.model import Partida
+from cuarenta.server.authority.core import Authority
 from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.model import Room, available_levels, now_text
 from cuarenta.server.authority.ports import FinishedRow
@@ -81,7 +82,7 @@ def _refusal(exc: ChampionshipError) -> ChampionshipProblem:
 class Championships:
     """Every championship of the server (module docstring)."""
 
-    def __init__(self, authority: Any, store: Store) -> None:
+    def __init__(self, authority: Authority, store: Store) -> None:
         self.authority = authority
         self.store = store
         self._cache: dict[str, Loaded] = {}
@@ -141,8 +142,9 @@ class Championships:
         settings = Settings.from_dict(json.loads(row.settings))
         actions = cstore.load_actions(self.store, cid)
         champ = Championship.replay(settings, row.secret, actions)
-        loaded = Loaded(row, champ, len(actions), cstore.load_pairs(self.store, cid),
-                        cstore.load_tables(self.store, cid))
+        loaded = Loaded(
+            row, champ, len(actions), cstore.load_pairs(self.store, cid), cstore.load_tables(self.store, cid)
+        )
         for partida, entries in cstore.load_entries(self.store, cid).items():
             sheet = HallSheet(settings.rules, dealer=0)
             for entry in entries:
@@ -205,6 +207,7 @@ class Championships:
             level = loaded.pairs.get(pid, cstore.PairRow(pid, None, None)).computer
             seats.append(level if level else "open")
             names.append(champ.pair(pid).players[index])
+        room: Room
         room, _ = self.authority.open_partida(
             rules=champ.settings.rules,
             seats=seats,
@@ -281,16 +284,14 @@ class Championships:
                 if room.started:
                     loaded.alerts.get(partida.id, set()).discard("walkover_due")
                     continue
-                since = datetime.datetime.strptime(opened, "%Y-%m-%dT%H:%M:%SZ").replace(
-                    tzinfo=datetime.UTC
-                )
+                since = datetime.datetime.strptime(opened, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.UTC)
                 if now - since.timestamp() < wait:
                     continue
                 seated = [
-                    p for p in partida.pairs
-                    if p is not None and all(
-                        room.seats[i].kind != "open" for i, s in enumerate(partida.seats) if s == p
-                    )
+                    p
+                    for p in partida.pairs
+                    if p is not None
+                    and all(room.seats[i].kind != "open" for i, s in enumerate(partida.seats) if s == p)
                 ]
                 if len(seated) == 1:
                     self.apply(cid, Walkover(partida.id, seated[0], "the other pair did not come", "server"))

@@ -127,7 +127,9 @@ def _need(service: Championships, cid: str, token: str | None, *roles: str) -> s
         bearer_secret(None, "championship's token", 200)  # raises 401
     role = service.role(cid, token)
     if role is None or role not in roles:
-        raise ChampionshipProblem("bad_championship_token", f"this needs the {' or '.join(roles)}'s token", 403)
+        raise ChampionshipProblem(
+            "bad_championship_token", f"this needs the {' or '.join(roles)}'s token", 403
+        )
     return role
 
 
@@ -183,7 +185,9 @@ async def register(cid: Id, body: NewPair, service: Service, token: Token) -> di
     """Register a pair with the registration code, or the organiser's token (needed for a computer)."""
     organiser = token is not None and service.role(cid, token) == "organiser"
     if body.computer is not None and not organiser:
-        raise ChampionshipProblem("bad_championship_token", "only the organiser registers a computer pair", 403)
+        raise ChampionshipProblem(
+            "bad_championship_token", "only the organiser registers a computer pair", 403
+        )
     if not organiser:
         if body.code is None:
             bearer_secret(None, "registration code or organiser's token", 200)
@@ -299,7 +303,9 @@ async def board(cid: Id, service: Service, token: Token) -> dict[str, Any]:
 
 
 @router.post("/api/championships/{cid}/partidas/{partida}/walkover", responses=ERRORS)
-async def walkover(cid: Id, partida: Id, body: WalkoverBody, service: Service, token: Token) -> dict[str, Any]:
+async def walkover(
+    cid: Id, partida: Id, body: WalkoverBody, service: Service, token: Token
+) -> dict[str, Any]:
     _need(service, cid, token, "judge")
     service.apply(cid, Walkover(partida, body.winner, body.reason, "judge"))
     return {"decision": len(service.get(cid).champ.decisions) - 1}
@@ -318,7 +324,10 @@ async def decide(cid: Id, partida: Id, body: DecisionBody, service: Service, tok
 
 @router.post("/api/championships/{cid}/decisions/{index}/review", responses=ERRORS)
 async def review(
-    cid: Id, index: Annotated[int, PathParameter(ge=0, le=100_000)], body: ReviewBody, service: Service,
+    cid: Id,
+    index: Annotated[int, PathParameter(ge=0, le=100_000)],
+    body: ReviewBody,
+    service: Service,
     token: Token,
 ) -> dict[str, Any]:
     """The committee (the organiser) confirms or reverses a decision."""
@@ -378,8 +387,12 @@ async def standings_csv(cid: Id, service: Service) -> Response:
     fields = ["rank", "pair", "players", "won", "lost", "byes", "chicas", "points", "buchholz"]
     writer.writerow(fields)
     for row in _rows(service, cid):
-        writer.writerow([row["name"] if f == "pair" else " / ".join(row["players"]) if f == "players"
-                         else row[f] for f in fields])
+        writer.writerow(
+            [
+                row["name"] if f == "pair" else " / ".join(row["players"]) if f == "players" else row[f]
+                for f in fields
+            ]
+        )
     return Response(out.getvalue(), media_type="text/csv; charset=utf-8")
 
 

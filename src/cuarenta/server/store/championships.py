@@ -31,8 +31,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from cuarenta.server.store import Store, StoreConflict, StoreError, dumps
 from cuarenta.server.authority.model import now_text
+from cuarenta.server.store import Store, StoreConflict, StoreError, dumps
 from cuarenta.server.store.schema import (
     championship_actions_table as actions_t,
 )
@@ -142,7 +142,9 @@ def load_actions(store: Store, championship: str) -> list[dict[str, Any]]:
     rows = _read(store, "reading a championship's actions", lambda conn: conn.execute(query).all())
     for expected, row in enumerate(rows, start=1):
         if row.seq != expected:
-            raise StoreError(f"championship {championship}: its actions jump from {expected - 1} to {row.seq}")
+            raise StoreError(
+                f"championship {championship}: its actions jump from {expected - 1} to {row.seq}"
+            )
     return [json.loads(row.action) for row in rows]
 
 
@@ -212,8 +214,12 @@ def load_tables(store: Store, championship: str) -> dict[str, tuple[str, str]]:
 def append_entry(store: Store, championship: str, partida: str, seq: int, entry: dict[str, Any]) -> None:
     """Append the hall sheet's entry ``seq`` (1, 2 …) of a partida: a compare-and-set, as actions."""
     values = {"championship": championship, "partida": partida, "seq": seq, "entry": dumps(entry)}
-    _write(store, f"storing entry {seq} of partida {partida}", lambda c: c.execute(hall_t.insert(), values),
-           conflict=True)
+    _write(
+        store,
+        f"storing entry {seq} of partida {partida}",
+        lambda c: c.execute(hall_t.insert(), values),
+        conflict=True,
+    )
 
 
 def remove_entry(store: Store, championship: str, partida: str, seq: int) -> None:

@@ -138,6 +138,7 @@ def test_the_migrations_make_exactly_the_schema_the_code_uses(store: Store) -> N
     assert tables == {
         "alembic_version", "rooms", "seats", "finished", "actions", "legacy_games",
         "profiles", "ratings", "rated_mesas", "profile_addresses", "settings",
+        "championships", "championship_actions", "championship_pairs", "championship_tables", "hall_entries",
     }  # fmt: skip
     assert store.schema_revision() == SCHEMA_REVISION
     if store.sqlite:

@@ -162,6 +162,9 @@ class Authority:
         #: called with the room and its stored row once a table's mesa is finished
         self.finished_hooks: list[Callable[[Room, FinishedRow], None]] = []
         self._rooms: dict[str, Room] = {}  #: least recently used first
+        #: the championship tables paused by their judge (the championships service keeps it: a room
+        #: loaded again from the store gets its flag from here)
+        self.paused: set[str] = set()
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         #: this process' Prometheus metrics (:mod:`cuarenta.server.metrics`); the gauges read the rooms
         self.metrics = Metrics()
@@ -257,6 +260,7 @@ class Authority:
         except StoreError as exc:
             raise store_problem(room_id, exc) from None
         room = room_from_row(row, actions)
+        room.paused = room.id in self.paused
         self._remember(room)
         self.bus.read(room_id)
         return room
@@ -431,6 +435,99 @@ class Authority:
             self._start(room)  # nobody to wait for
         return room, NewSeat(room.id, 0, token, code), table.invite
 
+    def open_partida(
+        self,
+        *,
+        rules: Rules,
+        seats: list[str],
+        names: list[str],
+        seed: int,
+        clock: int | None,
+        grace: float = DEFAULT_GRACE,
+        championship: str,
+        partida: str,
+        level: str | None = None,
+    ) -> tuple[Room, str]:
+        """A championship's table (docs/championships.md "Running a championship"): each seat ``"open"``
+        (reserved for the person ``names[seat]``: only :meth:`sit_reserved`, called by the championships
+        service for the pair's token, takes it) or a computer level. Nobody created it: the judge runs it
+        (:meth:`_creator_only` refuses). It starts when its last open seat is taken, or at once when every
+        seat is a computer, and it deals from ``seed`` (the championship's deal seed). Returns the room and
+        its invite code (never used to join: the seats are reserved)."""
+        if len(seats) != rules.players or len(names) != rules.players:
+            raise ValueError(f"a championship table has {rules.players} seats, not {len(seats)}")
+        levels = available_levels()
+        seat_list: list[Seat] = []
+        for i, kind in enumerate(seats):
+            if kind == "open":
+                seat_list.append(Seat(i, "open", names[i]))
+            elif kind in levels:
+                seat_list.append(Seat(i, "computer", "", kind))
+            else:
+                raise ValueError(f"seat {i}: {kind!r} is neither 'open' nor one of {', '.join(levels)}")
+        invite = secrets.token_urlsafe(12)
+        table = TableOptions(
+            invite=invite[: setup.INVITE_CHARS],
+            creator=0,
+            level=level or ("normal" if "normal" in levels else levels[0]),
+            grace=float(grace),
+            clock=clock,
+            championship=championship,
+            partida=partida,
+        )
+        room = self._open(rules=rules, level=table.level, seed=seed, seats=seat_list, table=table)
+        if not any(s.kind == "open" for s in seat_list):
+            self._start(room)
+        return room, table.invite
+
+    def sit_reserved(self, room_id: str, seat: int, name: str) -> NewSeat:
+        """The person of a championship table's reserved ``seat`` sits there (the championships service
+        checked the pair's token): an open seat is taken (the table starts once full); a seat the person
+        holds already gets a new token and code, the old token is told ``seat_reclaimed`` (a page opened
+        again, another device)."""
+        room = self.table(room_id)
+        assert room.table is not None
+        if room.table.championship is None:
+            raise TableError("not_championship", "this table is not a championship's")
+        before = room.seats[seat]
+        token, digest = new_token()
+        code, code_digest = new_seat_code(room.id)
+        if before.kind == "open":
+            self._change_seats(
+                room,
+                {seat: Seat(seat, "person", name, None, digest, code_hash=code_digest)},
+                "the seat could not be stored, so it was not taken",
+            )
+        elif before.kind == "person" and not before.left:
+            self._replace_token(
+                room,
+                dataclasses.replace(
+                    before,
+                    token_hash=digest,
+                    code_hash=code_digest,
+                    former_hash=before.token_hash,
+                    former="reclaimed",
+                ),
+            )
+        else:
+            raise TableError("seat_not_open", f"seat {seat} is played by the computer now")
+        return NewSeat(room.id, seat, token, code)
+
+    def set_paused(self, room_id: str, paused: bool) -> Room:
+        """Pause or resume a championship's table (its judge's decision, stored by the championships
+        service first): while paused, moves are refused (``paused``) and the computers wait; the table is
+        told (a ``table`` message with ``table.paused``)."""
+        if paused:
+            self.paused.add(room_id)
+        else:
+            self.paused.discard(room_id)
+        room = self.table(room_id)
+        room.paused = paused
+        self._tell_table(room)
+        if not paused:
+            self.scheduler.kick(room)
+        return room
+
     def table(self, room_id: str) -> Room:
         """A table (loaded if needed): ``unknown_room``, or ``not_a_table`` for a room against the
         computer."""
@@ -460,6 +557,11 @@ class Authority:
         """Take an open seat with the invite code: ``seat`` if given, else the first open seat of ``team``
         if given, else the first open seat. :class:`TableError` says why not."""
         room = self.table(room_id)
+        assert room.table is not None
+        if room.table.championship is not None:
+            raise TableError(
+                "championship_seat", "a championship's seats are reserved: sit with your pair's link"
+            )
         chosen = setup.seat_to_take(room, invite=invite, seat=seat, team=team, profile=profile)
         token, digest = new_token()
         code, code_digest = new_seat_code(room.id)
@@ -661,11 +763,11 @@ class Authority:
         if s.kind != "person":
             raise TableError("already_left", "you left this table already")
         if not room.started:  # before the start, the seat opens again for someone else
-            if seat == room.table.creator:
+            if seat == room.table.creator and room.table.championship is None:
                 raise TableError(
                     "creator_stays", "the creator cannot leave a table that waits: start it or let it be"
                 )
-            self._put_seats(room, {seat: Seat(seat, "open")})
+            self._put_seats(room, {seat: Seat(seat, "open", s.name if room.table.championship else "")})
         else:
             self._put_seats(
                 room, {seat: Seat(seat, "computer", s.name, room.table.level, s.token_hash, s.profile, True)}
@@ -690,6 +792,11 @@ class Authority:
     def _creator_only(self, room_id: str, token: str) -> Room:
         room, seat = self._seat_of_token(room_id, token)
         assert room.table is not None
+        if room.table.championship is not None:
+            raise TableError(
+                "judge_runs_table",
+                "a championship's table has no creator: its judge runs it (pause, restart, walkover)",
+            )
         if seat != room.table.creator:
             raise TableError("not_creator", "only the table's creator may do that")
         return room
@@ -705,8 +812,12 @@ class Authority:
         room.seats = computer_names.named(room.id, room.seats)  # each new computer gets its name
         # The cards are dealt now, from a seed nobody has had a glimpse of: whatever a waiting seat could
         # have learnt (nothing is sent to it, and a seat may be taken, left and taken again) says nothing
-        # of the hands that are played.
-        room.seed = secrets.randbelow(2**63)
+        # of the hands that are played. A championship's table KEEPS its seed: the deal is the
+        # championship's (a secret derived by the library; duplicate twin tables must hold the same
+        # cards). That is safe: its seats are reserved (only the pair's token takes them, through the
+        # championships service), and a waiting seat is sent no card, so nobody can look and leave.
+        if room.table.championship is None:
+            room.seed = secrets.randbelow(2**63)
         room.game = Game.new(room.rules, mesa_seed(room.seed, room.mesa))
         room.started = True
         room.state += 1
@@ -861,6 +972,8 @@ class Authority:
         if room is not None and room.table is not None and conn.seat is None:
             raise TableError("not_joined", "a spectator watches: join with a seat's token to play")
         room, seat = self._joined(conn)
+        if room.paused:
+            raise TableError("paused", "the judge paused this table: wait until it is resumed")
         game = room.game
         if game.is_over:
             over = GameOverError.of("game_over")
@@ -921,6 +1034,8 @@ class Authority:
 
     def _rematch(self, conn: Connection) -> None:
         room, seat = self._joined_person(conn)
+        if room.table is not None and room.table.championship is not None:
+            raise TableError("championship_table", "a championship's partida is one mesa: no rematch")
         if not room.game.is_over or not room.started:
             raise TableError("not_finished", "the mesa is still in play: rematch once it is won")
         self.vote(room, seat)
@@ -940,6 +1055,8 @@ class Authority:
     def _rematch_if_due(self, room: Room) -> bool:
         """Start the next mesa if the rematch rule says so now (votes, presence); whether it started."""
         if room.table is None or not room.started or not room.game.is_over or not rematch.due(room):
+            return False
+        if room.table.championship is not None:  # a partida is one mesa
             return False
         try:
             self.new_mesa(room)  # clears the votes and tells everyone

@@ -134,6 +134,10 @@ class TableOptions:
     clock: int | None = None  #: seconds per person's turn, or None
     lobby: bool = False
     rated: bool = False  #: people with profiles only, a standard preset: each mesa updates ratings
+    #: a championship's table (docs/championships.md "Running a championship"): the championship's id and
+    #: the partida's; ``None`` for a table with friends (rows stored before them read as ``None``)
+    championship: str | None = None
+    partida: str | None = None
 
     def to_json(self) -> str:
         return dumps(dataclasses.asdict(self))
@@ -153,8 +157,9 @@ class TableOptions:
         return options
 
     def public(self) -> dict[str, Any]:
-        """What everyone at the table may know (never the invite code)."""
-        return {
+        """What everyone at the table may know (never the invite code); a championship's table also says
+        its championship and partida."""
+        out: dict[str, Any] = {
             "creator": self.creator,
             "level": self.level,
             "grace": self.grace,
@@ -162,6 +167,9 @@ class TableOptions:
             "lobby": self.lobby,
             "rated": self.rated,
         }
+        if self.championship is not None:
+            out["championship"], out["partida"] = self.championship, self.partida
+        return out
 
 
 class Connection:
@@ -242,6 +250,9 @@ class Room:
     _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_dealt``
     _wired_dealt: tuple[int, int] = (0, 0)
     wire: Any = None  #: the version-2 state of the room (authority/wire/events.py: WireState), if any
+    #: a championship's table paused by its judge: moves are refused and the computers wait (the truth
+    #: is the championship's action log; the authority's ``paused`` set brings it back on a reload)
+    paused: bool = False
 
     @property
     def players(self) -> int:
@@ -292,7 +303,7 @@ class Room:
     def computer_to_move(self) -> int | None:
         """The seat whose turn the computer plays now (:meth:`plays_for`), or ``None`` (a person's turn, a
         table that waits, or the mesa is over)."""
-        if self.game.is_over or not self.started:
+        if self.game.is_over or not self.started or self.paused:
             return None
         turn = self.game.turn
         return turn if self.plays_for(turn) is not None else None

@@ -68,12 +68,15 @@ def table_info(room: Room) -> dict[str, Any] | None:
         return None
     deadline = room.deadline
     running = deadline is not None and deadline[0] == room.state
-    return {
+    info = {
         **room.table.public(),
         "watchers": room.watchers(),
         "deadline": int(deadline[1] * 1000) if deadline is not None and running else None,
         "rematch": sorted(room.rematch),
     }
+    if room.table.championship is not None:  # a championship's table: its judge may pause it
+        info["paused"] = room.paused
+    return info
 
 
 def state_for(room: Room, conn: Connection) -> dict[str, Any]:

@@ -31,7 +31,9 @@ from fastapi.middleware.gzip import GZipMiddleware
 
 from cuarenta import __version__
 from cuarenta.offline.pack import default_pack_dir
+from cuarenta.server.championships import Championships
 from cuarenta.server.edge import (
+    championships,
     device,
     operations,
     options,
@@ -137,9 +139,11 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if cluster is not None:
             await cluster.open()
+        await app.state.championships.open()
         try:
             yield
         finally:
+            await app.state.championships.close()
             await the_rooms.close()
             store.close()
 
@@ -155,6 +159,7 @@ def create_app(
     state = app.state
     state.rooms = the_rooms
     state.store = store
+    state.championships = Championships(the_rooms, store)
     state.redis = redis_client
     state.limits = limits
     state.origins = origins
@@ -179,6 +184,7 @@ def create_app(
     app.include_router(profiles.router)  # profiles and the leaderboard (docs/tables.md)
     app.include_router(rooms.router)
     app.include_router(tables.router)  # tables with friends (docs/tables.md)
+    app.include_router(championships.router)  # championships (docs/championships.md)
     app.include_router(qr.router)
     app.include_router(records.router)
     app.include_router(sockets.router)

@@ -47,6 +47,19 @@ STATUS: Final[dict[str, int]] = {
     "bad_seat": 422,
     "bad_team": 422,
     "unknown_level": 422,
+    # a championship's tables and the championships API (docs/championships.md)
+    "judge_runs_table": 409,
+    "championship_seat": 403,
+    "not_championship": 404,
+    "paused": 409,
+    "championship_table": 409,
+    "unknown_championship": 404,
+    "unknown_partida": 404,
+    "bad_championship_token": 403,
+    "wrong_state": 409,
+    "bad_input": 400,
+    "not_hall": 409,
+    "no_partida": 409,
 }
 #: The old name of the room part of :data:`STATUS`.
 PROBLEM_STATUS: Final = STATUS
@@ -54,6 +67,9 @@ PROBLEM_STATUS: Final = STATUS
 
 def http_status(error: TableError) -> int:
     """The HTTP status of a refusal (500 for a code the table does not know: a mistake of the server)."""
+    own = getattr(error, "status", None)  # a championship's refusal carries its status
+    if isinstance(own, int):
+        return own
     return STATUS.get(error.code, 500)
 
 

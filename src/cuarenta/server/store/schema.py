@@ -136,13 +136,69 @@ rated_mesas_table: Final = sa.Table(
     sa.Column("unrated", sa.Text),
 )
 
+# -- championships (migration 0008; docs/championships.md "Running a championship") -------------------
+championships_table: Final = sa.Table(
+    "championships",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("updated", sa.Text, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("settings", sa.Text, nullable=False),  #: JSON Settings.to_dict()
+    sa.Column("secret", sa.Text, nullable=False),  #: the library's secret (a number, as text): never sent
+    sa.Column("organiser_hash", sa.Text, nullable=False),
+    sa.Column("judge_hash", sa.Text, nullable=False),
+    sa.Column("register_hash", sa.Text, nullable=False),
+)
+
+championship_actions_table: Final = sa.Table(
+    "championship_actions",
+    metadata,
+    sa.Column("championship", sa.Text, sa.ForeignKey("championships.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  #: 1, 2 …: appending a seq twice fails (compare-and-set)
+    sa.Column("action", sa.Text, nullable=False),  #: JSON action.to_dict()
+    sa.Column("at", sa.Text, nullable=False),
+)
+
+championship_pairs_table: Final = sa.Table(
+    "championship_pairs",
+    metadata,
+    sa.Column("championship", sa.Text, sa.ForeignKey("championships.id"), primary_key=True),
+    sa.Column("pair", sa.Text, primary_key=True),
+    sa.Column("token_hash", sa.Text),  #: NULL for a computer pair
+    sa.Column("computer", sa.Text),  #: a computer pair's level, else NULL
+)
+
+championship_tables_table: Final = sa.Table(
+    "championship_tables",
+    metadata,
+    sa.Column("championship", sa.Text, sa.ForeignKey("championships.id"), primary_key=True),
+    sa.Column("partida", sa.Text, primary_key=True),
+    sa.Column("room", sa.Text, nullable=False),
+    sa.Column("opened", sa.Text, nullable=False),
+)
+
+hall_entries_table: Final = sa.Table(
+    "hall_entries",
+    metadata,
+    sa.Column("championship", sa.Text, sa.ForeignKey("championships.id"), primary_key=True),
+    sa.Column("partida", sa.Text, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("entry", sa.Text, nullable=False),  #: JSON entry.to_dict()
+)
+
 #: The columns of ``finished``, in order (a :class:`~cuarenta.server.store.rows.FinishedRow`'s fields).
 FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
 
 __all__ = [
     "FINISHED_COLUMNS",
     "actions_table",
+    "championship_actions_table",
+    "championship_pairs_table",
+    "championship_tables_table",
+    "championships_table",
     "finished_table",
+    "hall_entries_table",
     "legacy_table",
     "metadata",
     "profiles_table",

@@ -1,0 +1,381 @@
+"""The championships service (docs/championships.md "Running a championship"): the library's
+:class:`~cuarenta.championship.Championship` over the store and the authority's tables.
+
+A championship is loaded by replaying its stored actions and cached with its action count; every use
+first compares that count with the store's (one small query) and replays again when another process has
+stored more (cluster-safe). A change is applied to the in-memory copy, then appended to the store as
+action ``seq`` (a compare-and-set); on a conflict or a failure the copy is reloaded from the store and the
+change refused (``stale`` 409 / ``store_unavailable`` 503): nothing is acknowledged before it is stored.
+
+Online, each running partida has a table (:meth:`Authority.open_partida`) with its deal seed; a computer
+pair's seats are computer players. A finished table reports ``Report(partida, chicas, points)``: chicas per
+pair from the mesa, and points = the sum of each pair's final score over the mesa's chicas. In a hall,
+the judge's score sheet (:class:`~cuarenta.championship.hall.HallSheet`) of each partida is kept as its
+entries (stored before acknowledged; an undo deletes the last one), and its finished mesa is reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cuarenta.championship import Championship, Settings
+from cuarenta.championship.actions import Action, Register, Report, Walkover
+from cuarenta.championship.errors import ChampionshipError
+from cuarenta.championship.hall import HallError, HallSheet, entry_from_dict
+from cuarenta.championship.model import Partida
+from cuarenta.server.authority.core import Authority
+from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.model import Room, available_levels, now_text
+from cuarenta.server.authority.ports import FinishedRow
+from cuarenta.server.authority.seats import same_token
+from cuarenta.server.store import Store, StoreConflict, StoreError, dumps, hash_token
+from cuarenta.server.store import championships as cstore
+
+log = logging.getLogger("cuarenta.server")
+
+#: Seconds between two checks of the tables waiting for a pair (the walkover wait).
+WAIT_CHECK_SECONDS: Final = 5.0
+
+
+class ChampionshipProblem(TableError):
+    """A refused championship request: a code (the library's, or the service's of
+    :data:`~cuarenta.server.edge.statuses.STATUS`), a sentence and its HTTP ``status`` when the code's
+    is not in that table (400 bad input, 409 wrong state)."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(code, message)
+        self.status = status
+
+
+@dataclass
+class Loaded:
+    """A championship in memory: the library's state, its stored action count, and its side tables."""
+
+    row: cstore.ChampionshipRow
+    champ: Championship
+    count: int
+    pairs: dict[str, cstore.PairRow]
+    tables: dict[str, tuple[str, str]]  #: partida → (room, opened)
+    sheets: dict[str, HallSheet] = field(default_factory=dict)
+    alerts: dict[str, set[str]] = field(default_factory=dict)
+
+
+#: The library's errors that are bad input (400); the others are a wrong state (409).
+BAD_INPUT: Final = ("SettingsError", "ActionError", "RegistrationError")
+
+
+def _refusal(exc: ChampionshipError) -> ChampionshipProblem:
+    """A refusal of the library as the API's: its code and sentence; 400 for bad input, else 409."""
+    bad = type(exc).__name__ in BAD_INPUT or exc.code.startswith(("chicas", "points", "result", "reason"))
+    if exc.code in ("pair_unknown", "partida_unknown", "decision_unknown"):
+        return ChampionshipProblem(exc.code, str(exc), 404)
+    return ChampionshipProblem(exc.code, str(exc), 400 if bad else 409)
+
+
+class Championships:
+    """Every championship of the server (module docstring)."""
+
+    def __init__(self, authority: Authority, store: Store) -> None:
+        self.authority = authority
+        self.store = store
+        self._cache: dict[str, Loaded] = {}
+        self.wall: Callable[[], float] = time.time  #: the clock of the walkover wait (a test may replace it)
+        self.check_seconds = WAIT_CHECK_SECONDS
+        self._task: asyncio.Task[None] | None = None
+        authority.finished_hooks.append(self._finished)
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._watch(), name="championship-waits")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.check_seconds)
+            try:
+                self.check_waits()
+            except Exception:  # the wait is checked again next time
+                log.exception("checking the championships' waiting tables failed")
+
+    # -- creating and loading ----------------------------------------------------------------------------
+    def create(self, settings: Settings) -> dict[str, str]:
+        """A new championship: its id, the organiser's and the judge's tokens, the registration code."""
+        cid = secrets.token_urlsafe(9)
+        organiser, judge, register = (secrets.token_urlsafe(24) for _ in range(3))
+        row = cstore.ChampionshipRow(
+            cid,
+            settings.name,
+            dumps(settings.to_dict()),
+            secrets.randbelow(2**62),
+            hash_token(organiser),
+            hash_token(judge),
+            hash_token(register),
+        )
+        cstore.insert_championship(self.store, row)
+        return {"championship": cid, "organiser": organiser, "judge": judge, "register": register}
+
+    def get(self, cid: str) -> Loaded:
+        """The championship, up to date with the store (replayed again if another process added to it)."""
+        loaded = self._cache.get(cid)
+        if loaded is not None and cstore.action_count(self.store, cid) == loaded.count:
+            return loaded
+        return self._load(cid)
+
+    def _load(self, cid: str) -> Loaded:
+        row = cstore.load_championship(self.store, cid)
+        if row is None:
+            raise ChampionshipProblem("unknown_championship", f"there is no championship {cid!r}")
+        import json
+
+        settings = Settings.from_dict(json.loads(row.settings))
+        actions = cstore.load_actions(self.store, cid)
+        champ = Championship.replay(settings, row.secret, actions)
+        loaded = Loaded(
+            row, champ, len(actions), cstore.load_pairs(self.store, cid), cstore.load_tables(self.store, cid)
+        )
+        for partida, entries in cstore.load_entries(self.store, cid).items():
+            sheet = HallSheet(settings.rules, dealer=0)
+            for entry in entries:
+                sheet.tap(entry_from_dict(entry))
+            loaded.sheets[partida] = sheet
+        self._cache[cid] = loaded
+        self._ensure_tables(loaded)
+        return loaded
+
+    # -- changes -------------------------------------------------------------------------------------------
+    def apply(self, cid: str, action: Action, *, pair: cstore.PairRow | None = None) -> list[Partida]:
+        """Apply ``action`` and store it (module docstring); the tables of the partidas it opened open."""
+        loaded = self.get(cid)
+        try:
+            opened = loaded.champ.apply(action)
+        except ChampionshipError as exc:
+            raise _refusal(exc) from None
+        try:
+            cstore.append_action(self.store, cid, loaded.count + 1, action.to_dict(), pair=pair)
+        except StoreConflict:
+            self._cache.pop(cid, None)
+            raise ChampionshipProblem("stale", "the championship changed meanwhile: look again") from None
+        except StoreError:
+            self._cache.pop(cid, None)
+            raise
+        loaded.count += 1
+        if pair is not None:
+            loaded.pairs[pair.pair] = pair
+        self._ensure_tables(loaded)
+        return opened
+
+    def _ensure_tables(self, loaded: Loaded) -> None:
+        """Online: every running partida of the current round gets a table if it has none (also after a
+        crash between storing an action and opening its tables); paused flags follow the partidas."""
+        champ = loaded.champ
+        if champ.settings.venue != "online" or not champ.rounds:
+            return
+        for partida in champ.rounds[-1]:
+            if not partida.is_open:
+                continue
+            if partida.id not in loaded.tables:
+                try:
+                    self._open_table(loaded, partida)
+                except (StoreError, TableError):
+                    log.exception("the table of partida %s could not be opened (retried on load)", partida.id)
+                    continue
+            room = loaded.tables[partida.id][0]
+            if (room in self.authority.paused) != partida.paused:
+                self.authority.set_paused(room, partida.paused)
+
+    def _open_table(self, loaded: Loaded, partida: Partida) -> str:
+        champ = loaded.champ
+        seats: list[str] = []
+        names: list[str] = []
+        players_seen: dict[str, int] = {}
+        for pid in partida.seats:
+            assert pid is not None
+            index = players_seen.get(pid, 0)
+            players_seen[pid] = index + 1
+            level = loaded.pairs.get(pid, cstore.PairRow(pid, None, None)).computer
+            seats.append(level if level else "open")
+            names.append(champ.pair(pid).players[index])
+        room: Room
+        room, _ = self.authority.open_partida(
+            rules=champ.settings.rules,
+            seats=seats,
+            names=names,
+            seed=partida.deal_seed,
+            clock=champ.settings.clock,
+            championship=loaded.row.id,
+            partida=partida.id,
+        )
+        cstore.map_table(self.store, loaded.row.id, partida.id, room.id)
+        loaded.tables[partida.id] = (room.id, now_text())
+        return room.id
+
+    def restart(self, cid: str, partida_id: str) -> str:
+        """A fresh table for the partida (the same deal seed); the old room is left unmapped."""
+        loaded = self.get(cid)
+        partida = loaded.champ.partida(partida_id)
+        old = loaded.tables.get(partida_id)
+        if old is not None:
+            self.authority.paused.discard(old[0])
+        room = self._open_table(loaded, partida)
+        if partida.paused:
+            self.authority.set_paused(room, True)
+        return room
+
+    # -- finished tables -----------------------------------------------------------------------------------
+    def _finished(self, room: Room, row: FinishedRow) -> None:
+        table = room.table
+        if table is None or table.championship is None or table.partida is None:
+            return
+        loaded = self.get(table.championship)
+        mapped = loaded.tables.get(table.partida)
+        if mapped is None or mapped[0] != room.id:
+            return  # a table replaced by a restart
+        partida = loaded.champ.partida(table.partida)
+        if not partida.is_open:
+            return
+        outcome = room.game.outcome
+        assert outcome is not None
+        by_team = tuple(outcome.chicas)
+        points = [0, 0]
+        for result in room.game.chica_results:
+            points[0] += result.scores[0]
+            points[1] += result.scores[1]
+        self._report(table.championship, partida, (by_team[0], by_team[1]), (points[0], points[1]))
+
+    def _report(self, cid: str, partida: Partida, chicas: tuple[int, int], points: tuple[int, int]) -> None:
+        """Report a mesa whose team 0 sat at seats 0 and 2: turned into the order of the partida's pairs."""
+        if partida.seats[0] != partida.pairs[0]:
+            chicas, points = (chicas[1], chicas[0]), (points[1], points[0])
+        try:
+            self.apply(cid, Report(partida.id, chicas=chicas, points=points))
+        except (TableError, StoreError):
+            log.exception("the result of partida %s could not be stored", partida.id)
+
+    # -- the walkover wait ---------------------------------------------------------------------------------
+    def check_waits(self) -> None:
+        """Every cached online championship: a table open for ``wait_minutes`` whose pairs are not seated:
+        a walkover when exactly one pair has both players seated, else the alert ``walkover_due``."""
+        import datetime
+
+        now = self.wall()
+        for cid in list(self._cache):
+            loaded = self.get(cid)
+            champ = loaded.champ
+            if champ.status != "running" or champ.settings.venue != "online":
+                continue
+            wait = champ.settings.wait_minutes * 60
+            for partida in list(champ.rounds[-1]):
+                if partida.status != "running" or partida.id not in loaded.tables:
+                    continue
+                room_id, opened = loaded.tables[partida.id]
+                room = self.authority.table(room_id)
+                if room.started:
+                    loaded.alerts.get(partida.id, set()).discard("walkover_due")
+                    continue
+                since = datetime.datetime.strptime(opened, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.UTC)
+                if now - since.timestamp() < wait:
+                    continue
+                seated = [
+                    p
+                    for p in partida.pairs
+                    if p is not None
+                    and all(room.seats[i].kind != "open" for i, s in enumerate(partida.seats) if s == p)
+                ]
+                if len(seated) == 1:
+                    self.apply(cid, Walkover(partida.id, seated[0], "the other pair did not come", "server"))
+                else:
+                    loaded.alerts.setdefault(partida.id, set()).add("walkover_due")
+
+    # -- the hall ------------------------------------------------------------------------------------------
+    def sheet(self, cid: str, partida_id: str) -> HallSheet:
+        loaded = self.get(cid)
+        if loaded.champ.settings.venue != "hall":
+            raise ChampionshipProblem("not_hall", "this championship is played online: no score sheet")
+        try:
+            loaded.champ.partida(partida_id)
+        except ChampionshipError:
+            raise ChampionshipProblem("unknown_partida", f"there is no partida {partida_id!r}") from None
+        return loaded.sheets.setdefault(partida_id, HallSheet(loaded.champ.settings.rules, dealer=0))
+
+    def tap(self, cid: str, partida_id: str, entry: object) -> HallSheet:
+        """The judge's entry on a hall partida's sheet: stored first; a finished mesa is reported."""
+        sheet = self.sheet(cid, partida_id)
+        loaded = self._cache[cid]
+        partida = loaded.champ.partida(partida_id)
+        if partida.status != "running":
+            raise ChampionshipProblem("wrong_state", f"partida {partida_id} is {partida.status}")
+        try:
+            made = entry_from_dict(entry)
+            sheet.tap(made)
+        except HallError as exc:
+            raise ChampionshipProblem("bad_input", str(exc)) from None
+        try:
+            cstore.append_entry(self.store, cid, partida_id, len(sheet.entries), made.to_dict())
+        except StoreError:
+            sheet.undo()
+            self._cache.pop(cid, None)
+            raise
+        if sheet.finished:
+            points = [0, 0]
+            for result in sheet.chica_results:
+                points[0] += result.scores[0]
+                points[1] += result.scores[1]
+            self._report(cid, partida, sheet.chicas, (points[0], points[1]))
+        return sheet
+
+    def undo(self, cid: str, partida_id: str) -> HallSheet:
+        sheet = self.sheet(cid, partida_id)
+        partida = self._cache[cid].champ.partida(partida_id)
+        if partida.status != "running" or not sheet.entries:
+            raise ChampionshipProblem("wrong_state", "there is nothing to undo on this sheet")
+        cstore.remove_entry(self.store, cid, partida_id, len(sheet.entries))
+        sheet.undo()
+        return sheet
+
+    # -- secrets -------------------------------------------------------------------------------------------
+    def role(self, cid: str, token: str | None) -> str | None:
+        """``"organiser"``, ``"judge"`` or ``None`` for a bearer token."""
+        if token is None:
+            return None
+        row = self.get(cid).row
+        digest = hash_token(token)
+        if same_token(digest, row.organiser_hash):
+            return "organiser"
+        if same_token(digest, row.judge_hash):
+            return "judge"
+        return None
+
+    def pair_of(self, cid: str, token: str) -> str:
+        digest = hash_token(token)
+        for pair in self.get(cid).pairs.values():
+            if pair.token_hash is not None and same_token(digest, pair.token_hash):
+                return pair.pair
+        raise ChampionshipProblem("bad_championship_token", "that token is no pair's of this championship")
+
+    def check_code(self, cid: str, code: str) -> bool:
+        return same_token(hash_token(code), self.get(cid).row.register_hash)
+
+    def register(self, cid: str, name: str, players: list[str], computer: str | None) -> dict[str, Any]:
+        loaded = self.get(cid)
+        if computer is not None and computer not in available_levels():
+            raise ChampionshipProblem("bad_input", f"unknown level {computer!r}")
+        pid = f"p{len(loaded.champ.pairs) + 1}"
+        token = None if computer else secrets.token_urlsafe(24)
+        row = cstore.PairRow(pid, None if token is None else hash_token(token), computer)
+        self.apply(cid, Register(name, tuple(players)), pair=row)  # type: ignore[arg-type]
+        return {"pair": pid, "token": token}
+
+
+__all__ = ["WAIT_CHECK_SECONDS", "ChampionshipProblem", "Championships", "Loaded"]

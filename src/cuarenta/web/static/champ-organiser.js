@@ -26,7 +26,7 @@ export function showChampForm() {
   const form = el(
     "form",
     { class: "new-form champ-form", novalidate: true, "data-testid": "champ-create-form" },
-    field("champ-name", t("page.champ.name"), { "data-testid": "champ-name", maxlength: "80", required: true }),
+    field("champ-name", t("page.champ.name"), { "data-testid": "champ-name", maxlength: "40", required: true }),
     choice("champ-preset", t("page.rules"), presetChoices, { "data-testid": "champ-preset" }),
     choice("champ-format", t("page.champ.format"), ["swiss", "knockout", "groups"].map((f) => [f, t(`page.champ.format.${f}`)]), { "data-testid": "champ-format" }),
     field("champ-rounds", t("page.champ.rounds"), { type: "number", min: "1", max: "30", inputmode: "numeric", "data-testid": "champ-rounds", placeholder: t("page.champ.rounds_auto") }),
@@ -171,6 +171,7 @@ function pairsSection(data) {
       field("add-pair-name", t("page.champ.pair_name"), { "data-testid": "add-pair-name", maxlength: "40" }),
       field("add-pair-a", t("page.champ.player_n", { n: 1 }), { "data-testid": "add-pair-a", maxlength: "40" }),
       field("add-pair-b", t("page.champ.player_n", { n: 2 }), { "data-testid": "add-pair-b", maxlength: "40" }),
+      choice("add-pair-who", t("page.champ.who_plays"), [["", t("page.champ.people")], ...(app.options?.levels ?? []).map((level) => [level, t("page.friends.seat_computer", { level: pick(app.options?.level_labels?.[level]?.label, level) })])], { "data-testid": "add-pair-computer" }),
       el("button", { type: "submit", class: "btn btn-secondary", "data-testid": "add-pair-submit", text: t("page.champ.add") }),
     );
     form.addEventListener("submit", async (event) => {
@@ -180,7 +181,9 @@ function pairsSection(data) {
       if (!name || players.some((p) => !p)) return showFailure(new Error(t("page.champ.pair_needed")));
       const button = form.querySelector("button");
       document.activeElement?.blur();
-      if (await organiserAction(button, "/pairs", { name, players })) form.reset();
+      const body = { name, players };
+      if ($("#add-pair-who").value) body.computer = $("#add-pair-who").value;
+      if (await organiserAction(button, "/pairs", body)) form.reset();
     });
     const start = el("button", { type: "button", class: "btn btn-primary", "data-testid": "champ-start", text: t("page.champ.start") });
     start.addEventListener("click", () => organiserAction(start, "/start"));

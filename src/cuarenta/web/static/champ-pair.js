@@ -34,7 +34,7 @@ export function renderPair() {
   if (c?.view !== "pair") return;
   const root = $("#champ-view");
   const { data, mine } = c;
-  const pair = data?.pairs?.find((p) => p.id === (mine?.pair?.id ?? mine?.pair));
+  const pair = mine?.pair && typeof mine.pair === "object" ? mine.pair : data?.pairs?.find((p) => p.id === mine?.pair);
   root.replaceChildren(el("h1", { id: "champ-title", text: pair ? pair.name : t("page.champ.pair_title") }));
   if (!data || !mine) return;
   root.append(el("p", { class: "tagline", text: `${data.settings.name} · ${t(`page.champ.champ_status.${data.status}`)}` }));

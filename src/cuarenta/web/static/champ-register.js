@@ -37,6 +37,12 @@ export function renderRegister() {
       linkBox("link-pair", t("page.champ.link_pair"), link),
       el("a", { class: "btn btn-primary", href: link, "data-testid": "register-open-pair", text: t("page.champ.open_pair") }),
     );
+    const another = el("button", { type: "button", class: "btn btn-secondary", "data-testid": "register-another", text: t("page.champ.register_another") });
+    another.addEventListener("click", () => {
+      app.champ = { ...app.champ, registered: null };
+      renderRegister();
+    });
+    root.append(el("p", { class: "champ-actions" }, another));
     return;
   }
   if (c.data && c.data.status !== "registering") {

@@ -11,11 +11,21 @@ Every person is a browser context of their own; every wait is on the page's stat
 from __future__ import annotations
 
 import re
+import time
 
 import a11y
-from harness import PHONE, People, Server
-from playing import play_moves
+from harness import (
+    PHONE,
+    STEP_JS,
+    STEP_TIMEOUT_MS,
+    People,
+    Server,
+    choose_first_option,
+    close_summary,
+    play_first_card,
+)
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 
 def fragment(link: str, kind: str) -> str:
@@ -23,6 +33,33 @@ def fragment(link: str, kind: str) -> str:
     m = re.search(rf"#{kind}=[^\s]+$", link)
     assert m, link
     return m.group(0)
+
+
+def play_together(pages: list[Page], moves: int) -> None:
+    """The people of one table play ``moves`` cards between them, each on their turn (first card, first
+    option): each page is asked in turn whether it needs its person (a short wait on its state), until
+    the moves are played, bounded by STEP_TIMEOUT_MS without a move."""
+    played = 0
+    deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
+    while played < moves:
+        assert time.monotonic() < deadline, f"no move for {STEP_TIMEOUT_MS} ms ({played} of {moves} played)"
+        for page in pages:
+            try:
+                kind = page.wait_for_function(STEP_JS, timeout=300).json_value()
+            except PlaywrightTimeout:
+                continue
+            if kind == "error":
+                raise AssertionError(page.get_by_test_id("error").inner_text())
+            if kind == "ready":
+                play_first_card(page)
+                played += 1
+                deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
+            elif kind == "choice":
+                choose_first_option(page)
+            elif kind == "summary":
+                close_summary(page)
+            else:
+                raise AssertionError("the mesa ended before the moves were played")
 
 
 def register(page: Page, base_url: str, link: str, name: str, players: tuple[str, str]) -> str:
@@ -84,6 +121,12 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
         organiser.get_by_test_id("add-pair-submit").click()
         expect(organiser.get_by_test_id("champ-pair-row").filter(has_text=name)).to_be_visible()
     expect(rows).to_have_count(4)
+    # seeds 1-4 as registered: round 1 (top half v bottom half) sets each people's pair against computers
+    for seed, name in enumerate(("Los Ases", "Las Sotas", "Reyes", "Caballos"), start=1):
+        row = organiser.get_by_test_id("champ-pair-row").filter(has_text=name)
+        row.get_by_test_id("pair-seed-value").fill(str(seed))
+        row.get_by_test_id("pair-seed").click()
+        expect(organiser.get_by_test_id("champ-pair-row").filter(has_text=name)).to_contain_text(str(seed))
     organiser.get_by_test_id("champ-start").click()
     expect(organiser.get_by_test_id("champ-status")).to_have_attribute("data-status", "running")
     expect(organiser.get_by_test_id("champ-partida")).to_have_count(2)  # top half v bottom half
@@ -99,7 +142,8 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     beto.locator('[data-testid=champ-sit][data-player="1"]').click()
     ana.locator('[data-testid=champ-sit][data-player="0"]').click()
     expect(ana.get_by_test_id("table-screen")).to_be_visible()
-    play_moves(ana, 2)
+    expect(beto.get_by_test_id("table-screen")).to_be_visible()
+    play_together([ana, beto], 4)
 
     # -- the judge's board: both tables; a walkover for each, with a reason
     judge, _ = people.open(bypass_csp=True)

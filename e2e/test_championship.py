@@ -145,6 +145,17 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     expect(beto.get_by_test_id("table-screen")).to_be_visible()
     play_together([ana, beto], 4)
 
+    # -- the public standings, live: the Ases' table is playing, with its chicas and a "Mirar" link
+    fan, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
+    fan.goto(base + fragment(standings_link, "standings"))
+    playing = fan.get_by_test_id("champ-partida").filter(has_text="Los Ases")
+    expect(playing.get_by_test_id("standings-live")).to_contain_text("chicas 0–0")
+    watch = playing.get_by_test_id("standings-watch").get_attribute("href")
+    assert watch and watch.startswith("#watch=")
+    watcher = people.page()
+    watcher.goto(base + watch)
+    expect(watcher.get_by_test_id("table-screen")).to_be_visible()
+
     # -- the judge's board: both tables; a walkover for each, with a reason
     judge, _ = people.open(bypass_csp=True)
     judge.goto(base + fragment(judge_link, "judge"))
@@ -160,15 +171,15 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
         table.get_by_test_id("judge-reason").fill("los rivales no se presentaron")
         table.get_by_test_id("walkover-winner").select_option(label=pair)
         table.get_by_test_id("judge-walkover").click()
-        expect(judge.get_by_test_id("judge-table").filter(has_text=pair)).to_have_attribute("data-status", "finished")
+        expect(judge.get_by_test_id("judge-table").filter(has_text=pair)).to_have_attribute(
+            "data-status", "finished"
+        )
 
     # -- the organiser sees the decisions, with their Review
     expect(organiser.get_by_test_id("champ-decision")).to_have_count(2)
     expect(organiser.get_by_test_id("review")).to_have_count(2)
 
     # -- the public standings: the result, on a phone and a desktop, in Spanish and English
-    fan, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
-    fan.goto(base + fragment(standings_link, "standings"))
     expect(fan.get_by_test_id("standings-status")).to_have_attribute("data-status", "finished")
     expect(fan.get_by_test_id("standings-row")).to_have_count(4)
     expect(fan.get_by_test_id("standings-champion")).to_contain_text("Campeón")

@@ -75,7 +75,14 @@ export function renderStandings() {
     ),
     roundsSection(data, (p) => {
       const room = liveRoom(data, p);
-      return room ? el("a", { class: "btn btn-secondary", href: `#watch=${encodeURIComponent(room)}`, "data-testid": "standings-watch", text: t("page.champ.watch") }) : null;
+      if (!room) return null;
+      const live = data.live?.[p.id];
+      return el(
+        "span",
+        { class: "champ-actions" },
+        Array.isArray(live?.chicas) ? el("span", { class: "choice-sub", "data-testid": "standings-live", text: t("page.champ.live", { chicas: t("page.champ.chicas", { a: live.chicas[0], b: live.chicas[1] }), a: live.scores?.[0] ?? 0, b: live.scores?.[1] ?? 0 }) }) : null,
+        el("a", { class: "btn btn-secondary", href: `#watch=${encodeURIComponent(room)}`, "data-testid": "standings-watch", text: t("page.champ.watch") }),
+      );
     }),
   );
 }

@@ -88,7 +88,7 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     a11y.check(organiser, "the championship form")
     organiser.get_by_test_id("champ-name").fill("Copa Quito")
     organiser.get_by_test_id("champ-format").select_option("swiss")
-    organiser.get_by_test_id("champ-rounds").fill("1")
+    organiser.get_by_test_id("champ-swiss-rounds").fill("1")
     with organiser.expect_request("**/api/championships") as made:
         organiser.get_by_test_id("champ-create").click()
     assert made.value.post_data_json["rules"] == {"preset": "campeonato"}

@@ -29,7 +29,7 @@ export function showChampForm() {
     field("champ-name", t("page.champ.name"), { "data-testid": "champ-name", maxlength: "40", required: true }),
     choice("champ-preset", t("page.rules"), presetChoices, { "data-testid": "champ-preset" }),
     choice("champ-format", t("page.champ.format"), ["swiss", "knockout", "groups"].map((f) => [f, t(`page.champ.format.${f}`)]), { "data-testid": "champ-format" }),
-    field("champ-rounds", t("page.champ.rounds"), { type: "number", min: "1", max: "30", inputmode: "numeric", "data-testid": "champ-rounds", placeholder: t("page.champ.rounds_auto") }),
+    field("champ-rounds", t("page.champ.rounds"), { type: "number", min: "1", max: "30", inputmode: "numeric", "data-testid": "champ-swiss-rounds", placeholder: t("page.champ.rounds_auto") }),
     choice("champ-clock", t("page.friends.clock"), [["", t("page.friends.clock_off")], ...[30, 60, 120].map((n) => [String(n), t("page.friends.clock_on", { n })])], { "data-testid": "champ-clock" }),
     choice("champ-venue", t("page.champ.venue"), [["online", t("page.champ.venue.online")], ["hall", t("page.champ.venue.hall")]], { "data-testid": "champ-venue" }),
     el("label", { class: "field check-row" }, el("input", { type: "checkbox", id: "champ-duplicate", "data-testid": "champ-duplicate" }), el("span", { text: t("page.champ.duplicate") })),

@@ -49,7 +49,7 @@ export function renderSheet(partida, sheet) {
   const a = el("input", { id: `${uid}-a`, type: "number", min: "0", max: "40", inputmode: "numeric", class: "champ-seed", "data-testid": "hall-carton-a" });
   const b = el("input", { id: `${uid}-b`, type: "number", min: "0", max: "40", inputmode: "numeric", class: "champ-seed", "data-testid": "hall-carton-b" });
   const left = el("input", { id: `${uid}-left`, type: "number", min: "0", max: "40", inputmode: "numeric", class: "champ-seed", value: "0", "data-testid": "hall-carton-left" });
-  const limpia = el("input", { id: `${uid}-limpia`, type: "checkbox", "data-testid": "hall-limpia" });
+  const limpia = el("input", { id: `${uid}-limpia`, type: "checkbox", "data-testid": "hall-with-limpia" });
   const S = () => Number(seat.value);
   const T = () => Number(team.value);
   const entries = [

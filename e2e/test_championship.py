@@ -196,3 +196,46 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     a11y.check(fan, "the public standings in English")
     csv = server.get_text("/" + str(fan.get_by_test_id("standings-csv").get_attribute("href")))
     assert csv.splitlines()[0].startswith("rank,pair")
+
+
+def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: People, server: Server) -> None:
+    base = server.url
+    organiser, _ = people.open(bypass_csp=True)
+    organiser.goto(base)
+    organiser.get_by_test_id("champ-new").click()
+    organiser.get_by_test_id("champ-name").fill("Torneo del Salón")
+    organiser.get_by_test_id("champ-venue").select_option("hall")
+    organiser.get_by_test_id("champ-swiss-rounds").fill("1")
+    organiser.get_by_test_id("champ-create").click()
+    register_link = organiser.get_by_test_id("link-register-link").inner_text()
+    judge_link = organiser.get_by_test_id("link-judge-link").inner_text()
+    cid, code = fragment(register_link, "register")[len("#register=") :].split(".", 1)
+    for name, players in (("Los Ases", ["Ana", "Beto"]), ("Las Sotas", ["Caro", "Dani"])):
+        server.post_json(f"/api/championships/{cid}/pairs", {"name": name, "players": players, "code": code})
+    expect(organiser.get_by_test_id("champ-pair-row")).to_have_count(2)  # the screen's poll
+    organiser.get_by_test_id("champ-start").click()
+    expect(organiser.get_by_test_id("champ-status")).to_have_attribute("data-status", "running")
+
+    judge, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
+    judge.goto(base + fragment(judge_link, "judge"))
+    sheet = judge.get_by_test_id("hall-sheet")
+    expect(sheet).to_have_count(1)
+    summary = sheet.get_by_test_id("hall-summary")
+    expect(summary).to_contain_text("puntos 0–0")
+    for kind in ("caida", "limpia", "caida_limpia", "ronda", "caida_ronda", "four_of_a_kind", "cuatro_caidas",
+                 "carton", "misdeal", "procedure", "new_deal", "undo"):  # fmt: skip
+        expect(sheet.get_by_test_id(f"hall-{kind}")).to_be_visible()
+    a11y.check(judge, "the judge's board of a hall championship")
+    judge.get_by_test_id("hall-caida").click()
+    expect(judge.get_by_test_id("hall-summary")).not_to_contain_text("puntos 0–0")
+    # a cartón that does not add up to 40 is refused: the sheet says why, and nothing changes
+    people.expected.append("status of 400")  # the browser logs the refused entry itself
+    before = judge.get_by_test_id("hall-summary").inner_text()
+    judge.get_by_test_id("hall-carton-a").fill("30")
+    judge.get_by_test_id("hall-carton-b").fill("5")
+    judge.get_by_test_id("hall-carton").click()
+    expect(judge.get_by_test_id("hall-error")).not_to_be_empty()
+    assert judge.get_by_test_id("hall-summary").inner_text() == before
+    judge.get_by_test_id("hall-undo").click()
+    expect(judge.get_by_test_id("hall-summary")).to_contain_text("puntos 0–0")
+    expect(judge.get_by_test_id("judge-table")).to_contain_text("0 tantos")

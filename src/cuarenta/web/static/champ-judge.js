@@ -12,7 +12,7 @@ import { app } from "./store.js";
 const { t } = I;
 
 export function showJudge(id, token) {
-  app.champ = { view: "judge", id, token, data: null, board: null, sheets: {} };
+  app.champ = { view: "judge", id, token, data: null, board: null, sheets: {}, sheetErrors: {} };
   champScreen("champ-judge", t("page.champ.judge_title"));
   poll(() => refresh(id, token));
 }
@@ -60,7 +60,7 @@ export function renderJudge() {
   if (c?.view !== "judge") return;
   const root = $("#champ-view");
   const active = document.activeElement;
-  if (root.contains(active) && active.matches("input[type=text], select")) return; // a reason being typed
+  if (root.contains(active) && active.matches("input, select, textarea")) return; // a reason or a count being typed
   root.replaceChildren(el("h1", { id: "champ-title", text: c.data ? `${t("page.champ.judge_title")} · ${c.data.settings.name}` : t("page.champ.judge_title") }));
   if (!c.board) return;
   const tables = c.board.tables ?? [];

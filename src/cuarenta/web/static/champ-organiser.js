@@ -98,7 +98,7 @@ export function renderOrganiser() {
   if (c?.view !== "organiser") return;
   const root = $("#champ-view");
   // a form being typed in stays as it is: only the parts that show the championship are drawn again
-  const typing = root.contains(document.activeElement) && document.activeElement.matches("input, select");
+  const typing = root.contains(document.activeElement) && document.activeElement.matches("input, select, textarea");
   if (typing && root.querySelector("[data-testid=champ-pairs]")) return;
   const data = c.data;
   root.replaceChildren(el("h1", { id: "champ-title", text: data ? data.settings.name : t("page.champ.organiser_title") }));

@@ -13,21 +13,30 @@ import { app } from "./store.js";
 const { t } = I;
 
 /** Send one entry (or the undo) of `partida`'s sheet; its answer (or its refusal, in the sheet) shown. */
-async function tap(partida, button, entry, box) {
+async function tap(partida, button, entry) {
   const { id, token } = app.champ;
   const path = `/partidas/${encodeURIComponent(partida)}/hall${entry ? "" : "/undo"}`;
-  const problem = box.querySelector("[data-testid=hall-error]");
-  problem.textContent = "";
+  const said = (problem) => ({ ...app.champ.sheetErrors, [partida]: problem });
   button.disabled = true;
   try {
     const sheet = await championship(id, path, { body: entry ? { entry } : {}, token });
-    app.champ = { ...app.champ, sheets: { ...app.champ.sheets, [partida]: sheet } };
-    box.replaceWith(renderSheet(partida, sheet));
+    app.champ = { ...app.champ, sheets: { ...app.champ.sheets, [partida]: sheet }, sheetErrors: said("") };
   } catch (err) {
-    problem.textContent = err instanceof TypeError ? t("page.err.network") : err.message;
+    app.champ = { ...app.champ, sheetErrors: said(err instanceof TypeError ? t("page.err.network") : err.message) };
   } finally {
     button.disabled = false;
   }
+  // the sheet drawn again (the board's poll keeps its last refusal too: app.champ.sheetErrors)
+  const now = document.querySelector(`[data-testid=hall-sheet][data-partida="${CSS.escape(partida)}"]`);
+  if (!now) return;
+  const fresh = renderSheet(partida, app.champ.sheets[partida]);
+  for (const input of now.querySelectorAll("input, select")) {
+    const same = fresh.querySelector(`[data-testid="${input.dataset.testid}"]`);
+    if (same && input.type === "checkbox") same.checked = input.checked;
+    else if (same) same.value = input.value; // what the judge chose stays chosen
+  }
+  now.replaceWith(fresh);
+  fresh.querySelector(`[data-testid="${button.dataset.testid}"]`)?.focus();
 }
 
 /** What the sheet tells: each team's score and chicas, if the server sent them. */
@@ -67,11 +76,11 @@ export function renderSheet(partida, sheet) {
   ];
   const buttons = entries.map(([kind, make]) => {
     const button = el("button", { type: "button", class: "btn btn-primary hall-btn", "data-testid": `hall-${kind}`, text: t(`page.champ.hall.${kind}`) });
-    button.addEventListener("click", () => tap(partida, button, make(), box));
+    button.addEventListener("click", () => tap(partida, button, make()));
     return button;
   });
   const undo = el("button", { type: "button", class: "btn btn-secondary hall-btn", "data-testid": "hall-undo", text: t("page.champ.hall.undo") });
-  undo.addEventListener("click", () => tap(partida, undo, null, box));
+  undo.addEventListener("click", () => tap(partida, undo, null));
   const label = (input, text) => el("label", { for: input.id, text });
   box.append(
     el("h3", { id: `${uid}-title`, text: t("page.champ.hall_title") }),
@@ -79,7 +88,7 @@ export function renderSheet(partida, sheet) {
     el("div", { class: "hall-who" }, label(seat, t("page.champ.hall_seat")), seat, label(team, t("page.champ.hall_team")), team),
     el("div", { class: "hall-who" }, label(a, t("page.champ.hall_cards", { n: 1 })), a, label(b, t("page.champ.hall_cards", { n: 2 })), b, label(left, t("page.champ.hall_left")), left, el("label", { class: "check-row" }, limpia, el("span", { text: t("page.champ.hall_with_limpia") }))),
     el("div", { class: "hall-buttons" }, buttons, undo),
-    el("p", { class: "options-error", role: "alert", "data-testid": "hall-error" }),
+    el("p", { class: "options-error", role: "alert", "data-testid": "hall-error", text: app.champ?.sheetErrors?.[partida] ?? "" }),
   );
   return box;
 }

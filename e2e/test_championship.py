@@ -35,6 +35,28 @@ def fragment(link: str, kind: str) -> str:
     return m.group(0)
 
 
+#: The elements reaching past the right edge of a viewport `w` wide (the first few, named).
+WIDE_JS = """
+(w) => [...document.querySelectorAll('#main *')]
+  .filter((e) => e.getBoundingClientRect().right > w + 0.5)
+  .slice(0, 6)
+  .map((e) => `${e.tagName}[${e.dataset.testid || ''}] ${Math.round(e.getBoundingClientRect().right)}`)
+"""
+
+
+def fits_a_phone(page: Page, where: str) -> None:
+    """Nothing of the screen (``#main``) reaches past a 360x740 phone's right edge (the viewport changed
+    in place, then put back)."""
+    before = page.viewport_size
+    page.set_viewport_size(PHONE)
+    try:
+        wide = page.evaluate(WIDE_JS, PHONE["width"])
+        assert not wide, f"{where} is wider than a phone: {wide}"
+    finally:
+        if before is not None:
+            page.set_viewport_size(before)
+
+
 def play_together(pages: list[Page], moves: int) -> None:
     """The people of one table play ``moves`` cards between them, each on their turn (first card, first
     option): each page is asked in turn whether it needs its person (a short wait on its state), until
@@ -100,6 +122,7 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     assert "#register=" in register_link and "#judge=" in judge_link and "#standings=" in standings_link
     expect(organiser.get_by_test_id("champ-links").locator(".champ-qr svg")).to_have_count(2)
     a11y.check(organiser, "the organiser's screen")
+    fits_a_phone(organiser, "the organiser's screen")
 
     # -- two pairs register on the registration page (the first also checked by axe)
     registrar, _ = people.open(bypass_csp=True)
@@ -137,6 +160,7 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     expect(ana.get_by_test_id("pair-partida")).to_be_visible()
     expect(ana.get_by_test_id("pair-rival")).to_contain_text("Reyes")
     a11y.check(ana, "the pair's screen")
+    fits_a_phone(ana, "the pair's screen")
     beto = people.page()
     beto.goto(base + fragment(ases, "pair"))
     beto.locator('[data-testid=champ-sit][data-player="1"]').click()
@@ -164,6 +188,7 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
     ases_table = tables.filter(has_text="Los Ases")
     expect(ases_table.get_by_test_id("judge-score")).to_contain_text("tantos")
     a11y.check(judge, "the judge's board")
+    fits_a_phone(judge, "the judge's board")
     ases_table.get_by_test_id("judge-walkover").click()
     expect(judge.get_by_test_id("error")).to_be_visible()  # no reason: the page asks for one
     for pair in ("Los Ases", "Las Sotas"):
@@ -226,6 +251,7 @@ def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: Peo
                  "carton", "misdeal", "procedure", "new_deal", "undo"):  # fmt: skip
         expect(sheet.get_by_test_id(f"hall-{kind}")).to_be_visible()
     a11y.check(judge, "the judge's board of a hall championship")
+    fits_a_phone(judge, "the hall board")
     judge.get_by_test_id("hall-caida").click()
     expect(judge.get_by_test_id("hall-summary")).not_to_contain_text("puntos 0–0")
     # a cartón that does not add up to 40 is refused: the sheet says why, and nothing changes

@@ -86,3 +86,32 @@ export function handOverSeat(room, token, seat) {
 export function tableFacts(room, token) {
   return request(`api/tables/${encodeURIComponent(room)}`, { cache: "no-store", ...authorized(token) });
 }
+
+// -- championships (docs/web.md "Championships"): a link's token goes in a header, never in an address ----
+/** `GET`/`POST api/championships[/ID]PATH` as JSON (`body` given: a POST), with `token` (the organiser's,
+ * the judge's or a pair's) in an Authorization header; an Error with the server's `detail` and `code`. */
+export async function championship(id, path = "", { body, token } = {}) {
+  const url = `api/championships${id ? `/${encodeURIComponent(id)}` : ""}${path}`;
+  let init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  if (token) init = authorized(token, init);
+  const res = await request(url, { cache: "no-store", ...init });
+  const answer = await res.json().catch(() => null);
+  if (!res.ok) {
+    const error = new Error(errorDetail(answer) || `HTTP ${res.status}`);
+    error.status = res.status;
+    error.code = answer?.code ?? "";
+    throw error;
+  }
+  return answer;
+}
+
+/** The address of a championship's standings as a file (`csv` or `json`): public, no token. */
+export function standingsFile(id, kind) {
+  return `api/championships/${encodeURIComponent(id)}/standings.${kind}`;
+}
+
+/** A text as a QR code: the SVG markup `POST api/qr` answers, or null. */
+export async function qrMarkup(text) {
+  const res = await postJSON("api/qr", { text });
+  return res.ok ? res.text() : null;
+}

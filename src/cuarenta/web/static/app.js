@@ -35,6 +35,7 @@ import {
 } from "./form.js";
 import { isTable, renderRematch } from "./presence.js";
 import { loadLobby, relabelFriends, routeHash, waiting, wireFriends } from "./friends.js";
+import { relabelChamp, routeChamp, wireChamp } from "./champ-route.js";
 import { isFresh } from "./queue.js";
 import { watchFromHash } from "./spectator.js";
 import { showScreen } from "./screens.js";
@@ -72,6 +73,7 @@ function applyLanguage() {
   if (choice.open) choice.close();
   if (app.screen === "history") showHistory();
   relabelFriends();
+  relabelChamp();
 }
 
 function onKeyDown(e) {
@@ -145,6 +147,7 @@ function wire() {
   $("#mode-choices").addEventListener("change", onModeChanged);
   for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
   wireFriends();
+  wireChamp();
   $("#confirm-new-back").addEventListener("click", () => {
     $("#confirm-new").close();
     if (app.conn) showScreen(waiting() ? "wait" : "table");
@@ -262,6 +265,8 @@ async function main() {
     /* a watch link (spectator.js): the table, read-only */
   } else if (routeHash()) {
     /* an invite link (friends.js): the join page */
+  } else if (routeChamp()) {
+    /* a championship link (champ-route.js): the organiser, judge, pair, registration or standings */
   } else if (app.session && app.session.room && app.session.token) {
     await resume(app.session);
   } else {

@@ -10,6 +10,7 @@ import { authorized, errorDetail, postJSON, request } from "./api.js";
 import { addMessageHook, openSession } from "./session.js";
 import { hideError, showError } from "./errors.js";
 import { $, el } from "./dom.js";
+import { drawQrInto } from "./qr.js";
 import { rememberGame } from "./saved.js";
 import { hideReclaim, renderReclaim } from "./seatback.js";
 import { showScreen } from "./screens.js";
@@ -220,26 +221,11 @@ function renderWaiting() {
   }
 }
 
-/** The invite link as a QR code (POST api/qr), inserted as SVG DOM (img-src allows 'self' only). */
+/** The invite link as a QR code (qr.js). */
 async function drawQr(link) {
   table.qrFor = link;
-  const box = $("#invite-qr");
-  box.replaceChildren();
-  try {
-    const res = await postJSON("api/qr", { text: link });
-    if (!res.ok) throw new Error(String(res.status));
-    const doc = new DOMParser().parseFromString(await res.text(), "image/svg+xml");
-    const svg = doc.documentElement;
-    if (table.qrFor !== link || svg.nodeName.toLowerCase() !== "svg") return;
-    for (const node of svg.querySelectorAll("script, foreignObject")) node.remove();
-    const [w, h] = [parseFloat(svg.getAttribute("width")), parseFloat(svg.getAttribute("height"))];
-    if (!svg.getAttribute("viewBox") && w > 0 && h > 0) svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    box.replaceChildren(document.importNode(svg, true));
-  } catch {
-    table.qrFor = null; // the link itself is still there
-  }
+  const drawn = await drawQrInto($("#invite-qr"), link, () => table.qrFor === link);
+  if (!drawn && table.qrFor === link) table.qrFor = null; // the link itself is still there
 }
 
 async function creatorAction(path, body, button) {

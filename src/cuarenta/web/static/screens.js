@@ -12,6 +12,7 @@ export function showScreen(name) {
     ["#screen-history", "history"],
     ["#screen-wait", "wait"],
     ["#screen-join", "join"],
+    ["#screen-champ", "champ"],
   ]) {
     $(id).hidden = screen !== name;
   }

@@ -1,7 +1,7 @@
 // localStorage, and the keys the page keeps there: the session {room, token, seat} (at a table with friends
 // also `table: true`; a spectator stores nothing), this browser's games, the Ayudas switch (on unless
 // turned off: "0") and whether its one-line explanation was shown, the player's name and the new-game
-// form — never a card. Storage that is full or disabled is ignored: the page still works for the visit.
+// form, and a championship organiser's links under that championship's own key (champKey) — never a card. Storage that is full or disabled is ignored: the page still works for the visit.
 
 export const KEYS = {
   session: "cuarenta.session",
@@ -13,6 +13,12 @@ export const KEYS = {
   muteReactions: "cuarenta.mute_reactions", // "1": the others' reactions are not shown (reactions.js)
   device: "cuarenta.device", // "1": this browser plays on the device (device.js), not on the server
 };
+
+/** The key of what the organiser of championship `id` keeps ({organiser, judge, register}: the secrets of
+ * the links its creation answered once), that championship's alone. */
+export function champKey(id) {
+  return "cuarenta.champ." + id;
+}
 
 /** The games on the device have their own session and list (their rooms exist only in this browser's
  * IndexedDB, device-worker.js): called once at start when the page plays on the device. */

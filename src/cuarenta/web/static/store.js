@@ -7,7 +7,7 @@ import { KEYS, load } from "./storage.js";
 
 const fields = {
   options: null, // GET api/options, as the server sent it
-  screen: "new", // the screen shown: new, table, history, wait, join
+  screen: "new", // the screen shown: new, table, history, wait, join, champ
   session: load(KEYS.session), // {room, token, seat} of the game shown ({room, watch: true} for a spectator)
   conn: null, // the Connection of connection.js, while a session is open
   wire: null, // the Wire of wire.js: the state the socket's version-2 frames add up to
@@ -26,6 +26,7 @@ const fields = {
   tableInfo: null, // a table with friends: {seats, table, status} of the last `state` or `table` message
   rematchSent: null, // the mesa after which this page asked for a rematch
   finalEvents: null, // the events of the mesa's last message
+  champ: null, // the championship screen shown (champ-*.js): {view, id, token, data, …} as the server sent it
 };
 
 const subscribers = new Map(); // field → Set of functions

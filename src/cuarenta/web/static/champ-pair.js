@@ -1,0 +1,75 @@
+// A pair's screen `#pair=ID.TOKEN` (docs/web.md "Championships"): its partida now (the table, the
+// opponents, who sits where) and a "Sentarme" button per player: `POST .../sit` answers as a table's join
+// does, and the page then plays that table exactly as a friend who joined one (friends.js enterTable).
+
+import * as I from "./i18n.js";
+import { championship } from "./api.js";
+import { act, champScreen, pairName, poll, showFailure } from "./champ-common.js";
+import { $, el } from "./dom.js";
+import { enterTable } from "./friends.js";
+import { rememberGame } from "./saved.js";
+import { app } from "./store.js";
+
+const { t } = I;
+
+export function showPair(id, token) {
+  app.champ = { view: "pair", id, token, data: null, mine: null };
+  champScreen("champ-pair", t("page.champ.pair_title"));
+  poll(() => refresh(id, token));
+}
+
+async function refresh(id, token) {
+  try {
+    const [data, mine] = await Promise.all([championship(id), championship(id, "/pair", { token })]);
+    if (app.champ?.view !== "pair" || app.champ.id !== id) return;
+    app.champ = { ...app.champ, data, mine };
+    renderPair();
+  } catch (err) {
+    showFailure(err);
+  }
+}
+
+export function renderPair() {
+  const c = app.champ;
+  if (c?.view !== "pair") return;
+  const root = $("#champ-view");
+  const { data, mine } = c;
+  const pair = mine?.pair && typeof mine.pair === "object" ? mine.pair : data?.pairs?.find((p) => p.id === mine?.pair);
+  root.replaceChildren(el("h1", { id: "champ-title", text: pair ? pair.name : t("page.champ.pair_title") }));
+  if (!data || !mine) return;
+  root.append(el("p", { class: "tagline", text: `${data.settings.name} · ${t(`page.champ.champ_status.${data.status}`)}` }));
+  if (pair) root.append(el("p", { class: "hint-text", "data-testid": "pair-players", text: pair.players.join(" · ") }));
+  const partida = mine.partida;
+  if (!partida) {
+    root.append(el("p", { class: "status", role: "status", "data-testid": "pair-no-partida", text: t(data.status === "finished" ? "page.champ.pair_done" : "page.champ.pair_wait") }));
+    return;
+  }
+  const rival = (partida.pairs ?? []).find((p) => p !== pair?.id);
+  root.append(
+    el(
+      "section",
+      { class: "champ-section", "data-testid": "pair-partida", "data-partida": partida.id, "aria-labelledby": "pair-partida-title" },
+      el("h2", { id: "pair-partida-title", text: t("page.champ.partida_now", { round: partida.round, table: partida.table }) }),
+      el("p", { class: "choice-main", "data-testid": "pair-rival", text: t("page.champ.against", { name: pairName(data, rival) }) }),
+      el("p", { class: "choice-sub", text: t(`page.champ.status.${partida.status}`) }),
+    ),
+  );
+  if (!mine.room || partida.status === "finished" || partida.status === "bye") return;
+  const buttons = (pair?.players ?? ["1", "2"]).map((name, player) => {
+    const button = el("button", { type: "button", class: "btn btn-primary", "data-testid": "champ-sit", "data-player": player, text: t("page.champ.sit", { name }) });
+    button.addEventListener("click", () => sit(player, button));
+    return button;
+  });
+  root.append(el("div", { class: "champ-actions champ-sit" }, buttons));
+}
+
+async function sit(player, button) {
+  const c = app.champ;
+  const answer = await act(button, () => championship(c.id, "/sit", { body: { player }, token: c.token }));
+  if (!answer) return;
+  const session = { room: answer.room, token: answer.token, seat: answer.seat, table: true, code: answer.code ?? undefined };
+  rememberGame(session, { players: 4, championship: c.id });
+  history.replaceState(null, "", location.pathname + location.search);
+  enterTable(session);
+}
+

@@ -4,44 +4,10 @@ a restart of the app on the same data dir; bad input changes nothing."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import Any
-
-from fastapi.testclient import TestClient
 
 from cuarenta.championship import Championship, Settings, standings
-from cuarenta.server.app import create_app
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def app(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path, bot_delay=0, workers=0))
-
-
-def until(check: Any, tries: int = 2000) -> Any:
-    """Wait for the computers' tables (no timed assertion: a bound on tries only)."""
-    for _ in range(tries):
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("the championship did not get there")
-
-
-def computer_championship(client: TestClient, pairs: int, **settings: Any) -> dict[str, str]:
-    made = client.post("/api/championships", json={"name": "Copa", **settings}).json()
-    for i in range(pairs):
-        answer = client.post(
-            f"/api/championships/{made['championship']}/pairs",
-            json={"name": f"Pareja {i}", "players": [f"A{i}", f"B{i}"], "computer": "facil"},
-            headers=bearer(made["organiser"]),
-        )
-        assert answer.status_code == 200, answer.text
-    return made
+from support.champ_server import app, bearer, computer_championship, until
 
 
 def test_a_swiss_of_computer_pairs_plays_to_its_ranking_as_the_library_computes(tmp_path: Path) -> None:

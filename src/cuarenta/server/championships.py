@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cuarenta.championship import Championship, Settings
-from cuarenta.championship.actions import Action, Register, Report, Walkover
+from cuarenta.championship.actions import Action, Decide, Register, Report, Walkover
 from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallError, HallSheet, entry_from_dict
 from cuarenta.championship.model import Partida
@@ -93,6 +93,18 @@ class Championships:
 
     # -- lifecycle ---------------------------------------------------------------------------------------
     async def open(self) -> None:
+        """Load the running championships (their waits are checked from the start; a table finished
+        while its report was not stored reports now), then check the waits every few seconds."""
+        try:
+            running = cstore.running_championships(self.store)
+        except StoreError:
+            log.exception("the running championships could not be read (they load on their first use)")
+            running = []
+        for cid in running:
+            try:
+                self.get(cid)
+            except Exception:  # one broken championship does not keep the server from starting
+                log.exception("championship %s could not be loaded at start", cid)
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="championship-waits")
 
     async def close(self) -> None:
@@ -152,7 +164,26 @@ class Championships:
             loaded.sheets[partida] = sheet
         self._cache[cid] = loaded
         self._ensure_tables(loaded)
+        self._report_finished(loaded)
         return loaded
+
+    def _report_finished(self, loaded: Loaded) -> None:
+        """On load: a running partida whose mapped table's mesa is over was not reported (the process
+        stopped between the table's last move and the report): it is reported now."""
+        champ = loaded.champ
+        if champ.settings.venue != "online" or not champ.rounds:
+            return
+        for partida in list(champ.rounds[-1]):
+            mapped = loaded.tables.get(partida.id)
+            if mapped is None or not champ.partida(partida.id).is_open:
+                continue
+            try:
+                room = self.authority.table(mapped[0])
+            except TableError:
+                log.exception("the table of partida %s could not be read", partida.id)
+                continue
+            if room.game.is_over:
+                self._report_room(loaded.row.id, champ.partida(partida.id), room)
 
     # -- changes -------------------------------------------------------------------------------------------
     def apply(self, cid: str, action: Action, *, pair: cstore.PairRow | None = None) -> list[Partida]:
@@ -162,8 +193,17 @@ class Championships:
             opened = loaded.champ.apply(action)
         except ChampionshipError as exc:
             raise _refusal(exc) from None
+        # a restart online: the partida's table is unmapped with the decision (one transaction); its next
+        # table opens below, or on the next load if this process stops first
+        unmap = (
+            action.partida
+            if isinstance(action, Decide)
+            and action.decision == "restart"
+            and loaded.champ.settings.venue == "online"
+            else None
+        )
         try:
-            cstore.append_action(self.store, cid, loaded.count + 1, action.to_dict(), pair=pair)
+            cstore.append_action(self.store, cid, loaded.count + 1, action.to_dict(), pair=pair, unmap=unmap)
         except StoreConflict:
             self._cache.pop(cid, None)
             raise ChampionshipProblem("stale", "the championship changed meanwhile: look again") from None
@@ -173,6 +213,10 @@ class Championships:
         loaded.count += 1
         if pair is not None:
             loaded.pairs[pair.pair] = pair
+        if unmap is not None:
+            old = loaded.tables.pop(unmap, None)
+            if old is not None:
+                self.authority.paused.discard(old[0])
         self._ensure_tables(loaded)
         return opened
 
@@ -221,17 +265,12 @@ class Championships:
         loaded.tables[partida.id] = (room.id, now_text())
         return room.id
 
-    def restart(self, cid: str, partida_id: str) -> str:
-        """A fresh table for the partida (the same deal seed); the old room is left unmapped."""
-        loaded = self.get(cid)
-        partida = loaded.champ.partida(partida_id)
-        old = loaded.tables.get(partida_id)
-        if old is not None:
-            self.authority.paused.discard(old[0])
-        room = self._open_table(loaded, partida)
-        if partida.paused:
-            self.authority.set_paused(room, True)
-        return room
+    def restart(self, cid: str, partida_id: str) -> str | None:
+        """The partida's table after a restart decision (:meth:`apply` unmapped the old one with the
+        decision and opened a fresh one with the same deal seed); ``None`` if it could not be opened yet
+        (it opens on the next load)."""
+        mapped = self.get(cid).tables.get(partida_id)
+        return None if mapped is None else mapped[0]
 
     # -- finished tables -----------------------------------------------------------------------------------
     def _finished(self, room: Room, row: FinishedRow) -> None:
@@ -245,6 +284,10 @@ class Championships:
         partida = loaded.champ.partida(table.partida)
         if not partida.is_open:
             return
+        self._report_room(table.championship, partida, room)
+
+    def _report_room(self, cid: str, partida: Partida, room: Room) -> None:
+        """Report the finished mesa of the partida's table."""
         outcome = room.game.outcome
         assert outcome is not None
         by_team = tuple(outcome.chicas)
@@ -252,7 +295,7 @@ class Championships:
         for result in room.game.chica_results:
             points[0] += result.scores[0]
             points[1] += result.scores[1]
-        self._report(table.championship, partida, (by_team[0], by_team[1]), (points[0], points[1]))
+        self._report(cid, partida, (by_team[0], by_team[1]), (points[0], points[1]))
 
     def _report(self, cid: str, partida: Partida, chicas: tuple[int, int], points: tuple[int, int]) -> None:
         """Report a mesa whose team 0 sat at seats 0 and 2: turned into the order of the partida's pairs."""

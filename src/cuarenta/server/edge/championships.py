@@ -318,7 +318,7 @@ async def decide(cid: Id, partida: Id, body: DecisionBody, service: Service, tok
     service.apply(cid, Decide(partida, body.decision, body.reason, "judge"))
     out: dict[str, Any] = {"decision": len(service.get(cid).champ.decisions) - 1}
     if body.decision == "restart" and service.get(cid).champ.settings.venue == "online":
-        out["room"] = service.restart(cid, partida)
+        out["room"] = service.restart(cid, partida)  # None: it opens on the next load
     return out
 
 

@@ -48,6 +48,9 @@ from cuarenta.server.store.schema import (
 from cuarenta.server.store.schema import (
     hall_entries_table as hall_t,
 )
+from cuarenta.server.store.schema import (
+    rooms_table as rooms_t,
+)
 
 
 @dataclass(frozen=True)
@@ -155,9 +158,11 @@ def append_action(
     action: dict[str, Any],
     *,
     pair: PairRow | None = None,
+    unmap: str | None = None,
 ) -> None:
     """Append action ``seq`` (a compare-and-set: :class:`StoreConflict` if it is stored already), with a
-    new pair's row in the same transaction when the action registers one."""
+    new pair's row in the same transaction when the action registers one, and the partida ``unmap``'s
+    table mapping deleted in it when the action is a restart (its next table is opened after)."""
     when = now_text()
 
     def work(conn: sa.Connection) -> None:
@@ -174,6 +179,12 @@ def append_action(
                     "token_hash": pair.token_hash,
                     "computer": pair.computer,
                 },
+            )
+        if unmap is not None:
+            conn.execute(
+                tables_t.delete().where(
+                    (tables_t.c.championship == championship) & (tables_t.c.partida == unmap)
+                )
             )
         conn.execute(champs_t.update().where(champs_t.c.id == championship).values(updated=when))
 
@@ -209,6 +220,20 @@ def load_tables(store: Store, championship: str) -> dict[str, tuple[str, str]]:
     query = sa.select(tables_t).where(tables_t.c.championship == championship)
     rows = _read(store, "reading a championship's tables", lambda conn: conn.execute(query).all())
     return {r.partida: (r.room, r.opened) for r in rows}
+
+
+def running_championships(store: Store) -> list[str]:
+    """The championships with a table still being played or waiting (a mapped room not finished): those
+    whose walkover waits a new process checks from its start."""
+    query = (
+        sa.select(tables_t.c.championship)
+        .join(rooms_t, rooms_t.c.id == tables_t.c.room)
+        .where(rooms_t.c.status != "finished")
+        .distinct()
+        .order_by(tables_t.c.championship)
+    )
+    rows = _read(store, "reading the running championships", lambda conn: conn.execute(query).all())
+    return [r.championship for r in rows]
 
 
 def append_entry(store: Store, championship: str, partida: str, seq: int, entry: dict[str, Any]) -> None:
@@ -267,4 +292,5 @@ __all__ = [
     "load_tables",
     "map_table",
     "remove_entry",
+    "running_championships",
 ]

@@ -433,6 +433,7 @@ class HallSheet:
             "played": st.played,
             "cuatro_caidas_due": st.due,
             "outcome": None if st.outcome is None else st.outcome.to_dict(),
+            "finished": self.finished,
             "entries": len(self._history),
         }
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
+import json
 import logging
 import secrets
 import time
@@ -149,7 +151,6 @@ class Championships:
         row = cstore.load_championship(self.store, cid)
         if row is None:
             raise ChampionshipProblem("unknown_championship", f"there is no championship {cid!r}")
-        import json
 
         settings = Settings.from_dict(json.loads(row.settings))
         actions = cstore.load_actions(self.store, cid)
@@ -310,7 +311,6 @@ class Championships:
     def check_waits(self) -> None:
         """Every cached online championship: a table open for ``wait_minutes`` whose pairs are not seated:
         a walkover when exactly one pair has both players seated, else the alert ``walkover_due``."""
-        import datetime
 
         now = self.wall()
         for cid in list(self._cache):

@@ -4,6 +4,7 @@ a restart of the app on the same data dir; bad input changes nothing."""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from cuarenta.championship import Championship, Settings, standings
@@ -118,3 +119,25 @@ def test_people_sit_the_judge_pauses_and_the_app_restarts_mid_round(tmp_path: Pa
             headers=bearer(made["organiser"]),
         )
         assert closed.status_code == 409 and closed.json()["code"] == "review_round_closed"
+
+
+def test_the_csv_standings_never_hand_a_spreadsheet_a_formula(tmp_path: Path) -> None:
+    with app(tmp_path) as client:
+        made = client.post("/api/championships", json={"name": "Copa"}).json()
+        cid = made["championship"]
+        for name, players in (("=HYPERLINK(1)", ["+Ana", "Beto"]), ("Reyes", ["@Ca", "-Do"])):
+            answer = client.post(
+                f"/api/championships/{cid}/pairs",
+                json={"name": name, "players": players, "code": made["register"]},
+            )
+            assert answer.status_code == 200, answer.text
+        answer = client.get(f"/api/championships/{cid}/standings.csv")
+        assert answer.headers["content-type"].startswith("text/csv")
+        rows = list(csv.reader(answer.text.splitlines()))[1:]
+        assert sorted((r[1], r[2]) for r in rows) == [
+            ("'=HYPERLINK(1)", "'+Ana / Beto"),
+            ("Reyes", "'@Ca / -Do"),
+        ]
+        # the JSON keeps the names as they were entered
+        names = {r["name"] for r in client.get(f"/api/championships/{cid}/standings.json").json()}
+        assert names == {"=HYPERLINK(1)", "Reyes"}

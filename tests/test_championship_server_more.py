@@ -22,6 +22,8 @@ from support.champ_server import (
     start,
     until,
 )
+from support.spy import Spy, check_all
+from support.tables import Seat
 
 
 def public(client: TestClient, cid: str) -> dict[str, Any]:
@@ -331,3 +333,41 @@ def test_the_running_championships_load_at_start_so_their_waits_are_checked(tmp_
         in_loop(client, championships.check_waits)
         done = public(client, cid)
         assert done["status"] == "finished" and done["champion"] == "p1"
+
+
+def test_a_paused_table_refuses_a_move_and_a_championship_table_refuses_a_rematch(
+    tmp_path: Path, spy: Spy
+) -> None:
+    with app(tmp_path) as client:
+        made, (ases,) = people_championship(client, 1, rounds=1)
+        cid = made["championship"]
+        client.post(
+            f"/api/championships/{cid}/pairs",
+            json={"name": "Reyes", "players": ["Ca", "Do"], "computer": "facil"},
+            headers=bearer(made["organiser"]),
+        )
+        start(client, made)
+        seats = [
+            client.post(f"/api/championships/{cid}/sit", json={"player": p}, headers=bearer(ases)).json()
+            for p in (0, 1)
+        ]
+        room = seats[0]["room"]
+        with Seat(client, spy) as ana, Seat(client, spy) as beto:
+            assert ana.join(room, seats[0]["token"])["status"] == "playing"  # both sat: it started
+            beto.join(room, seats[1]["token"])
+            paused = client.post(
+                f"/api/championships/{cid}/partidas/r1t1/decisions",
+                json={"decision": "pause", "reason": "a phone rang"},
+                headers=bearer(made["judge"]),
+            )
+            assert paused.status_code == 200, paused.text
+            table = client.app.state.rooms.table(room)  # type: ignore[attr-defined]
+            before = (table.game.to_json(), table.state)
+            for seat in (ana, beto):
+                last = seat.last
+                assert last is not None
+                move = {"v": 1, "type": "move", "move": last["view"]["hand"][0], "state": table.state}
+                assert seat.error(move)["code"] == "paused"
+                assert seat.error({"v": 1, "type": "rematch"})["code"] == "championship_table"
+            assert (table.game.to_json(), table.state) == before
+        check_all(spy)

@@ -10,7 +10,7 @@ successful answers are checked against the schema too, not only the errors. Boun
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -52,6 +52,24 @@ OPERATIONS = [
     ("GET", "/api/profiles/{profile_id}"),
     ("PATCH", "/api/profiles/{profile_id}"),
     ("GET", "/api/leaderboard"),
+    ("POST", "/api/championships"),
+    ("GET", "/api/championships/{cid}"),
+    ("POST", "/api/championships/{cid}/pairs"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/withdraw"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/replace"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/seed"),
+    ("POST", "/api/championships/{cid}/start"),
+    ("GET", "/api/championships/{cid}/pair"),
+    ("POST", "/api/championships/{cid}/sit"),
+    ("GET", "/api/championships/{cid}/board"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/walkover"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/decisions"),
+    ("POST", "/api/championships/{cid}/decisions/{index}/review"),
+    ("GET", "/api/championships/{cid}/partidas/{partida}/hall"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/hall"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/hall/undo"),
+    ("GET", "/api/championships/{cid}/standings.json"),
+    ("GET", "/api/championships/{cid}/standings.csv"),
 ]
 #: The operations with input a negative case can break (the others take none, or a free string).
 WITH_INPUT = [
@@ -71,6 +89,24 @@ WITH_INPUT = [
     ("GET", "/api/profiles/{profile_id}"),
     ("PATCH", "/api/profiles/{profile_id}"),
     ("GET", "/api/leaderboard"),
+    ("POST", "/api/championships"),
+    ("GET", "/api/championships/{cid}"),
+    ("POST", "/api/championships/{cid}/pairs"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/withdraw"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/replace"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/seed"),
+    ("POST", "/api/championships/{cid}/start"),
+    ("GET", "/api/championships/{cid}/pair"),
+    ("POST", "/api/championships/{cid}/sit"),
+    ("GET", "/api/championships/{cid}/board"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/walkover"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/decisions"),
+    ("POST", "/api/championships/{cid}/decisions/{index}/review"),
+    ("GET", "/api/championships/{cid}/partidas/{partida}/hall"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/hall"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/hall/undo"),
+    ("GET", "/api/championships/{cid}/standings.json"),
+    ("GET", "/api/championships/{cid}/standings.csv"),
 ]
 SEAT_TOKEN = {
     "/api/rooms/{room_id}",
@@ -84,7 +120,21 @@ SEAT_TOKEN = {
 }
 #: Operations whose valid-looking requests the state of a table may rightly refuse (a wrong invite, a
 #: seat that is not open, a table that has started, rules the engine refuses): the schema cannot say so.
-STATEFUL = {"/api/rooms", "/api/tables", *(path for _, path in OPERATIONS if path.startswith("/api/tables/"))}
+STATEFUL = {
+    "/api/rooms",
+    "/api/tables",
+    *(path for _, path in OPERATIONS if path.startswith(("/api/tables/", "/api/championships"))),
+}
+#: The token each championship operation's positive cases carry (docs/championships.md, "Who may do what").
+CHAMP_ROLE = {
+    "/api/championships/{cid}/pairs/{pair}/withdraw": "organiser",
+    "/api/championships/{cid}/pairs/{pair}/replace": "organiser",
+    "/api/championships/{cid}/pairs/{pair}/seed": "organiser",
+    "/api/championships/{cid}/start": "organiser",
+    "/api/championships/{cid}/decisions/{index}/review": "organiser",
+    "/api/championships/{cid}/pair": "pair",
+    "/api/championships/{cid}/sit": "pair",
+}
 PROFILE = "/api/profiles/{profile_id}"
 
 
@@ -94,6 +144,8 @@ class Api:
     schema: Any
     rooms: list[tuple[str, str]]  #: (room, token): a finished mesa's room, one in play, a waiting table
     profile: tuple[str, str] = ("", "")  #: (id, key) of a real profile
+    #: real championships, each with its tokens by role: one registering, one at the hall in play
+    champs: list[dict[str, str]] = field(default_factory=list)
 
 
 def play_to_the_end(client: TestClient, room: str, token: str) -> None:
@@ -127,7 +179,29 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
             (table["room"], table["token"]),
         ]
         made = client.post("/api/profiles", json={"name": "Ana"}).json()
-        yield Api(app, schemathesis.openapi.from_asgi(OPENAPI_URL, app), rooms, (made["id"], made["key"]))
+        champs = [championship(client, venue) for venue in ("online", "hall")]
+        schema = schemathesis.openapi.from_asgi(OPENAPI_URL, app)
+        yield Api(app, schema, rooms, (made["id"], made["key"]), champs)
+
+
+def championship(client: TestClient, venue: str) -> dict[str, str]:
+    """A real championship of two pairs (of people, who never sit: its partidas wait): registering when
+    online, started when at the hall (its partida r1t1 in play); its tokens by role."""
+    made = client.post("/api/championships", json={"name": "Copa", "venue": venue, "rounds": 1}).json()
+    cid = made["championship"]
+    tokens = {"cid": cid, "organiser": made["organiser"], "judge": made["judge"]}
+    for i in range(2):
+        pair = client.post(
+            f"/api/championships/{cid}/pairs",
+            json={"name": f"Pareja {i}", "players": ["A", "B"], "code": made["register"]},
+        )
+        tokens["pair"] = pair.json()["token"]
+    if venue == "hall":
+        started = client.post(
+            f"/api/championships/{cid}/start", headers={"Authorization": f"Bearer {made['organiser']}"}
+        )
+        assert started.status_code == 200, started.text
+    return tokens
 
 
 def test_the_schema_has_every_operation(api: Api) -> None:
@@ -148,14 +222,20 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
     # case may rightly be refused with 422, so that one check is left out there.
     excluded = [positive_data_acceptance] if path in STATEFUL else []
 
-    @given(case=operation.as_strategy(generation_mode=mode), real=st.sampled_from([None, *api.rooms]))
+    @given(
+        case=operation.as_strategy(generation_mode=mode),
+        real=st.sampled_from([None, *api.rooms]),
+        champ=st.sampled_from([None, *api.champs]),
+    )
     @settings(
         max_examples=25,
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
     )
-    def run(case: Any, real: tuple[str, str] | None) -> None:
+    def run(case: Any, real: tuple[str, str] | None, champ: dict[str, str] | None) -> None:
+        if champ is not None and path.startswith("/api/championships/"):
+            real_championship(case, path, mode, champ)
         if real is not None and path in SEAT_TOKEN:
             case.path_parameters["room_id"] = real[0]
             if mode is GenerationMode.POSITIVE:  # (a negative case keeps its broken header: 401/403)
@@ -175,3 +255,16 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
         event(f"status {response.status_code}")  # --hypothesis-show-statistics lists them
 
     run()
+
+
+def real_championship(case: Any, path: str, mode: GenerationMode, champ: dict[str, str]) -> None:
+    """Point ``case`` at a real championship, its first pair and partida, with the role's real token in a
+    positive case (a negative one keeps its broken header)."""
+    case.path_parameters["cid"] = champ["cid"]
+    if "{pair}" in path:
+        case.path_parameters["pair"] = "p1"
+    if "{partida}" in path:
+        case.path_parameters["partida"] = "r1t1"
+    if mode is GenerationMode.POSITIVE:
+        token = champ[CHAMP_ROLE.get(path, "judge")]
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}

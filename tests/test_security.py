@@ -466,6 +466,25 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/profiles",
         "/api/profiles/{profile_id}",
         "/api/leaderboard",
+        # championships (docs/championships.md): every secret a Bearer header, the registration code in
+        # the body
+        "/api/championships",
+        "/api/championships/{cid}",
+        "/api/championships/{cid}/pairs",
+        "/api/championships/{cid}/pairs/{pair}/withdraw",
+        "/api/championships/{cid}/pairs/{pair}/replace",
+        "/api/championships/{cid}/pairs/{pair}/seed",
+        "/api/championships/{cid}/start",
+        "/api/championships/{cid}/pair",
+        "/api/championships/{cid}/sit",
+        "/api/championships/{cid}/board",
+        "/api/championships/{cid}/partidas/{partida}/walkover",
+        "/api/championships/{cid}/partidas/{partida}/decisions",
+        "/api/championships/{cid}/decisions/{index}/review",
+        "/api/championships/{cid}/partidas/{partida}/hall",
+        "/api/championships/{cid}/partidas/{partida}/hall/undo",
+        "/api/championships/{cid}/standings.json",
+        "/api/championships/{cid}/standings.csv",
     }
     assert set(schema["paths"]["/api/history"]) == {"post"}
     # no operation takes a token in its address; the seat token is a Bearer header

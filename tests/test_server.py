@@ -429,6 +429,9 @@ def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
         # a seat taken back with its code, or handed to someone new: tests/test_reclaim.py
         "seat_reclaimed",
         "seat_given",
+        # a championship's table, paused by its judge or asked for a rematch: test_championship_server_more
+        "paused",
+        "championship_table",
     }
     check_all(spy)
 

@@ -380,7 +380,21 @@ async def standings_json(cid: Id, service: Service) -> list[dict[str, Any]]:
     return _rows(service, cid)
 
 
-@router.get("/api/championships/{cid}/standings.csv", responses=ERRORS)
+def _cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not run: a name that starts like a formula gets a leading quote."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+CSV_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The standings as CSV, a row per pair", "content": {"text/csv": {}}}
+}
+
+
+@router.get(
+    "/api/championships/{cid}/standings.csv", responses={**ERRORS, **CSV_ANSWER}, response_class=Response
+)
 async def standings_csv(cid: Id, service: Service) -> Response:
     out = io.StringIO()
     writer = csv.writer(out)
@@ -389,7 +403,9 @@ async def standings_csv(cid: Id, service: Service) -> Response:
     for row in _rows(service, cid):
         writer.writerow(
             [
-                row["name"] if f == "pair" else " / ".join(row["players"]) if f == "players" else row[f]
+                _cell(
+                    row["name"] if f == "pair" else " / ".join(row["players"]) if f == "players" else row[f]
+                )
                 for f in fields
             ]
         )

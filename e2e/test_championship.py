@@ -10,10 +10,12 @@ Every person is a browser context of their own; every wait is on the page's stat
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
 import a11y
+import httpx
 from harness import (
     PHONE,
     STEP_JS,
@@ -22,6 +24,7 @@ from harness import (
     Server,
     choose_first_option,
     close_summary,
+    local_storage,
     play_first_card,
 )
 from playwright.sync_api import Page, expect
@@ -265,3 +268,55 @@ def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: Peo
     judge.get_by_test_id("hall-undo").click()
     expect(judge.get_by_test_id("hall-summary")).to_contain_text("puntos 0–0")
     expect(judge.get_by_test_id("judge-table")).to_contain_text("0 tantos")
+
+
+def test_a_rated_championship_seats_each_player_with_their_own_browsers_profile(
+    people: People, server: Server
+) -> None:
+    base = server.url
+    organiser, _ = people.open(bypass_csp=True)
+    organiser.goto(base)
+    organiser.get_by_test_id("champ-new").click()
+    organiser.get_by_test_id("champ-name").fill("Copa con puntuación")
+    organiser.get_by_test_id("champ-swiss-rounds").fill("1")
+    organiser.get_by_test_id("champ-rated").check()
+    with organiser.expect_request("**/api/championships") as made:
+        organiser.get_by_test_id("champ-create").click()
+    assert made.value.post_data_json["rated"] is True
+    expect(organiser.get_by_test_id("champ-links")).to_be_visible()
+    cid, organiser_token = fragment(organiser.url, "champ").removeprefix("#champ=").split(".", 1)
+    register_link = organiser.get_by_test_id("link-register-link").inner_text()
+    code = fragment(register_link, "register").removeprefix("#register=").split(".", 1)[1]
+    # two pairs of people register (the API: the registration page is tested above), the organiser starts
+    api = f"{base.rstrip('/')}/api/championships/{cid}"
+    tokens = []
+    for name, players in (("Los Ases", ["Ana", "Beto"]), ("Las Sotas", ["Caro", "Dani"])):
+        answer = httpx.post(f"{api}/pairs", json={"name": name, "players": players, "code": code})
+        assert answer.status_code == 200, answer.text
+        tokens.append(answer.json()["token"])
+    started = httpx.post(f"{api}/start", headers={"Authorization": f"Bearer {organiser_token}"})
+    assert started.status_code == 200, started.text
+
+    # Ana and Beto sit from their own browsers: each gets a profile of its own, made on the spot
+    ana, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
+    beto = people.page()
+    profiles = []
+    for page, player in ((ana, 0), (beto, 1)):
+        page.goto(f"{base}#pair={cid}.{tokens[0]}")
+        expect(page.get_by_test_id("pair-rated")).to_be_visible()
+        page.locator(f'[data-testid=champ-sit][data-player="{player}"]').click()
+        expect(page.get_by_test_id("waiting-room")).to_be_visible()  # until the other pair sits
+        profile = json.loads(local_storage(page)["cuarenta.profile"])
+        assert profile["name"] == ("Ana", "Beto")[player]
+        profiles.append(profile["id"])
+    assert profiles[0] != profiles[1]
+    a11y.check(ana, "a rated championship's waiting room")
+    # Caro's browser cannot sit Dani too: one profile, one seat (the banner says why)
+    people.expected.append("409")
+    caro = people.page()
+    caro.goto(f"{base}#pair={cid}.{tokens[1]}")
+    caro.locator('[data-testid=champ-sit][data-player="0"]').click()
+    expect(caro.get_by_test_id("waiting-room")).to_be_visible()
+    caro.goto(f"{base}#pair={cid}.{tokens[1]}")
+    caro.locator('[data-testid=champ-sit][data-player="1"]').click()
+    expect(caro.locator("#error")).to_have_attribute("data-code", "profile_seated")

@@ -365,6 +365,8 @@ def test_settings_round_trip_and_defaults() -> None:
     )
     assert Settings.from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
     assert Settings("x").rules == Rules.preset("campeonato") and Settings("x").rules.chicas == 2
+    rated = Settings("x", rated=True, rules=Rules.preset("a_todo_rigor", players=4))
+    assert Settings.from_dict(rated.to_dict()) == rated and not Settings("x").rated
 
 
 @pytest.mark.parametrize(
@@ -380,6 +382,12 @@ def test_settings_round_trip_and_defaults() -> None:
         ({"name": "x", "rounds": True}, "setting_type"),
         ({"name": "x", "group_size": 3, "advance": 4}, "advance_range"),
         ({"name": "x", "duplicate": "yes"}, "setting_type"),
+        ({"name": "x", "rated": 1}, "setting_type"),
+        ({"name": "x", "rated": True, "venue": "hall"}, "rated_venue"),
+        (
+            {"name": "x", "rated": True, "rules": {"preset": "campeonato", "players": 4, "target": 30}},
+            "rated_rules",
+        ),
         ({"name": "x", "starts": "28/11/2025"}, "setting_date"),
         ({"name": "x", "starts": "2025-12-02", "ends": "2025-12-01"}, "dates_order"),
         ({"name": "x", "rules": {"preset": "basico"}}, "rules_pairs"),

@@ -9,9 +9,7 @@ over its sockets, each person's requests and socket coming from their own client
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from fastapi.testclient import TestClient
 from cuarenta.server.fairplay import PAIR_MESAS_PER_DAY, SHARED_ADDRESS_DAYS, note_address, unrated_reason
 from cuarenta.server.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
 from cuarenta.server.store import Store
+from support.addresses import address, profile_from
 from support.app import running
 from support.spy import Spy, check_all
 from support.tables import Seat, new_table, play_out, take_seat
@@ -27,26 +26,6 @@ from support.tables import Seat, new_table, play_out, take_seat
 ANA, BETO = "192.0.2.10", "198.51.100.20"
 #: a mesa's end "now" (the networks noted by the test are seen now)
 NOW = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@contextlib.contextmanager
-def address(client: TestClient, host: str) -> Iterator[TestClient]:
-    """Requests and sockets opened in the block come from client address ``host`` (the test client's
-    transport gives every request the peer address it holds)."""
-    transport: Any = client._transport  # starlette's _TestClientTransport
-    before = transport.client
-    transport.client = (host, 40000)
-    try:
-        yield client
-    finally:
-        transport.client = before
-
-
-def profile_from(client: TestClient, host: str, name: str) -> dict[str, str]:
-    with address(client, host):
-        made = client.post("/api/profiles", json={"name": name})
-    assert made.status_code == 200, made.text
-    return {"id": made.json()["id"], "key": made.json()["key"]}
 
 
 def rated_mesas(

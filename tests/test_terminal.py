@@ -269,6 +269,9 @@ def test_program_ctrl_c_exits_130_without_traceback() -> None:
     try:
         read_until(proc, "¿qué carta juegas?".encode())
         proc.send_signal(signal.SIGINT)
+        # wait for the exit with stdin still open: communicate() closes it, and an end of input is a
+        # quit of its own (exit 0) should it come before the signal is handled
+        proc.wait(timeout=60)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:  # pragma: no cover - only if the test failed

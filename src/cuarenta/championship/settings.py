@@ -55,6 +55,13 @@ class Settings:
       before the judge may award a walkover (for the server).
     - ``venue``: ``"online"`` or ``"hall"``; ``duplicate``: twin tables with the same deals.
     - ``starts``, ``ends``: ISO dates (``"2025-12-01"``), optional.
+    - ``rated``: every partida played online updates its players' ratings (docs/ratings.md): online only,
+      a preset's rules unchanged, pairs of people (the server refuses a computer pair).
+
+    >>> Settings("Copa", rated=True, venue="hall")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cuarenta.championship.errors.SettingsError: a rated championship is played online, ...
     """
 
     name: str
@@ -69,6 +76,7 @@ class Settings:
     wait_minutes: int = 10
     starts: str | None = None
     ends: str | None = None
+    rated: bool = False
 
     def __post_init__(self) -> None:
         try:
@@ -97,10 +105,15 @@ class Settings:
                 raise SettingsError.of("setting_range", setting=name, value=value, low=low, high=high)
         if self.advance > self.group_size:
             raise SettingsError.of("advance_range", advance=self.advance, group_size=self.group_size)
-        if not isinstance(self.duplicate, bool):
-            raise SettingsError.of(
-                "setting_type", setting="duplicate", value=brief(self.duplicate), expected="true or false"
-            )
+        for name in ("duplicate", "rated"):
+            if not isinstance(getattr(self, name), bool):
+                raise SettingsError.of(
+                    "setting_type", setting=name, value=brief(getattr(self, name)), expected="true or false"
+                )
+        if self.rated and self.venue != "online":
+            raise SettingsError.of("rated_venue", venue=self.venue)
+        if self.rated and self.rules.preset_name == "custom":
+            raise SettingsError.of("rated_rules")
         dates = []
         for name in ("starts", "ends"):
             value = getattr(self, name)

@@ -261,6 +261,7 @@ class Championships:
             clock=champ.settings.clock,
             championship=loaded.row.id,
             partida=partida.id,
+            rated=champ.settings.rated,
         )
         cstore.map_table(self.store, loaded.row.id, partida.id, room.id)
         loaded.tables[partida.id] = (room.id, now_text())
@@ -284,7 +285,9 @@ class Championships:
             return  # a table replaced by a restart
         partida = loaded.champ.partida(table.partida)
         if not partida.is_open:
-            return
+            return  # decided meanwhile (a walkover): the mesa counts for nothing, rates nobody
+        if table.rated and self.authority.ratings is not None:  # a rated championship's partida
+            self.authority.ratings.finished(room, row)
         self._report_room(table.championship, partida, room)
 
     def _report_room(self, cid: str, partida: Partida, room: Room) -> None:
@@ -414,6 +417,10 @@ class Championships:
         loaded = self.get(cid)
         if computer is not None and computer not in available_levels():
             raise ChampionshipProblem("bad_input", f"unknown level {computer!r}")
+        if computer is not None and loaded.champ.settings.rated:
+            raise ChampionshipProblem(
+                "rated_computer", "a rated championship is for pairs of people: the ratings are theirs", 409
+            )
         pid = f"p{len(loaded.champ.pairs) + 1}"
         token = None if computer else secrets.token_urlsafe(24)
         row = cstore.PairRow(pid, None if token is None else hash_token(token), computer)

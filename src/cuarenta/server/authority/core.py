@@ -447,13 +447,17 @@ class Authority:
         championship: str,
         partida: str,
         level: str | None = None,
+        rated: bool = False,
     ) -> tuple[Room, str]:
         """A championship's table (docs/championships.md "Running a championship"): each seat ``"open"``
         (reserved for the person ``names[seat]``: only :meth:`sit_reserved`, called by the championships
         service for the pair's token, takes it) or a computer level. Nobody created it: the judge runs it
         (:meth:`_creator_only` refuses). It starts when its last open seat is taken, or at once when every
-        seat is a computer, and it deals from ``seed`` (the championship's deal seed). Returns the room and
-        its invite code (never used to join: the seats are reserved)."""
+        seat is a computer, and it deals from ``seed`` (the championship's deal seed). A ``rated`` one (a
+        rated championship's: people only) rates its mesa as a rated table does. Returns the room and its
+        invite code (never used to join: the seats are reserved)."""
+        if rated and any(kind != "open" for kind in seats):
+            raise ValueError("a rated championship table is for people only")
         if len(seats) != rules.players or len(names) != rules.players:
             raise ValueError(f"a championship table has {rules.players} seats, not {len(seats)}")
         levels = available_levels()
@@ -474,28 +478,45 @@ class Authority:
             clock=clock,
             championship=championship,
             partida=partida,
+            rated=rated,
         )
         room = self._open(rules=rules, level=table.level, seed=seed, seats=seat_list, table=table)
         if not any(s.kind == "open" for s in seat_list):
             self._start(room)
         return room, table.invite
 
-    def sit_reserved(self, room_id: str, seat: int, name: str) -> NewSeat:
+    def sit_reserved(self, room_id: str, seat: int, name: str, profile: str | None = None) -> NewSeat:
         """The person of a championship table's reserved ``seat`` sits there (the championships service
-        checked the pair's token): an open seat is taken (the table starts once full); a seat the person
-        holds already gets a new token and code, the old token is told ``seat_reclaimed`` (a page opened
-        again, another device)."""
+        checked the pair's token, and ``profile``'s key): an open seat is taken (the table starts once
+        full); a seat the person holds already gets a new token and code, the old token is told
+        ``seat_reclaimed`` (a page opened again, another device). At a rated table the person sits with a
+        profile, no other seat's, and sits again with the same one."""
         room = self.table(room_id)
         assert room.table is not None
         if room.table.championship is None:
             raise TableError("not_championship", "this table is not a championship's")
         before = room.seats[seat]
+        if room.table.rated:
+            if profile is None:
+                raise TableError(
+                    "profile_required",
+                    "this championship is rated: sit with your profile (a name and its key)",
+                )
+            if any(s.profile == profile for s in room.seats if s.seat != seat):
+                raise TableError("profile_seated", "that profile holds a seat at this table already")
+            if before.kind == "person" and before.profile != profile:
+                raise TableError(
+                    "profile_differs",
+                    "this seat is played for another profile: sit with the one that took it",
+                )
+        else:
+            profile = None
         token, digest = new_token()
         code, code_digest = new_seat_code(room.id)
         if before.kind == "open":
             self._change_seats(
                 room,
-                {seat: Seat(seat, "person", name, None, digest, code_hash=code_digest)},
+                {seat: Seat(seat, "person", name, None, digest, profile, code_hash=code_digest)},
                 "the seat could not be stored, so it was not taken",
             )
         elif before.kind == "person" and not before.left:
@@ -1272,7 +1293,8 @@ class Authority:
         """A finished mesa is stored: a rated table rates it, the hooks are called (never stopping play)."""
         if room.table is None or row is None:
             return
-        if room.table.rated and self.ratings is not None:
+        # (a championship's table is rated by its service's hook, once it knows the partida is still its)
+        if room.table.rated and room.table.championship is None and self.ratings is not None:
             self.ratings.finished(room, row)
         for hook in self.finished_hooks:
             try:

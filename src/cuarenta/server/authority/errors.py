@@ -59,6 +59,7 @@ TABLE_CODES: Final[dict[str, str]] = {
     "table_full": "no open seat, or the table has started",
     "profile_required": "a rated table is joined with a profile",
     "profile_seated": "that profile holds a seat at this table already",
+    "profile_differs": "a rated championship's seat is sat again with the profile that took it",
     "bad_seat": "not a seat of this table",
     "seat_not_open": "that seat is taken",
     "bad_team": "not a team (0 or 1)",

@@ -29,6 +29,7 @@ from cuarenta.server.edge.deps import (
     seat_token,
 )
 from cuarenta.server.edge.rooms import rules_for
+from cuarenta.server.edge.tables import ProfileProof, profile_id
 
 router = APIRouter()
 Id = Annotated[str, PathParameter(min_length=1, max_length=100)]
@@ -51,6 +52,7 @@ class NewChampionship(BaseModel):
     wait_minutes: StrictInt = 10
     starts: StrictStr | None = None
     ends: StrictStr | None = None
+    rated: StrictBool = False
 
 
 class NewPair(BaseModel):
@@ -83,6 +85,7 @@ class SitBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player: Annotated[StrictInt, Field(ge=0, le=1)]
+    profile: ProfileProof | None = None  #: needed in a rated championship (docs/ratings.md)
 
 
 class WalkoverBody(BaseModel):
@@ -249,15 +252,18 @@ async def my_pair(cid: Id, service: Service, token: Annotated[str, Depends(seat_
 
 @router.post("/api/championships/{cid}/sit", responses=ERRORS, dependencies=[Depends(limit_room_creation)])
 async def sit(
-    cid: Id, body: SitBody, service: Service, token: Annotated[str, Depends(seat_token)]
+    cid: Id, body: SitBody, request: Request, service: Service, token: Annotated[str, Depends(seat_token)]
 ) -> dict[str, Any]:
-    """A player of the pair sits at the partida's table (as ``POST /api/tables/{room}/join`` answers)."""
+    """A player of the pair sits at the partida's table (as ``POST /api/tables/{room}/join`` answers); in
+    a rated championship with the player's profile (checked, as a rated table's join checks it)."""
     pair = service.pair_of(cid, token)
     partida, room, seats = _pair_place(service, cid, pair)
     if partida is None or room is None:
         raise ChampionshipProblem("no_partida", "your pair has no table to sit at now")
     name = service.get(cid).champ.pair(pair).players[body.player]
-    seat = service.authority.sit_reserved(room, seats[body.player], name)
+    rated = service.get(cid).champ.settings.rated
+    profile = profile_id(service.store, body.profile, request) if rated else None
+    seat = service.authority.sit_reserved(room, seats[body.player], name, profile)
     return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code}
 
 

@@ -31,6 +31,7 @@ STATUS: Final[dict[str, int]] = {
     "not_creator": 403,
     "table_full": 409,
     "profile_seated": 409,
+    "profile_differs": 409,
     "seat_not_open": 409,
     "name_taken": 409,
     "team_full": 409,

@@ -42,8 +42,8 @@ from cuarenta.server.edge.rooms import RoomId, rules_for
 from cuarenta.server.fairplay import note_address
 from cuarenta.server.profiles import check_profile, clean_name
 from cuarenta.server.rooms import available_levels
-from cuarenta.server.store import StoreError
-from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, TableRooms
+from cuarenta.server.store import Store, StoreError
+from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX
 
 log = logging.getLogger("cuarenta.server")
 router = APIRouter()
@@ -193,15 +193,15 @@ class Lobby(BaseModel):
     tables: list[LobbyTable]
 
 
-def _profile_id(rooms: TableRooms, proof: ProfileProof | None, request: Request) -> str | None:
+def profile_id(store: Store, proof: ProfileProof | None, request: Request) -> str | None:
     """The id of a profile whose key is right (a refused profile is answered 403 or 404), or ``None``
     without one; the client's network is noted for the profile
     (:func:`cuarenta.server.fairplay.note_address`)."""
     if proof is None:
         return None
-    found = check_profile(rooms.store, proof.id, proof.key).id
+    found = check_profile(store, proof.id, proof.key).id
     try:
-        note_address(rooms.store, found, request.client.host if request.client else None)
+        note_address(store, found, request.client.host if request.client else None)
     except StoreError:
         log.exception("the network of profile %s could not be noted", found)
     return found
@@ -218,7 +218,7 @@ async def new_table(body: NewTable, request: Request, rooms: RoomsDep) -> dict[s
     rules = rules_for(body.players, body.rules)
     if body.rated and set(body.rules) - {"preset", "players"}:
         raise HTTPException(422, "a rated table plays a preset's rules: send only the preset's name")
-    profile = _profile_id(rooms, body.profile, request)
+    profile = profile_id(rooms.store, body.profile, request)
     try:
         _, seat, invite = rooms.create_table(
             rules=rules,
@@ -266,7 +266,7 @@ async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: 
         name=body.name,
         seat=body.seat,
         team=body.team,
-        profile=_profile_id(rooms, body.profile, request),
+        profile=profile_id(rooms.store, body.profile, request),
     )
     return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code}
 

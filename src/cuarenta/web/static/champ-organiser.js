@@ -1,5 +1,5 @@
 // The organiser's side of a championship (docs/web.md "Championships"): the creation form (name, rules,
-// format, rounds, clock, venue, duplicate deals, wait), then the organiser's screen `#champ=ID.TOKEN`: the
+// format, rounds, clock, venue, duplicate deals, rated, wait), then the organiser's screen `#champ=ID.TOKEN`: the
 // links to share (registration, judge, public standings, each with copy and QR), the pairs (add, withdraw,
 // replace a player, seed), Start, the rounds with their tables and the judges' decisions with Review.
 // The judge's token and the registration code come once, in the creation's answer: this browser keeps
@@ -33,6 +33,7 @@ export function showChampForm() {
     choice("champ-clock", t("page.friends.clock"), [["", t("page.friends.clock_off")], ...[30, 60, 120].map((n) => [String(n), t("page.friends.clock_on", { n })])], { "data-testid": "champ-clock" }),
     choice("champ-venue", t("page.champ.venue"), [["online", t("page.champ.venue.online")], ["hall", t("page.champ.venue.hall")]], { "data-testid": "champ-venue" }),
     el("label", { class: "field check-row" }, el("input", { type: "checkbox", id: "champ-duplicate", "data-testid": "champ-duplicate" }), el("span", { text: t("page.champ.duplicate") })),
+    el("label", { class: "field check-row" }, el("input", { type: "checkbox", id: "champ-rated", "data-testid": "champ-rated" }), el("span", { text: t("page.champ.rated") })),
     field("champ-wait", t("page.champ.wait"), { type: "number", min: "0", max: "240", value: "10", inputmode: "numeric", "data-testid": "champ-wait" }),
     el("div", { class: "start-bar" }, el("button", { type: "submit", class: "btn btn-primary", "data-testid": "champ-create", text: t("page.champ.create") })),
   );
@@ -55,6 +56,7 @@ async function createChampionship(event) {
     format: $("#champ-format").value,
     venue: $("#champ-venue").value,
     duplicate: $("#champ-duplicate").checked,
+    rated: $("#champ-rated").checked,
     wait_minutes: Number($("#champ-wait").value || 0),
   };
   if ($("#champ-rounds").value) body.rounds = Number($("#champ-rounds").value);

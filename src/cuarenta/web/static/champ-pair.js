@@ -6,7 +6,7 @@ import * as I from "./i18n.js";
 import { championship } from "./api.js";
 import { act, champScreen, pairName, poll, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
-import { enterTable } from "./friends.js";
+import { ensureProfile, enterTable } from "./friends.js";
 import { rememberGame } from "./saved.js";
 import { app } from "./store.js";
 
@@ -29,6 +29,10 @@ async function refresh(id, token) {
   }
 }
 
+function pairId(c) {
+  return c.mine?.pair && typeof c.mine.pair === "object" ? c.mine.pair.id : c.mine?.pair;
+}
+
 export function renderPair() {
   const c = app.champ;
   if (c?.view !== "pair") return;
@@ -39,6 +43,7 @@ export function renderPair() {
   if (!data || !mine) return;
   root.append(el("p", { class: "tagline", text: `${data.settings.name} · ${t(`page.champ.champ_status.${data.status}`)}` }));
   if (pair) root.append(el("p", { class: "hint-text", "data-testid": "pair-players", text: pair.players.join(" · ") }));
+  if (data.settings?.rated) root.append(el("p", { class: "hint-text", "data-testid": "pair-rated", text: t("page.champ.rated_note") }));
   const partida = mine.partida;
   if (!partida) {
     root.append(el("p", { class: "status", role: "status", "data-testid": "pair-no-partida", text: t(data.status === "finished" ? "page.champ.pair_done" : "page.champ.pair_wait") }));
@@ -65,7 +70,13 @@ export function renderPair() {
 
 async function sit(player, button) {
   const c = app.champ;
-  const answer = await act(button, () => championship(c.id, "/sit", { body: { player }, token: c.token }));
+  // a rated championship: the player sits with this browser's profile (made now if it has none)
+  const name = c.data?.pairs?.find((p) => p.id === pairId(c))?.players?.[player] ?? "";
+  const answer = await act(button, async () => {
+    const body = { player };
+    if (c.data?.settings?.rated) body.profile = await ensureProfile(name || "Jugador");
+    return championship(c.id, "/sit", { body, token: c.token });
+  });
   if (!answer) return;
   const session = { room: answer.room, token: answer.token, seat: answer.seat, table: true, code: answer.code ?? undefined };
   rememberGame(session, { players: 4, championship: c.id });

@@ -90,7 +90,7 @@ function seatItems(seats, me, players) {
 // -- creating and entering a table ------------------------------------------------------------------------
 /** The browser's anonymous profile ({id, key}, kept as ratings.js keeps it), made now if it has none:
  * a rated table needs one (docs/tables.md). */
-async function ensureProfile(name) {
+export async function ensureProfile(name) {
   const own = ownProfile();
   if (own) return { id: own.id, key: own.key };
   const res = await postJSON("api/profiles", { name });

@@ -426,3 +426,45 @@ def test_a_socket_moving_to_another_room_never_loses_the_room_it_joins(tmp_path:
             assert [a for _, a in store_of(client).load_actions(second, 1)] == [
                 str(a) for a in room.game.actions
             ]
+
+
+class MoveBetweenReads:
+    """The store as another server process sees it: a move is stored (``sneak``) between the first read
+    of a room's row and the read of its log (a cluster's race)."""
+
+    def __init__(self, store: Store, sneak: Any) -> None:
+        self.store, self.sneak, self.rows = store, sneak, 0
+
+    def load_room(self, room_id: str) -> Any:
+        self.rows += 1
+        return self.store.load_room(room_id)
+
+    def load_actions(self, room_id: str, mesa: int, after: int = 0) -> list[tuple[int, str]]:
+        if self.sneak is not None:
+            sneak, self.sneak = self.sneak, None
+            sneak()
+        return self.store.load_actions(room_id, mesa, after)
+
+
+def test_a_move_stored_between_the_reads_of_a_room_and_its_log_is_read_again_not_corrupt(
+    tmp_path: Path,
+) -> None:
+    from cuarenta.server.authority.rows import read_room, room_from_row
+
+    with serving(tmp_path) as client, Socket(client) as sock:
+        room_id, token = new_room(client)
+        sock.join(room_id, token)
+        sock.play(2)
+        store = store_of(client)
+        # the race, as two plain reads meet it: the row is a move behind its log
+        racing = MoveBetweenReads(store, lambda: sock.play(1))
+        row = racing.load_room(room_id)
+        assert row is not None
+        with pytest.raises(RoomProblem, match="does not match the log"):
+            room_from_row(row, racing.load_actions(room_id, row.mesa))
+        # read_room reads the row again: the two agree, and the room is the one in play
+        racing = MoveBetweenReads(store, lambda: sock.play(1))
+        found = read_room(racing, room_id)
+        assert found is not None and racing.rows == 2
+        room = room_from_row(*found)
+        assert room.game.to_json() == rooms_of(client).get(room_id).game.to_json()

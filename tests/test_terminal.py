@@ -265,6 +265,9 @@ def test_program_ctrl_c_exits_130_without_traceback() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
+        # Ctrl-C as at a terminal: a test run started in the background (bash without job control)
+        # ignores SIGINT, and a Python started with it ignored keeps ignoring it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         read_until(proc, "¿qué carta juegas?".encode())

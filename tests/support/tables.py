@@ -81,8 +81,9 @@ class Seat(Browser):
         return self.until(lambda m: m["type"] == "state" and m["state"] >= state)
 
 
-def play_out(seats: list[Seat], first: int) -> dict[str, Any]:
-    """People only: play the first legal move of whoever is to move until the mesa is finished."""
+def play_out(seats: list[Seat], first: int, choose: Any = None) -> dict[str, Any]:
+    """People only: play the first legal move (or ``choose(legal)``'s) of whoever is to move until the
+    mesa is finished."""
     expected = first
     while True:
         states = [s.state_at_least(expected) for s in seats]
@@ -91,5 +92,7 @@ def play_out(seats: list[Seat], first: int) -> dict[str, Any]:
             return states[0]
         (mover,) = [s for s, st in zip(seats, states, strict=True) if st["legal"]]
         assert mover.last is not None
-        mover.send({"v": 1, "type": "move", "move": mover.last["legal"][0], "state": mover.last["state"]})
+        legal = mover.last["legal"]
+        move = legal[0] if choose is None else choose(legal)
+        mover.send({"v": 1, "type": "move", "move": move, "state": mover.last["state"]})
         expected += 1

@@ -263,7 +263,13 @@ class Championships:
             partida=partida.id,
             rated=champ.settings.rated,
         )
-        cstore.map_table(self.store, loaded.row.id, partida.id, room.id)
+        mapped = cstore.map_table(self.store, loaded.row.id, partida.id, room.id)
+        if mapped != room.id:
+            # another process opened the partida's table first (its copy was replayed between the action
+            # and its tables): that one is the partida's; this one is held paused, never reported
+            log.info("partida %s has table %s already: %s is left paused", partida.id, mapped, room.id)
+            self.authority.set_paused(room.id, True)
+            room = self.authority.table(mapped)
         loaded.tables[partida.id] = (room.id, now_text())
         return room.id
 

@@ -36,6 +36,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.ports import StoreError
+from cuarenta.server.championships import Championships
 from cuarenta.server.cluster import JOBS_GROUP, JOBS_STREAM, ClusterRooms
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import Thinking, make_thinking
@@ -87,6 +88,9 @@ class MoveWorker:
             redis=redis,
             node=f"worker/{name}",
         )
+        # a championship's table whose last move is a computer's is finished here: it reports its result
+        # (and rates a rated championship's partida) from this process, as a node would
+        self.championships = Championships(self.rooms, store)
         self.played = 0  #: moves written
         self.dropped = 0  #: jobs finished without a move (their version was gone)
 

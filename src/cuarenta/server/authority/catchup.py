@@ -13,7 +13,7 @@ from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat
 from cuarenta.server.authority.ports import RoomRow, StorePort
-from cuarenta.server.authority.rows import play_logged, room_from_row
+from cuarenta.server.authority.rows import play_logged, read_room, room_from_row
 
 
 def refresh(store: StorePort, room: Room) -> bool:
@@ -30,7 +30,11 @@ def refresh(store: StorePort, room: Room) -> bool:
     if row.version == room.version:
         return False
     if not _play_stored(store, room, row):
-        fresh = room_from_row(row, store.load_actions(room.id, row.mesa))
+        found = read_room(store, room.id)  # read again with its log: they agree (a move stored meanwhile)
+        if found is None:
+            raise RoomProblem("unknown_room", f"there is no room {room.id!r}")
+        row, log = found
+        fresh = room_from_row(row, log)
         room.game, room.mesa, room.logged, room.recorded = (
             fresh.game,
             fresh.mesa,

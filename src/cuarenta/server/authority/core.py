@@ -74,7 +74,7 @@ from cuarenta.server.authority.requests import (
     ReactRequest,
     WatchRequest,
 )
-from cuarenta.server.authority.rows import room_from_row, room_row, store_problem
+from cuarenta.server.authority.rows import read_room, room_from_row, room_row, store_problem
 from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
@@ -253,10 +253,10 @@ class Authority:
             self._touch(room)
             return room
         try:
-            row = self.store.load_room(room_id)
-            if row is None:
+            found = read_room(self.store, room_id)
+            if found is None:
                 raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-            actions = self.store.load_actions(room_id, row.mesa)
+            row, actions = found
         except StoreError as exc:
             raise store_problem(room_id, exc) from None
         room = room_from_row(row, actions)

@@ -18,7 +18,7 @@ from cuarenta.rules import Rules
 from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat, TableOptions, mesa_seed
-from cuarenta.server.authority.ports import FinishedRow, RoomRow, StoreCorrupt, StoreError, dumps
+from cuarenta.server.authority.ports import FinishedRow, RoomRow, StoreCorrupt, StoreError, StorePort, dumps
 from cuarenta.server.authority.redaction import public_seats
 
 #: Events that count as a caída / a limpia for the statistics.
@@ -63,6 +63,26 @@ def store_problem(room_id: str, exc: StoreError) -> RoomProblem:
         f"the games' database cannot be read just now, so room {room_id} cannot be "
         f"opened (try again later): {exc}",
     )
+
+
+#: How many times a room's row and log are read again when the log is ahead of the row (:func:`read_room`).
+READ_AGAIN: Final = 5
+
+
+def read_room(store: StorePort, room_id: str) -> tuple[RoomRow, list[tuple[int, str]]] | None:
+    """The room's row and the log of its mesa, read so that they agree (``None``: no such room). They are
+    two reads, and another server process (a cluster) may store a move between them: a log longer than
+    the row counts is read again with a new row, a few times; one that still does not agree is returned
+    as it is, for :func:`room_from_row` to refuse as corrupt."""
+    found = None
+    for _ in range(READ_AGAIN):
+        row = store.load_room(room_id)
+        if row is None:
+            return None
+        found = (row, store.load_actions(room_id, row.mesa))
+        if len(found[1]) <= row.state - row.mesa_state:
+            break
+    return found
 
 
 def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:

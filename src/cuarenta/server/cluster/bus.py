@@ -63,7 +63,7 @@ from redis.exceptions import RedisError
 from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.ports import StoreError, StorePort
-from cuarenta.server.authority.rows import room_from_row
+from cuarenta.server.authority.rows import read_room, room_from_row
 from cuarenta.server.metrics import PEER_KINDS, Metrics
 from cuarenta.server.protocol import error_message
 
@@ -463,10 +463,10 @@ class RedisBus:
         began = time.monotonic()
         if version_only:
             return began, self.store.room_versions([room_id]).get(room_id)
-        row = self.store.load_room(room_id)
-        if row is None:
+        found = read_room(self.store, room_id)
+        if found is None:
             raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-        return began, (row, self.store.load_actions(room_id, row.mesa))
+        return began, found
 
     async def queue_depth(self) -> int:
         """Jobs waiting in the stream or taken and not finished (for the metrics)."""

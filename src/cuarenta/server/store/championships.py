@@ -198,21 +198,24 @@ def load_pairs(store: Store, championship: str) -> dict[str, PairRow]:
     return {r.pair: PairRow(r.pair, r.token_hash, r.computer) for r in rows}
 
 
-def map_table(store: Store, championship: str, partida: str, room: str) -> None:
-    """The partida's table is ``room`` now (a restart replaces its earlier table: left unmapped)."""
-
-    def work(conn: sa.Connection) -> None:
-        conn.execute(
-            tables_t.delete().where(
-                (tables_t.c.championship == championship) & (tables_t.c.partida == partida)
-            )
+def map_table(store: Store, championship: str, partida: str, room: str) -> str:
+    """Map the partida to its table ``room`` unless it has one already (a restart unmaps the earlier one
+    with its decision): the first process to map it wins. Returns the partida's room, this one or the
+    one another process mapped first (cluster-safe: the key is the championship and the partida)."""
+    row = {"championship": championship, "partida": partida, "room": room, "opened": now_text()}
+    try:
+        _write(
+            store,
+            f"storing the table of partida {partida}",
+            lambda conn: conn.execute(tables_t.insert(), row),
+            conflict=True,
         )
-        conn.execute(
-            tables_t.insert(),
-            {"championship": championship, "partida": partida, "room": room, "opened": now_text()},
-        )
-
-    _write(store, f"storing the table of partida {partida}", work)
+    except StoreConflict:
+        mapped = load_tables(store, championship).get(partida)
+        if mapped is None:  # unmapped again meanwhile (a restart): map this one
+            return map_table(store, championship, partida, room)
+        return mapped[0]
+    return room
 
 
 def load_tables(store: Store, championship: str) -> dict[str, tuple[str, str]]:

@@ -251,8 +251,9 @@ def test_a_move_that_cannot_be_stored_is_refused_and_undone(
             sock.ws.send_json({"v": 1, "type": "move", "move": move, "state": state["state"]})
             after = sock.recv()
             assert after["type"] == "state" and after["state"] == state["state"] + 1, after
-        assert [a for _, a in store.load_actions(room_id, 1)][len(stored)] == move
-        assert replayed(store, room_id).state_summary() == rooms.get(room_id).game.state_summary()
+            sock.my_turn()  # the computer has answered (nobody moves while the two are compared)
+            assert [a for _, a in store.load_actions(room_id, 1)][len(stored)] == move
+            assert replayed(store, room_id).state_summary() == rooms.get(room_id).game.state_summary()
 
 
 def test_a_whole_mesa_then_next_keeps_the_finished_row_and_starts_a_new_log(tmp_path: Path) -> None:

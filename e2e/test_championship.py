@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from typing import Any
 
 import a11y
 import httpx
@@ -255,6 +256,12 @@ def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: Peo
         expect(sheet.get_by_test_id(f"hall-{kind}")).to_be_visible()
     a11y.check(judge, "the judge's board of a hall championship")
     fits_a_phone(judge, "the hall board")
+    # the draw gave seat 3 the first deal: the sheet's first entry, offered only before any other
+    expect(summary).to_contain_text("reparte el puesto 1")
+    judge.get_by_test_id("hall-seat").select_option("2")
+    judge.get_by_test_id("hall-first_dealer").click()
+    expect(summary).to_contain_text("reparte el puesto 3")
+    expect(sheet.get_by_test_id("hall-first_dealer")).to_have_count(0)
     judge.get_by_test_id("hall-caida").click()
     expect(judge.get_by_test_id("hall-summary")).not_to_contain_text("puntos 0–0")
     # a cartón that does not add up to 40 is refused: the sheet says why, and nothing changes
@@ -267,6 +274,7 @@ def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: Peo
     assert judge.get_by_test_id("hall-summary").inner_text() == before
     judge.get_by_test_id("hall-undo").click()
     expect(judge.get_by_test_id("hall-summary")).to_contain_text("puntos 0–0")
+    expect(judge.get_by_test_id("hall-summary")).to_contain_text("reparte el puesto 3")  # the draw stays
     expect(judge.get_by_test_id("judge-table")).to_contain_text("0 tantos")
 
 
@@ -320,3 +328,24 @@ def test_a_rated_championship_seats_each_player_with_their_own_browsers_profile(
     caro.goto(f"{base}#pair={cid}.{tokens[1]}")
     caro.locator('[data-testid=champ-sit][data-player="1"]').click()
     expect(caro.locator("#error")).to_have_attribute("data-code", "profile_seated")
+
+
+def test_a_button_tapped_while_the_page_loads_keeps_its_screen(people: People, server: Server) -> None:
+    """ "Campeonato" is live as soon as the page shows: tapped before the page's options have come (a slow
+    phone), its form stays, and is not replaced by the home screen when the loading ends."""
+    page, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
+    held: list[Any] = []
+    page.route("**/api/options", lambda route: held.append(route))
+    page.goto(server.url, wait_until="domcontentloaded")
+    deadline = time.monotonic() + 20
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its options"
+    page.get_by_test_id("champ-new").click()
+    expect(page.get_by_test_id("champ-create-form")).to_be_visible()
+    # the options come; the page asks for the lobby next and then picks its first screen, in one go
+    with page.expect_request("**/api/lobby"):
+        held[0].continue_()
+    page.wait_for_function("() => document.body.dataset.texts === 'ready'")
+    assert page.get_by_test_id("champ-create-form").is_visible()
+    assert page.evaluate("() => document.querySelector('#screen-new').hidden")

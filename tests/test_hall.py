@@ -112,6 +112,22 @@ def test_a_misdeal_gives_10_to_the_other_pair_and_passes_the_deal() -> None:
     assert sheet.streak == (-1, 0, ())  # a new hand
 
 
+def test_the_draw_s_dealer_is_the_first_entry_and_counts_for_the_carton() -> None:
+    sheet = HallSheet(CAMPEONATO, dealer=0)
+    assert sheet.tap(h.FirstDealer(seat=1)).points == (0, 0) and sheet.dealer == 1
+    sheet.tap(NewDeal())
+    # on equal counts the team that did not deal scores 2: now team 0 (seat 1 dealt)
+    assert sheet.tap(Carton((19, 19), 2)).points == (2, 0)
+    with pytest.raises(HallError) as info:
+        sheet.tap(h.FirstDealer(seat=3))
+    assert info.value.code == "hall_first_dealer_late" and "3 entries" in str(info.value)
+    again = HallSheet.from_dict(sheet.to_dict())
+    assert again.snapshot() == sheet.snapshot()
+    while sheet.entries:
+        sheet.undo()
+    assert sheet.dealer == 0
+
+
 def test_a_carton_of_23_cards_scores_10() -> None:
     sheet = sheet_of(CAMPEONATO, 0, NewDeal())
     scored = sheet.tap(Carton((23, 15), 2))
@@ -402,6 +418,7 @@ entries = st.one_of(
     st.builds(Misdeal, teams),
     st.builds(Procedure, teams),
     st.just(NewDeal()),
+    st.builds(h.FirstDealer, seats),
 )
 
 

@@ -206,6 +206,14 @@ class NewDeal(Entry):
     kind: ClassVar[str] = "new_deal"
 
 
+@dataclass(frozen=True)
+class FirstDealer(_SeatEntry):
+    """002 §2.4: the draw the judge held gave ``seat`` the first deal; the sheet's first entry only (a
+    sheet made without it has the dealer it was made with)."""
+
+    kind: ClassVar[str] = "first_dealer"
+
+
 #: Every kind of entry by its ``kind``.
 ENTRY_CLASSES: Final[dict[str, type[Entry]]] = {
     cls.kind: cls
@@ -221,6 +229,7 @@ ENTRY_CLASSES: Final[dict[str, type[Entry]]] = {
         Misdeal,
         Procedure,
         NewDeal,
+        FirstDealer,
     )
 }
 
@@ -443,6 +452,8 @@ class HallSheet:
         nothing."""
         if not isinstance(entry, Entry) or type(entry) not in _APPLY:
             raise HallError.of("hall_not_an_entry", value=brief(entry))
+        if isinstance(entry, FirstDealer) and self._history:
+            raise HallError.of("hall_first_dealer_late", entries=len(self._history))
         before = self._state
         st = dataclasses.replace(before)
         step = _Step(self.rules, st)
@@ -719,6 +730,10 @@ class _Step:
         st.deal += 1
         st.rondas, st.played = (), False
 
+    def first_dealer(self, entry: FirstDealer) -> None:
+        self.open(entry)  # (HallSheet.tap refused it after another entry)
+        self.st.dealer = entry.seat
+
 
 _APPLY: Final[dict[type[Entry], Any]] = {
     Caida: _Step.caida,
@@ -732,6 +747,7 @@ _APPLY: Final[dict[type[Entry], Any]] = {
     Misdeal: _Step.misdeal,
     Procedure: _Step.procedure,
     NewDeal: _Step.new_deal,
+    FirstDealer: _Step.first_dealer,
 }
 
 __all__ = [
@@ -744,6 +760,7 @@ __all__ = [
     "Carton",
     "CuatroCaidas",
     "Entry",
+    "FirstDealer",
     "FourOfAKind",
     "HallError",
     "HallSheet",

@@ -267,6 +267,8 @@ async function main() {
     /* an invite link (friends.js): the join page */
   } else if (routeChamp()) {
     /* a championship link (champ-route.js): the organiser, judge, pair, registration or standings */
+  } else if (app.screen !== "new") {
+    /* the person went to another screen while the page loaded (a button is live from the start) */
   } else if (app.session && app.session.room && app.session.token) {
     await resume(app.session);
   } else {

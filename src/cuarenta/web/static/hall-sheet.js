@@ -1,7 +1,7 @@
 // A hall championship's score sheet of one table, on the judge's board (docs/championships.md "The hall"):
 // big buttons for what happened at the table (caída, limpia, caída y limpia, ronda, caída a la ronda,
 // cuatro iguales, cuatro caídas, cartón with the two counts and the sobrantes, mal repartidas, error de
-// procedimiento, nueva repartida, deshacer), each sent as an entry; the sheet's score and its refusal as
+// procedimiento, nueva repartida, deshacer; before any of them, who deals first), each sent as an entry; the sheet's score and its refusal as
 // the server tells them. The page works out nothing of the score.
 
 import * as I from "./i18n.js";
@@ -47,6 +47,7 @@ function sheetSummary(sheet) {
   const parts = [];
   if (Array.isArray(scores)) parts.push(t("page.champ.hall_score", { a: scores[0], b: scores[1] }));
   if (Array.isArray(chicas)) parts.push(t("page.champ.chicas", { a: chicas[0], b: chicas[1] }));
+  if (Number.isInteger(sheet.dealer)) parts.push(t("page.champ.hall_dealer", { n: sheet.dealer + 1 }));
   return parts.join(" · ");
 }
 
@@ -74,6 +75,8 @@ export function renderSheet(partida, sheet) {
     ["procedure", () => ({ kind: "procedure", team: T() })],
     ["new_deal", () => ({ kind: "new_deal" })],
   ];
+  // the draw's dealer (002 §2.4): the sheet's first entry only
+  if (!sheet || !sheet.entries) entries.unshift(["first_dealer", () => ({ kind: "first_dealer", seat: S() })]);
   const buttons = entries.map(([kind, make]) => {
     const button = el("button", { type: "button", class: "btn btn-primary hall-btn", "data-testid": `hall-${kind}`, text: t(`page.champ.hall.${kind}`) });
     button.addEventListener("click", () => tap(partida, button, make()));

@@ -26,6 +26,27 @@ from cuarenta.server import create_app
 from cuarenta.server.app import OPENAPI_URL
 from cuarenta.server.security import Limits
 
+#: The championships' operations (docs/championships.md "Running a championship").
+CHAMPIONSHIP_OPERATIONS = [
+    ("POST", "/api/championships"),
+    ("GET", "/api/championships/{cid}"),
+    ("POST", "/api/championships/{cid}/pairs"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/withdraw"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/replace"),
+    ("POST", "/api/championships/{cid}/pairs/{pair}/seed"),
+    ("POST", "/api/championships/{cid}/start"),
+    ("GET", "/api/championships/{cid}/pair"),
+    ("POST", "/api/championships/{cid}/sit"),
+    ("GET", "/api/championships/{cid}/board"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/walkover"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/decisions"),
+    ("POST", "/api/championships/{cid}/decisions/{index}/review"),
+    ("GET", "/api/championships/{cid}/partidas/{partida}/hall"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/hall"),
+    ("POST", "/api/championships/{cid}/partidas/{partida}/hall/undo"),
+    ("GET", "/api/championships/{cid}/standings.json"),
+    ("GET", "/api/championships/{cid}/standings.csv"),
+]
 #: Every operation of the API (the test checks the schema has exactly these).
 OPERATIONS = [
     ("GET", "/api/health"),
@@ -52,24 +73,7 @@ OPERATIONS = [
     ("GET", "/api/profiles/{profile_id}"),
     ("PATCH", "/api/profiles/{profile_id}"),
     ("GET", "/api/leaderboard"),
-    ("POST", "/api/championships"),
-    ("GET", "/api/championships/{cid}"),
-    ("POST", "/api/championships/{cid}/pairs"),
-    ("POST", "/api/championships/{cid}/pairs/{pair}/withdraw"),
-    ("POST", "/api/championships/{cid}/pairs/{pair}/replace"),
-    ("POST", "/api/championships/{cid}/pairs/{pair}/seed"),
-    ("POST", "/api/championships/{cid}/start"),
-    ("GET", "/api/championships/{cid}/pair"),
-    ("POST", "/api/championships/{cid}/sit"),
-    ("GET", "/api/championships/{cid}/board"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/walkover"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/decisions"),
-    ("POST", "/api/championships/{cid}/decisions/{index}/review"),
-    ("GET", "/api/championships/{cid}/partidas/{partida}/hall"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/hall"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/hall/undo"),
-    ("GET", "/api/championships/{cid}/standings.json"),
-    ("GET", "/api/championships/{cid}/standings.csv"),
+    *CHAMPIONSHIP_OPERATIONS,
 ]
 #: The operations with input a negative case can break (the others take none, or a free string).
 WITH_INPUT = [
@@ -89,24 +93,7 @@ WITH_INPUT = [
     ("GET", "/api/profiles/{profile_id}"),
     ("PATCH", "/api/profiles/{profile_id}"),
     ("GET", "/api/leaderboard"),
-    ("POST", "/api/championships"),
-    ("GET", "/api/championships/{cid}"),
-    ("POST", "/api/championships/{cid}/pairs"),
-    ("POST", "/api/championships/{cid}/pairs/{pair}/withdraw"),
-    ("POST", "/api/championships/{cid}/pairs/{pair}/replace"),
-    ("POST", "/api/championships/{cid}/pairs/{pair}/seed"),
-    ("POST", "/api/championships/{cid}/start"),
-    ("GET", "/api/championships/{cid}/pair"),
-    ("POST", "/api/championships/{cid}/sit"),
-    ("GET", "/api/championships/{cid}/board"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/walkover"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/decisions"),
-    ("POST", "/api/championships/{cid}/decisions/{index}/review"),
-    ("GET", "/api/championships/{cid}/partidas/{partida}/hall"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/hall"),
-    ("POST", "/api/championships/{cid}/partidas/{partida}/hall/undo"),
-    ("GET", "/api/championships/{cid}/standings.json"),
-    ("GET", "/api/championships/{cid}/standings.csv"),
+    *CHAMPIONSHIP_OPERATIONS,  # each takes a championship id at least
 ]
 SEAT_TOKEN = {
     "/api/rooms/{room_id}",

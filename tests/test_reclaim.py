@@ -21,7 +21,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cuarenta.server.authority.codes import hash_code
-from cuarenta.server.edge.deps import RECLAIMS_BURST
+from cuarenta.server.edge.deps import RECLAIMS_BURST, RECLAIMS_PER_TABLE_BURST
+from cuarenta.server.edge.ratelimits import GuessLimiter, GuessLimits
 from support.app import bearer, running
 from support.spy import Spy, check_all
 from support.tables import Seat, new_table, room_of, take_seat
@@ -183,6 +184,81 @@ def test_guessing_codes_is_rate_limited_even_for_the_right_code(tmp_path: Path, 
         assert "too many tries" in limited.json()["detail"]
         # nothing was taken: Beto's token still holds the seat
         assert client.get(f"/api/tables/{made['room']}", headers=bearer(joined["token"])).status_code == 200
+
+
+def test_wrong_codes_from_many_addresses_do_not_lock_the_owner_out(tmp_path: Path, spy: Spy) -> None:
+    """Issue 25: five addresses holding the invite link sent 25 wrong codes a minute, and the owner, with
+    the right code, got 429 for as long as they went on (every try counted at the table, right or wrong).
+    Now only wrong codes count, and a table guessed at from many addresses still answers an address that
+    has not guessed there: each guesser is throttled, the owner takes the seat back."""
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"])
+        joined = take_seat(client, made)
+        wrong = "ZZZZ-ZZZZ" if joined["code"] != "ZZZZ-ZZZZ" else "YYYY-YYYY"
+        app = client.app
+        guessers = [TestClient(app, client=(f"198.51.100.{i}", 4000 + i)) for i in range(1, 6)]
+        answers: dict[int, list[int]] = {i: [] for i in range(len(guessers))}
+        for _ in range(RECLAIMS_BURST + 1):  # in turns, as five people would
+            for i, guesser in enumerate(guessers):
+                answer = reclaim(guesser, made, wrong)
+                answers[i].append(answer.status_code)
+                if answer.status_code == 429:
+                    assert int(answer.headers["Retry-After"]) >= 1
+        # the owner, on a phone of their own, takes the seat back while they go on
+        owner = TestClient(app, client=("203.0.113.9", 4100))
+        back = reclaim(owner, made, joined["code"])
+        assert back.status_code == 200, back.text
+        assert back.json()["seat"] == 1
+        assert sum(a.count(403) for a in answers.values()) > RECLAIMS_PER_TABLE_BURST  # past the table's
+        # every guesser is throttled: its next wrong code (and its next right one) is not looked at
+        assert all(a[-1] == 429 for a in answers.values()), answers
+        assert reclaim(guessers[0], made, back.json()["code"]).status_code == 429
+        old = client.get(f"/api/tables/{made['room']}", headers=bearer(joined["token"]))
+        assert old.status_code == 410 and old.json()["code"] == "seat_reclaimed"
+        assert (
+            client.get(f"/api/tables/{made['room']}", headers=bearer(back.json()["token"])).status_code == 200
+        )
+        check_all(spy)
+
+
+def test_a_right_code_spends_no_try(tmp_path: Path, spy: Spy) -> None:
+    """The owner going back and forth between two devices is never throttled: only wrong codes count."""
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, seats=["friend"])
+        code = take_seat(client, made)["code"]
+        for _ in range(2 * RECLAIMS_BURST):
+            answer = reclaim(client, made, code)
+            assert answer.status_code == 200, answer.text
+            code = answer.json()["code"]
+        check_all(spy)
+
+
+def test_a_table_answers_a_bounded_number_of_wrong_codes_whatever_the_addresses() -> None:
+    """The arithmetic of docs/tables.md "Taking a seat back": two hours of guesses from 400 addresses,
+    each trying every 10 s, are answered at most GuessLimits.most_guesses(120) times; with fewer
+    addresses than ``guarded_addresses`` the owner's address is answered all along."""
+    now = [0.0]
+    limits = GuessLimits()
+    for many in (400, limits.guarded_addresses - 1):
+        guesses, answered, owner_refused = GuessLimiter(limits, clock=lambda: now[0]), 0, 0
+        addresses = [f"10.{i // 250}.{i % 250}.1" for i in range(many)]
+        for step in range(12 * 60):  # 10 s a step
+            now[0] = step * 10.0
+            for address in addresses:
+                ticket = guesses.take("t", address)
+                if ticket is not None:
+                    ticket.wrong()
+                    answered += 1
+            ticket = guesses.take("t", "192.0.2.77")  # the owner, typing the right code
+            if ticket is None:
+                owner_refused += 1
+            else:
+                ticket.right()
+        assert answered <= limits.most_guesses(120), (many, answered)
+        if many < limits.guarded_addresses:
+            assert owner_refused == 0
+    # the odds of docs/tables.md: a day of guessing at a 4-seat table, 40-bit codes
+    assert limits.most_guesses(24 * 60) * 4 / 2**40 < 2e-7
 
 
 def test_a_code_and_the_replaced_token_survive_a_restart(tmp_path: Path, spy: Spy) -> None:

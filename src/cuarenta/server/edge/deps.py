@@ -5,7 +5,7 @@
   one); the server's secrets are compared by their hashes in the authority and the store.
 - **Rate limits.** :func:`limit_room_creation` (new rooms, new tables, joins) and
   :func:`limit_profile_creation` spend a token of the client address' bucket, 429 with ``Retry-After``
-  over it.
+  over it; :func:`limit_reclaims` counts wrong seat codes.
 - **Errors.** The one place that turns an error into an answer: :func:`problem_http` maps the domain's
   refusals (a room's, a table's, a profile's) to an HTTP status, :func:`install_error_handlers` gives the
   app its answers to invalid requests (422) and a failed store (503), and :func:`socket_error` makes the
@@ -33,7 +33,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.edge.ratelimits import AddressLimiter, Limits
+from cuarenta.server.edge.ratelimits import AddressLimiter, GuessLimiter, GuessLimits, GuessTicket, Limits
 from cuarenta.server.edge.statuses import http_status
 from cuarenta.server.ops.logs import ThrottledLog
 from cuarenta.server.profiles import ProfileProblem
@@ -169,11 +169,12 @@ StoreDep = Annotated[Store, Depends(store_of)]
 
 
 # -- rate limits of creation --------------------------------------------------------------------------
-#: Tries of a seat code per client address (a minute's, and at once), and per table from all addresses.
-RECLAIMS_PER_MINUTE: Final = 5.0
-RECLAIMS_BURST: Final = 5
-RECLAIMS_PER_TABLE_MINUTE: Final = 20.0
-RECLAIMS_PER_TABLE_BURST: Final = 20
+#: Wrong seat codes per client address (a minute's, and at once), and per table from all addresses
+#: (:class:`~cuarenta.server.edge.ratelimits.GuessLimits`: a right code spends nothing).
+RECLAIMS_PER_MINUTE: Final = GuessLimits.per_address_minute
+RECLAIMS_BURST: Final = GuessLimits.per_address_burst
+RECLAIMS_PER_TABLE_MINUTE: Final = GuessLimits.per_table_minute
+RECLAIMS_PER_TABLE_BURST: Final = GuessLimits.per_table_burst
 
 
 class CreationLimits:
@@ -185,9 +186,8 @@ class CreationLimits:
         self.limits = limits
         self.rooms = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
         self.profiles = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
-        #: tries to take a seat back with a seat code, per address and per table (docs/tables.md)
-        self.reclaims = AddressLimiter(RECLAIMS_PER_MINUTE, RECLAIMS_BURST)
-        self.reclaims_of_table = AddressLimiter(RECLAIMS_PER_TABLE_MINUTE, RECLAIMS_PER_TABLE_BURST)
+        #: wrong seat codes, per address and per table (docs/tables.md "Taking a seat back")
+        self.reclaims = GuessLimiter()
         self.refused_reclaims = ThrottledLog(log)
         self.refused_rooms = ThrottledLog(log)
         self.refused_profiles = ThrottledLog(log)
@@ -221,22 +221,28 @@ async def limit_room_creation(request: Request) -> None:
         )
 
 
-async def limit_reclaims(request: Request) -> None:
-    """Tries to take a seat back with a seat code (``POST /api/tables/{room}/reclaim``): at most
-    :data:`RECLAIMS_BURST` at once and :data:`RECLAIMS_PER_MINUTE` a minute per client address, and
-    :data:`RECLAIMS_PER_TABLE_BURST` / :data:`RECLAIMS_PER_TABLE_MINUTE` per table from every address
-    together — every try counts, right or wrong, so a code of 40 random bits cannot be guessed."""
+async def limit_reclaims(request: Request) -> GuessTicket:
+    """A try to take a seat back with a seat code (``POST /api/tables/{room}/reclaim``), let through or
+    refused with 429 before the code is looked at. Only wrong guesses count (the route settles the
+    ticket: :meth:`GuessTicket.right` for a right code): :data:`RECLAIMS_BURST` at once and
+    :data:`RECLAIMS_PER_MINUTE` a minute per client address, and per table from every address together
+    :data:`RECLAIMS_PER_TABLE_BURST` and :data:`RECLAIMS_PER_TABLE_MINUTE` — past which an address that
+    has not guessed there is still answered (:class:`GuessLimits`): wrong guesses from many addresses
+    do not lock the owner out, and a code of 40 random bits is not guessed (docs/tables.md)."""
     creation, host = _creation(request), _client(request)
-    table = "table:" + str(request.path_params.get("room_id", ""))
-    for limiter, key in ((creation.reclaims, host), (creation.reclaims_of_table, table)):
-        if not limiter.allow(key):
-            wait = limiter.retry_after(key)
-            creation.refused_reclaims("seat code tries refused to %s: over the rate limit", host)
-            raise HTTPException(
-                429,
-                f"too many tries of a seat code: at most {limiter.burst} at once; try again in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+    table = str(request.path_params.get("room_id", ""))
+    ticket = creation.reclaims.take(table, host)
+    if ticket is None:
+        wait = creation.reclaims.wait(table, host)
+        creation.refused_reclaims("seat code tries refused to %s: over the rate limit", host)
+        limits = creation.reclaims.limits
+        raise HTTPException(
+            429,
+            f"too many tries of wrong seat codes (at most {limits.per_address_burst} at once from one "
+            f"address, fewer at a table many guess at); try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+    return ticket
 
 
 async def limit_profile_creation(request: Request) -> None:

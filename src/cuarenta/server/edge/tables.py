@@ -27,6 +27,7 @@ from pydantic import (
 )
 
 from cuarenta.rules import PRESET_NAMES
+from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import (
     OPTIONAL_SEAT_TOKEN,
@@ -38,6 +39,7 @@ from cuarenta.server.edge.deps import (
     optional_seat_token,
 )
 from cuarenta.server.edge.options import NAME_MAX_CHARS, NAME_PATTERN, known_level
+from cuarenta.server.edge.ratelimits import GuessTicket
 from cuarenta.server.edge.rooms import RoomId, rules_for
 from cuarenta.server.fairplay import note_address
 from cuarenta.server.profiles import check_profile, clean_name
@@ -275,12 +277,22 @@ async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: 
     "/api/tables/{room_id}/reclaim",
     response_model=SeatAnswer,
     responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
-    dependencies=[Depends(limit_reclaims)],
 )
-async def reclaim_seat(room_id: RoomId, body: Reclaim, rooms: RoomsDep) -> dict[str, Any]:
+async def reclaim_seat(
+    room_id: RoomId, body: Reclaim, rooms: RoomsDep, guess: Annotated[GuessTicket, Depends(limit_reclaims)]
+) -> dict[str, Any]:
     """Take your seat back from another browser with the invite and your seat code: a new token and a
     new code (the old token is refused from now on, ``seat_reclaimed``)."""
-    seat = rooms.reclaim(room_id, invite=body.invite, code=body.code)
+    try:
+        seat = rooms.reclaim(room_id, invite=body.invite, code=body.code)
+    except TableError as exc:
+        if exc.code == "wrong_code":
+            guess.wrong()
+        elif exc.code == "bad_invite":
+            guess.wrong_invite()
+        raise
+    finally:
+        guess.right()  # anything but a wrong code or invite is no guess (settled once: the first wins)
     return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code}
 
 

@@ -384,12 +384,11 @@ class GuessLimiter:
     def wait(self, table: str, host: str | None) -> int:
         """Whole seconds before a guess from ``host`` at ``table`` may be answered (at least 1)."""
         seconds = self.addresses._bucket(host).wait()
-        own, guarded = self._tables.get(table) or (None, {})
-        if own is not None and own.wait() > 0:
+        found = self._tables.get(table)
+        if found is not None and found[0].wait() > 0:
+            own, guarded = found
             bucket = guarded.get(client_key(host))
-            table_wait = own.wait()
-            if bucket is not None:
-                table_wait = min(table_wait, bucket.wait())
+            table_wait = own.wait() if bucket is None else min(own.wait(), bucket.wait())
             seconds = max(seconds, table_wait)
         return max(1, math.ceil(seconds))
 

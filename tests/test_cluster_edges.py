@@ -4,6 +4,7 @@
   get no 502, and an idle connection is dropped by nginx before the node's keep-alive ends;
 - a PostgreSQL that hangs (SIGSTOP) is refused with ``store_unavailable`` within its bound, the node
   answers meanwhile, and play resumes once it runs again, nothing lost or doubled;
+- a token just issued on one node is taken at once by the node holding the table (never ``bad_token``);
 - the metrics of the bus and of the peers move when Redis stops and comes back and when a node dies.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 import httpx
 import psutil
 import pytest
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from cuarenta.server.pgwatch import CALL_SECONDS
@@ -111,6 +113,96 @@ def test_a_hung_postgresql_is_refused_within_the_bound_and_play_resumes(cluster:
         assert len(log) == cluster.stored_state(room) - 1
         await ana.close()
         await beto.close()
+
+    asyncio.run(run())
+
+
+# -- a token just issued on another node ---------------------------------------------------------------------
+async def _three_seated(client: httpx.AsyncClient, base: str) -> tuple[dict[str, Any], list[cs.Person]]:
+    """A 4-person table made at ``base`` with three of its people seated and their sockets there (``base``
+    holds the table: it follows its notices), one seat open."""
+    made = await client.post(
+        f"{base}/api/tables", json={"players": 4, "name": "Ana", "seats": ["friend", "friend", "friend"]}
+    )
+    assert made.status_code == 200, made.text
+    table = made.json()
+    people = [cs.Person(base, table["room"], table["token"])]
+    for name in ("Beto", "Carla"):
+        joined = await client.post(
+            f"{base}/api/tables/{table['room']}/join", json={"invite": table["invite"], "name": name}
+        )
+        assert joined.status_code == 200, joined.text
+        people.append(cs.Person(base, table["room"], joined.json()["token"]))
+    for person in people:
+        assert (await person.open())["type"] == "state"
+    return table, people
+
+
+async def _last_seat_then_join(
+    client: httpx.AsyncClient, table: dict[str, Any], taken_at: str, joined_at: str
+) -> dict[str, Any]:
+    """The last seat taken over HTTP at ``taken_at``, its token's socket (open already, as the page's
+    is) joining at ``joined_at`` as soon as the answer came: the first answer to that join."""
+    room = table["room"]
+    socket = cs.Person(joined_at, room, "")
+    address = joined_at.replace("http", "ws") + f"/ws?room={room}"
+    socket.ws = await connect(address, origin=joined_at, open_timeout=5)
+    last = await client.post(
+        f"{taken_at}/api/tables/{room}/join", json={"invite": table["invite"], "name": "Dani"}
+    )
+    assert last.status_code == 200, last.text
+    await socket.ws.send(json.dumps({"v": 1, "type": "join", "room": room, "token": last.json()["token"]}))
+    answer = await socket.until(lambda m: m["type"] in ("state", "error"))
+    await socket.close()
+    return answer
+
+
+def _subscribers(cluster: cs.Cluster, room: str) -> int:
+    """How many nodes are subscribed to ``room``'s notices."""
+    import redis as redis_lib
+
+    client = redis_lib.Redis.from_url(cluster.redis.url)
+    try:
+        return int(client.pubsub_numsub(f"cuarenta:room:{room}")[0][1])
+    finally:
+        client.close()
+
+
+def test_a_token_just_issued_on_one_node_is_taken_at_once_by_the_node_holding_the_table(
+    cluster: cs.Cluster,
+) -> None:
+    """Issue 25: right after the last seat of a 4-person table was taken over HTTP on one node, a socket
+    join with that token on the node holding the table answered ``bad_token`` for 12 of 20 fresh tables
+    (that node trusted its copy, whose notice of the new seat was still on its way), and the page forgets
+    its seat on ``bad_token``. Now a node that finds no seat for a token in a copy it trusts reads the room
+    from the database once more before it decides. 20 fresh tables, as the issue probed them; then one with
+    Redis stopped while the seat is taken (the notice cannot arrive at all)."""
+    _, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+
+    async def run() -> None:
+        answers: list[dict[str, Any]] = []
+        async with httpx.AsyncClient(timeout=10) as client:
+            for _ in range(20):
+                table, people = await _three_seated(client, one)
+                answers.append(await _last_seat_then_join(client, table, two, one))
+                for person in people:
+                    await person.close()
+            refused = [a for a in answers if a["type"] != "state"]
+            assert not refused, f"{len(refused)} of {len(answers)} refused: {refused[:3]}"
+            assert all(a["seat"] == 3 and a["status"] == "playing" for a in answers)
+            table, people = await _three_seated(client, one)
+            await cs.until(
+                lambda: _subscribers(cluster, table["room"]) == 1, 10, "node one follows the table"
+            )
+            cluster.redis.pause()
+            try:
+                answer = await _last_seat_then_join(client, table, two, one)
+            finally:
+                cluster.redis.resume()
+            assert answer["type"] == "state" and answer["seat"] == 3, answer
+            for person in people:
+                await person.close()
 
     asyncio.run(run())
 

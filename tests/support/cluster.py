@@ -242,6 +242,16 @@ class RedisServer:
 
         wait_until(up, 10, "redis-server answers")
 
+    def pause(self) -> None:
+        """Hang it (SIGSTOP): its connections stay open, nothing answers, no notice is delivered."""
+        if self.proc is not None:
+            os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT (after :meth:`pause`)."""
+        if self.proc is not None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+
     def flush(self) -> None:
         """Forget everything (a test's nodes, workers, jobs and presence are not the next test's)."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:

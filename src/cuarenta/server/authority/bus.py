@@ -26,6 +26,9 @@ class LocalBus:
     def read(self, room_id: str) -> None:
         return None
 
+    def others_write(self) -> bool:
+        return False
+
     def joining(self, room_id: str) -> AbstractContextManager[None]:
         return contextlib.nullcontext()
 

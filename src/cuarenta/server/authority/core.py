@@ -277,7 +277,7 @@ class Authority:
         digest = hash_token(token)
         found: tuple[int, bool] | None = None
         if room is not None and self.bus.trusts(room_id):
-            found = self._seat_in(room, digest)
+            found = self._seat_in_current(room, digest)
             if found is None:
                 self._tell_former(room_id, self._former_in(room, digest))
         else:
@@ -297,6 +297,23 @@ class Authority:
     def _seat_in(room: Room, digest: str) -> tuple[int, bool] | None:
         s = seat_of_hash(room.seats, digest)
         return None if s is None else (s.seat, s.left)
+
+    def _seat_in_current(self, room: Room, digest: str) -> tuple[int, bool] | None:
+        """The seat of a token's hash in a room in memory. Where other server processes write the store
+        (a cluster), a token the copy does not know is looked for once more after the room is read from
+        the store and caught up: a seat taken on another node a moment ago, whose notice is still on its
+        way, is not refused as ``bad_token`` (issue 25: the page forgets its seat on that answer). A token
+        the copy knows as replaced is told so at once (a replaced token never comes back)."""
+        found = self._seat_in(room, digest)
+        if found is not None or not self.bus.others_write() or self._former_in(room, digest) is not None:
+            return found
+        try:
+            changed = self.refresh(room)
+        except StoreError as exc:
+            raise store_problem(room.id, exc) from None
+        if changed:
+            self.caught_up(room)
+        return self._seat_in(room, digest)
 
     @staticmethod
     def _former_in(room: Room, digest: str) -> tuple[int, str] | None:
@@ -330,7 +347,7 @@ class Authority:
         if room_id in self._rooms:
             room = self.get(room_id)
             digest = hash_token(token)
-            found = self._seat_in(room, digest)
+            found = self._seat_in_current(room, digest)
             if found is None:
                 self._tell_former(room_id, self._former_in(room, digest))
             return room, self._checked_seat(room_id, found)

@@ -237,6 +237,11 @@ class Bus(Protocol):
     def read(self, room_id: str) -> None:
         """The room was just read from, or compared with, the store."""
 
+    def others_write(self) -> bool:
+        """Whether other server processes write the same store (a cluster): then even a copy the bus
+        trusts may lack a change whose notice is on its way, and a token it does not know is looked for
+        in the store once more before it is refused."""
+
     def joining(self, room_id: str) -> AbstractContextManager[None]:
         """Around a socket's join or watch of ``room_id`` (whose read the bus may trust)."""
 

@@ -231,6 +231,10 @@ class RedisBus:
     def read(self, room_id: str) -> None:
         self._checked[room_id] = time.monotonic()
 
+    def others_write(self) -> bool:
+        """The other nodes and the workers write the same database."""
+        return True
+
     @contextlib.contextmanager
     def joining(self, room_id: str) -> Iterator[None]:
         self._joining = room_id

@@ -5,6 +5,8 @@
 - a PostgreSQL that hangs (SIGSTOP) is refused with ``store_unavailable`` within its bound, the node
   answers meanwhile, and play resumes once it runs again, nothing lost or doubled;
 - a token just issued on one node is taken at once by the node holding the table (never ``bad_token``);
+- a move whose commit a frozen PostgreSQL had is answered ``outcome_unknown``, never "not made", and is
+  shown as made once the database answers;
 - the metrics of the bus and of the peers move when Redis stops and comes back and when a node dies.
 """
 
@@ -20,6 +22,7 @@ from typing import Any
 import httpx
 import psutil
 import pytest
+import sqlalchemy as sa
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -205,6 +208,84 @@ def test_a_token_just_issued_on_one_node_is_taken_at_once_by_the_node_holding_th
                 await person.close()
 
     asyncio.run(run())
+
+
+# -- a move whose commit the database had when it froze ---------------------------------------------------
+def test_a_move_whose_commit_the_frozen_database_had_is_never_answered_not_made(cluster: cs.Cluster) -> None:
+    """Issue 25: PostgreSQL froze while a move's statement was in its hands; the node cut the call after
+    2 s and answered ``store_unavailable`` ("it was not made, try again"), yet the move was in the log —
+    the database ran and committed it when it woke up. Now the node answers ``outcome_unknown`` (the page
+    then asks for the state again), and once the database answers it finds the outcome out and tells
+    everyone: the move is shown as made, once, without being sent again.
+
+    To freeze the database at that moment every time, the test holds the room's row (``FOR UPDATE``) so
+    that the node's statement waits in PostgreSQL; once it is seen waiting, PostgreSQL is SIGSTOPped; after
+    the node's answer, SIGCONT, and the row is let go: the statement goes on and commits, as the issue's
+    did."""
+    (n1, one), (n2, two) = cluster.node("n1"), cluster.node("n2")
+    engine = sa.create_engine(cluster.pg.url)
+
+    def waiting_statement() -> bool:
+        with engine.connect() as conn:
+            return (
+                conn.exec_driver_sql(
+                    "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND query LIKE '%%INSERT INTO actions%%'"
+                ).first()
+                is not None
+            )
+
+    async def run() -> None:
+        room, ana, beto = await cs.two_people(one, two)
+        before = cluster.stored_state(room)
+        mover = ana if ana.my_turn() else beto
+        holder = engine.connect()
+        holder.begin()
+        holder.exec_driver_sql("SELECT version FROM rooms WHERE id = %(room)s FOR UPDATE", {"room": room})
+        try:
+            started = time.monotonic()
+            assert mover.ws is not None and mover.last is not None
+            await mover.ws.send(
+                json.dumps(
+                    {"v": 1, "type": "move", "room": room, "state": before, "move": mover.last["legal"][0]}
+                )
+            )
+            await cs.until(waiting_statement, 10, "the node's statement waits in PostgreSQL")
+            cluster.pg.pause()
+            try:
+                answer = await mover.until(
+                    lambda m: m["type"] == "error" or (m["type"] == "state" and m["state"] > before), 30
+                )
+                took = time.monotonic() - started
+            finally:
+                cluster.pg.resume()
+                holder.rollback()  # the row is let go: the node's statement goes on and commits
+        finally:
+            holder.close()
+        assert answer["type"] == "error" and answer["code"] == "outcome_unknown", answer
+        assert took < CALL_SECONDS + SLACK, f"answered after {took:.1f} s"
+        await cs.until(lambda: cluster.stored_state(room) == before + 1, 30, "the move is in the log")
+        # the page asks for the state again (session.js); and every socket is told of the move, once
+        assert mover.ws is not None
+        await mover.ws.send(json.dumps({"v": 1, "type": "join", "room": room, "token": mover.token}))
+        for p in (ana, beto):
+            seen = await p.state_at_least(before + 1, seconds=30)
+            assert seen["state"] == before + 1, (
+                seen["state"],
+                n1.log.read_text()[-2000:],
+                n2.log.read_text()[-2000:],
+            )
+        await cs.play_turns([ana, beto], 4)
+        log = cluster.logged(room)
+        assert [s for _, s in log] == list(range(1, len(log) + 1))  # none twice, none skipped
+        assert len(log) == cluster.stored_state(room) - 1
+        await ana.close()
+        await beto.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        engine.dispose()
 
 
 # -- the metrics of the bus and of the peers ----------------------------------------------------------------

@@ -50,6 +50,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "seat_reclaimed": "the token of a seat its person took back on another device with the seat code",
     "seat_given": "the token of a seat the table's creator gave to someone new",
     "store_unavailable": "the move could not be stored: it was not made (try again)",
+    "outcome_unknown": "the database stopped answering while it stored the move: it may have been made "
+    "(ask for the state again before trying again; the state follows once the database answers)",
     # championships (docs/championships.md "Running a championship")
     "paused": "a move at a championship's table its judge paused",
     "championship_table": "a rematch at a championship's table (a partida is one mesa)",

@@ -243,7 +243,7 @@ class MoveWorker:
         except TableError as exc:
             if exc.code == "stale":  # a person (or another worker) changed the room first
                 return False
-            if exc.code == "store_unavailable":
+            if exc.code in ("store_unavailable", "outcome_unknown"):  # the job is taken again later
                 raise StoreError(exc.message) from None
             log.error("the move %s of job for room %s was refused: %s", action, room_id, exc)
             return False

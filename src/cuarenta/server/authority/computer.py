@@ -74,10 +74,12 @@ class LocalScheduler:
             except TableError as exc:
                 if exc.code == "stale":  # another process changed the room: think about the new state
                     continue
-                if exc.code != "store_unavailable":  # pragma: no cover - legal moves are accepted
+                if exc.code not in ("store_unavailable", "outcome_unknown"):  # pragma: no cover
                     log.exception("the engine refused the computer's move %s in room %s", action, room.id)
                     return
-                await asyncio.sleep(STORE_RETRY_SECONDS)  # not stored, so not made: think again soon
+                # not stored (or perhaps stored: the room is read again once the database answers, and
+                # the state tells): think again soon
+                await asyncio.sleep(STORE_RETRY_SECONDS)
 
     @staticmethod
     async def _pause(room: Room, authority: Authority) -> None:

@@ -63,6 +63,7 @@ from cuarenta.server.authority.ports import (
     StoreConflict,
     StoreError,
     StorePort,
+    StoreUnknown,
     dumps,
     hash_token,
 )
@@ -87,6 +88,11 @@ log = logging.getLogger("cuarenta.server")
 #: Spectators coming and going are told to the table at most once in this many seconds: a ``table``
 #: message with the count, not one message per spectator to every socket (issue 15).
 WATCHERS_SECONDS: Final = 1.0
+#: A write whose outcome is unknown (:class:`StoreUnknown`) is found out by reading the room again once
+#: the database answers: asked every SETTLE_RETRY_SECONDS, for SETTLE_SECONDS at most (then the 2-s sweep
+#: of a cluster node, or the room's next change, finds it out).
+SETTLE_SECONDS: Final = 120.0
+SETTLE_RETRY_SECONDS: Final = 0.25
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,14 @@ def _unstored(
     exc: StoreError, what: str = "the change could not be stored, so it was not made"
 ) -> TableError:
     return TableError("store_unavailable", f"{what} (try again): {exc}")
+
+
+def _unknown(exc: StoreError) -> TableError:
+    return TableError(
+        "outcome_unknown",
+        "the database stopped answering while it stored the change: whether it was made is not known "
+        f"yet; the table's state follows once the database answers (ask for it again): {exc}",
+    )
 
 
 def _stale(room: Room) -> TableError:
@@ -166,6 +180,8 @@ class Authority:
         #: loaded again from the store gets its flag from here)
         self.paused: set[str] = set()
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
+        #: rooms whose last write's outcome is unknown, each with the task that finds it out
+        self._settling: dict[str, asyncio.Task[None]] = {}
         #: this process' Prometheus metrics (:mod:`cuarenta.server.metrics`); the gauges read the rooms
         self.metrics = Metrics()
         self.metrics.watch(
@@ -379,7 +395,12 @@ class Authority:
     def in_use(self, room: Room) -> bool:
         """Whether a room must stay in memory: a socket, a running computer player, or a running timer."""
         timer = room.timer_task
-        return bool(room.connections) or self.scheduler.busy(room) or (timer is not None and not timer.done())
+        return (
+            bool(room.connections)
+            or self.scheduler.busy(room)
+            or (timer is not None and not timer.done())
+            or room.id in self._settling
+        )
 
     def evict(self, keep: Room | None = None) -> int:
         """Forget rooms (they stay in the store): idle ones, and the least recently used beyond
@@ -912,6 +933,9 @@ class Authority:
         if isinstance(exc, StoreConflict):
             self.catch_up(room)
             return TableError("stale", "the table changed meanwhile (someone else was quicker): look again")
+        if isinstance(exc, StoreUnknown):
+            self.settle_later(room, exc)
+            return _unknown(exc)
         return _unstored(exc, what)
 
     # -- socket requests -----------------------------------------------------------------------------------
@@ -1180,7 +1204,54 @@ class Authority:
         if isinstance(exc, StoreConflict):
             self.catch_up(room)
             return _stale(room)
+        if isinstance(exc, StoreUnknown):
+            self.settle_later(room, exc)
+            return _unknown(exc)
         return _unstored(exc)
+
+    def settle_later(self, room: Room, exc: StoreUnknown) -> None:
+        """A write of ``room`` may or may not have been stored (``exc``; the copy in memory was put back as
+        it was before it): find it out once the database answers — make the outcome final, read the room
+        again, catch up, tell its sockets and the other processes (:meth:`_settle`). One task per room."""
+        task = self._settling.get(room.id)
+        if task is not None and not task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a script driving the authority): the next read finds it out
+            return
+        self._settling[room.id] = loop.create_task(self._settle(room, exc), name=f"settle-{room.id}")
+
+    async def _settle(self, room: Room, exc: StoreUnknown) -> None:
+        """Wait (off the loop) until the database answers and the lost write's session has ended (its
+        outcome is then final: ``exc.finish``), then bring the room up to what is stored: the change that
+        was answered ``outcome_unknown`` is either there (everyone is told, as of any change) or not
+        (nothing changes: the page asked for the state again and has it)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SETTLE_SECONDS
+        finish = exc.finish
+        try:
+            while True:
+                try:
+                    if finish is not None:
+                        await asyncio.to_thread(finish)
+                        finish = None
+                    stored = await asyncio.to_thread(self.store.room_versions, [room.id])
+                    break
+                except StoreError:
+                    if loop.time() >= deadline:
+                        log.warning("room %s: the outcome of its last write is still unknown", room.id)
+                        return
+                    await asyncio.sleep(SETTLE_RETRY_SECONDS)
+            if stored.get(room.id, room.version) > room.version:
+                log.info("room %s: a write whose outcome was unknown was stored", room.id)
+                self.catch_up(room)
+                self.bus.stored(room, None)  # the other processes read it too
+            else:
+                log.info("room %s: a write whose outcome was unknown was not stored", room.id)
+        finally:
+            if self._settling.get(room.id) is asyncio.current_task():
+                del self._settling[room.id]
 
     def catch_up(self, room: Room) -> None:
         """Bring the room up to its stored version (:meth:`refresh`) and tell its sockets if it changed; a
@@ -1394,6 +1465,10 @@ class Authority:
         store)."""
         await self.bus.close()
         await self.scheduler.close()
+        for task in list(self._settling.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         timers = [r.timer_task for r in self._rooms.values() if r.timer_task is not None]
         for task in timers:
             if not task.done():

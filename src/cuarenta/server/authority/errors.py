@@ -76,6 +76,7 @@ TABLE_CODES: Final[dict[str, str]] = {
     "rated_table": "a rated table's seat cannot be handed to someone else",
     "not_a_person": "the seat is not held by a person",
     "store_unavailable": "the change could not be stored, so it was not made",
+    "outcome_unknown": "the database stopped answering while it stored the change: it may have been made",
 }
 
 __all__ = ["SEAT_LEFT", "SEAT_TAKEN", "TABLE_CODES", "RoomProblem", "TableError"]

@@ -42,6 +42,20 @@ class StoreConflict(StoreError):
     is not the one the writer read). Nothing was written; reload the room and decide again."""
 
 
+class StoreUnknown(StoreError):
+    """A write whose outcome is unknown: the connection to the database was lost while the database had
+    it (its commit, or a statement that is its own transaction), so it may or may not have been applied.
+    Only a read once the database answers tells (issue 25: a move answered "not made" was in the log).
+
+    ``finish``, when the store knows how, makes the outcome final before that read (it waits until the
+    lost connection's session on the database has ended, ending it if need be) and raises
+    :class:`StoreError` while the database does not answer."""
+
+    def __init__(self, message: str, finish: Callable[[], None] | None = None) -> None:
+        super().__init__(message)
+        self.finish = finish
+
+
 class StoreCorrupt(StoreError):
     """What the database holds is damaged: SQLite's "database disk image is malformed" or "file is not a
     database", or a row that cannot be decoded (docs/storage.md "Storage faults")."""
@@ -305,6 +319,7 @@ __all__ = [
     "StoreCorrupt",
     "StoreError",
     "StorePort",
+    "StoreUnknown",
     "dumps",
     "hash_token",
     "rows_of",

@@ -38,7 +38,7 @@ from cuarenta.server.edge.statuses import http_status
 from cuarenta.server.ops.logs import ThrottledLog
 from cuarenta.server.profiles import ProfileProblem
 from cuarenta.server.protocol import error_message
-from cuarenta.server.store import Store, StoreError, store_text, unavailable_text
+from cuarenta.server.store import Store, StoreError, StoreUnknown, store_text, unavailable_text
 from cuarenta.server.tables import TableRooms
 
 log = logging.getLogger("cuarenta.server")
@@ -298,7 +298,8 @@ async def _invalid(_: Request, exc: Exception) -> JSONResponse:
 
 async def _store_failed(request: Request, exc: Exception) -> JSONResponse:
     log.error("%s %s: the store failed: %s", request.method, request.url.path, store_text(exc))
-    return JSONResponse({"detail": unavailable_text(exc)}, status_code=503)
+    code = "outcome_unknown" if isinstance(exc, StoreUnknown) else "store_unavailable"
+    return JSONResponse({"detail": unavailable_text(exc), "code": code}, status_code=503)
 
 
 async def _refused(_: Request, exc: Exception) -> JSONResponse:
@@ -332,7 +333,8 @@ def socket_error(exc: Exception) -> tuple[str, dict[str, Any]]:
         return exc.code, error_message(exc.code, exc.message, exc.reason)
     if isinstance(exc, StoreError | sa.exc.SQLAlchemyError):
         log.error("a socket's request failed in the store: %s", store_text(exc))
-        return "store_unavailable", error_message("store_unavailable", unavailable_text(exc))
+        code = "outcome_unknown" if isinstance(exc, StoreUnknown) else "store_unavailable"
+        return code, error_message(code, unavailable_text(exc))
     raise exc
 
 

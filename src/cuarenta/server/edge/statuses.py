@@ -25,6 +25,7 @@ STATUS: Final[dict[str, int]] = {
     "seat_given": 410,
     "corrupt_room": 500,
     "store_unavailable": 503,
+    "outcome_unknown": 503,
     # a table's requests
     "bad_invite": 403,
     "profile_required": 403,

@@ -7,8 +7,10 @@ functions of their modules, bound as methods of :class:`cuarenta.server.store.St
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
+import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,6 +35,7 @@ from cuarenta.server.store.errors import (
     StoreCorrupt,
     StoreError,
     StoreGone,
+    StoreUnknown,
     store_failure,
 )
 from cuarenta.server.store.migrate import migrate
@@ -44,6 +47,11 @@ log = logging.getLogger("cuarenta.server")
 GONE_ADVICE: Final = "nothing more can be stored or read until it is restored and the server restarts"
 #: The longest :meth:`Database.ping` lets its query run on PostgreSQL, in seconds.
 PING_SECONDS: Final = 2.0
+#: A write whose connection was lost (:meth:`Database.end_session`): seconds its session may go on to finish
+#: the write by itself, seconds it then has to end once told to, and how often it is looked at.
+END_GRACE_SECONDS: Final = 2.0
+END_SECONDS: Final = 10.0
+END_POLL_SECONDS: Final = 0.05
 
 
 class Database:
@@ -209,8 +217,15 @@ class Database:
                 guard.mark_open()  # the first write after close(): a crash from now on leaves the WAL
         with self.engine.connect() as conn:
             conn.execution_options(cuarenta_write=True)
-            with conn.begin():
+            with conn.begin() as transaction:
                 yield conn
+                session = self._session(conn)
+                try:
+                    transaction.commit()
+                except sa.exc.DBAPIError as exc:
+                    if exc.connection_invalidated:  # lost while the database had the COMMIT
+                        raise self._unknown(exc, "the commit", session) from None
+                    raise
         if guard is not None and self.file_problem() is not None:
             self._gone()
 
@@ -280,10 +295,13 @@ class Database:
         guard.release(self.engine)
 
     def _run_write(self, what: str, write: Callable[[sa.Connection], None]) -> None:
-        """Run ``write`` in one write transaction (:meth:`_write`); a failure is a :class:`StoreError`."""
+        """Run ``write`` in one write transaction (:meth:`_write`); a failure is a :class:`StoreError`
+        (:class:`StoreUnknown` when the connection was lost during the commit: it may have been made)."""
         try:
             with self._write() as conn:
                 write(conn)
+        except StoreUnknown as exc:
+            raise StoreUnknown(f"{what}: {exc}") from None
         except StoreError:
             raise
         except (
@@ -295,13 +313,71 @@ class Database:
     def _run_statement(self, what: str, sql: str, params: dict[str, Any]) -> sa.Row[Any]:
         """PostgreSQL: one statement that is its own transaction (autocommit: no ``BEGIN`` and no
         ``COMMIT`` round trip; PostgreSQL applies a statement whole or not at all), and its one row of
-        answer. A failure is a :class:`StoreError`, and nothing of the statement was applied."""
+        answer. A failure is a :class:`StoreError`, and nothing of the statement was applied — except
+        :class:`StoreUnknown`: the connection was lost once the statement was sent, and the database may
+        have run and committed it (a database frozen with the statement in its socket runs it when it
+        wakes up)."""
         try:
             with self.engine.connect() as conn:
                 conn = conn.execution_options(isolation_level="AUTOCOMMIT")
-                return conn.exec_driver_sql(sql, params).one()
+                session = self._session(conn)
+                try:
+                    return conn.exec_driver_sql(sql, params).one()
+                except sa.exc.DBAPIError as exc:
+                    if exc.connection_invalidated:
+                        raise self._unknown(exc, what, session) from None
+                    raise
         except sa.exc.SQLAlchemyError as exc:
             raise self._write_failure(exc, what) from None
+
+    # -- a write whose outcome is unknown (PostgreSQL: the connection lost while the database had it) -------
+    @staticmethod
+    def _session(conn: sa.Connection) -> tuple[int, int] | None:
+        """The database session of a connection in use (PostgreSQL through the bounded engine: read when
+        the connection was made, :func:`~cuarenta.server.store.pgwatch.session_of`), else ``None``."""
+        found = getattr(conn.connection.dbapi_connection, "cuarenta_session", None)
+        return found if isinstance(found, tuple) else None
+
+    def _unknown(self, exc: sa.exc.DBAPIError, what: str, session: tuple[int, int] | None) -> StoreUnknown:
+        """The connection was lost while the database had a write (``what``): its outcome is unknown until
+        its session has ended (:meth:`end_session`, the error's ``finish``) and the data is read."""
+        return StoreUnknown(
+            f"{what}: the connection to the database was lost while the database had the write, so it may "
+            f"or may not have been made: {getattr(exc, 'orig', None) or exc}",
+            finish=None if session is None else functools.partial(self.end_session, *session),
+        )
+
+    def end_session(self, pid: int, port: int, *, grace: float = END_GRACE_SECONDS) -> None:
+        """Wait until the database session of backend ``pid`` and client port ``port`` (a connection lost
+        while it had a write) runs no statement any more: it may finish on its own within ``grace``
+        seconds (its write may commit: a database frozen with the statement in hand runs it when it wakes
+        up), else it is ended (``pg_terminate_backend``: what it had not committed is rolled back). From
+        then on the write's outcome is final, and a read of the data says it. :class:`StoreError` while
+        the database does not answer, or if the session does not end within :data:`END_SECONDS`."""
+        busy = (
+            "SELECT 1 FROM pg_stat_activity WHERE pid = %(pid)s AND client_port = %(port)s"
+            " AND state IS DISTINCT FROM 'idle'"
+        )
+        params = {"pid": pid, "port": port}
+        try:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                started = time.monotonic()
+                ended = False
+                while conn.exec_driver_sql(busy, params).first() is not None:
+                    waited = time.monotonic() - started
+                    if waited >= grace and not ended:
+                        conn.exec_driver_sql(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                            " WHERE pid = %(pid)s AND client_port = %(port)s",
+                            params,
+                        )
+                        ended = True
+                    if waited >= grace + END_SECONDS:
+                        raise StoreError(f"the session {pid} of a lost write did not end: outcome unknown")
+                    time.sleep(END_POLL_SECONDS)
+        except sa.exc.SQLAlchemyError as exc:
+            raise store_failure(exc, f"ending the session {pid} of a lost write") from None
 
     def _write_failure(self, exc: Exception, what: str) -> StoreError:
         if isinstance(exc, sa.exc.IntegrityError | sqlite3.IntegrityError):
@@ -311,4 +387,4 @@ class Database:
         return failure
 
 
-__all__ = ["GONE_ADVICE", "PING_SECONDS", "Database"]
+__all__ = ["END_GRACE_SECONDS", "END_POLL_SECONDS", "END_SECONDS", "GONE_ADVICE", "PING_SECONDS", "Database"]

@@ -2,6 +2,8 @@
 
 >>> issubclass(StoreConflict, StoreError), issubclass(DatabaseDamaged, StoreCorrupt)
 (True, True)
+>>> issubclass(StoreUnknown, StoreError)
+True
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from typing import Final
 
 # StoreError, StoreConflict and StoreCorrupt are the authority's store port's (the authority catches them
 # and may not import the store).
-from cuarenta.server.authority.ports import StoreConflict, StoreCorrupt, StoreError
+from cuarenta.server.authority.ports import StoreConflict, StoreCorrupt, StoreError, StoreUnknown
 from cuarenta.server.store.files import is_corrupt
 
 
@@ -79,6 +81,11 @@ def unavailable_text(exc: BaseException) -> str:
     "the games' database cannot be used just now, so nothing was done (try again later): disk I/O error"
     """
     why = store_text(exc)
+    if isinstance(exc, StoreUnknown):
+        return (
+            "the games' database stopped answering while it stored the change: whether it was made is "
+            f"not known yet (look again in a moment, before trying again): {why}"
+        )
     return f"the games' database cannot be used just now, so nothing was done (try again later): {why}"
 
 
@@ -90,6 +97,7 @@ __all__ = [
     "StoreCorrupt",
     "StoreError",
     "StoreGone",
+    "StoreUnknown",
     "WalLost",
     "store_failure",
     "store_text",

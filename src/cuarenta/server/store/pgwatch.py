@@ -235,6 +235,22 @@ def _connection_classes(watchdog: Watchdog) -> tuple[Any, Any]:
     return WatchedConnection, WatchedCursor
 
 
+def session_of(connection: Any) -> tuple[int, int]:
+    """The database session of a psycopg connection, as PostgreSQL's ``pg_stat_activity`` names it: its
+    backend's process id and the client's port (-1 over a Unix socket). Read when the connection is made
+    (no round trip), so that the session of a connection lost during a write can be found afterwards."""
+    port = -1
+    with contextlib.suppress(OSError, ValueError):
+        duplicate = socket.socket(fileno=os.dup(int(connection.pgconn.socket)))
+        try:
+            address = duplicate.getsockname()
+            if isinstance(address, tuple):
+                port = int(address[1])
+        finally:
+            duplicate.close()
+    return int(connection.info.backend_pid), port
+
+
 def bounded_engine(url: sa.URL, **options: Any) -> sa.Engine:
     """The SQLAlchemy engine of a PostgreSQL URL, every wait for the server bounded (module docstring).
 
@@ -257,11 +273,13 @@ def bounded_engine(url: sa.URL, **options: Any) -> sa.Engine:
         cparams.setdefault("connect_timeout", CONNECT_SECONDS)
         cparams["cursor_factory"] = cursor_class
         try:
-            return connection_class.connect(*cargs, **cparams)
+            connection = connection_class.connect(*cargs, **cparams)
         except psycopg.OperationalError as exc:
             if "timeout" in str(exc).lower():  # it accepts connections but does not answer them
                 watchdog.trip()
             raise
+        connection.cuarenta_session = session_of(connection)
+        return connection
 
     def probe() -> None:
         with engine.connect() as conn:
@@ -287,5 +305,6 @@ __all__ = [
     "PROBE_SECONDS",
     "Watchdog",
     "bounded_engine",
+    "session_of",
     "watchdog_of",
 ]

@@ -102,7 +102,8 @@ function onServerError(msg) {
     else showError(I.hasKey(`at_table.err.${code}`) ? t(`at_table.err.${code}`) : t(`page.err.${code}`, { message }));
     return;
   }
-  if (code === "not_joined" && app.session) join(app.session);
+  // not joined, or a change the server could not confirm (it may have been made): ask for the state again
+  if ((code === "not_joined" || code === "outcome_unknown") && app.session) join(app.session);
   let text;
   if (code === "illegal_move") text = t("move.illegal", { reason: I.errorText(msg.reason) ?? message });
   else if (I.hasKey(`at_table.err.${code}`)) text = t(`at_table.err.${code}`);

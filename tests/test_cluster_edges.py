@@ -288,6 +288,95 @@ def test_a_move_whose_commit_the_frozen_database_had_is_never_answered_not_made(
         engine.dispose()
 
 
+def test_a_seat_taken_back_while_the_database_froze_with_its_commit_is_found_out(cluster: cs.Cluster) -> None:
+    """The same for a seat taken back with its code: its write (a transaction) was cut during its COMMIT,
+    which the database had — answering "not made" would leave the seat held by a token and a code nobody
+    has. The request now waits for the outcome: the seat is the person's (200, the new token and code),
+    and the old token is told ``seat_reclaimed``.
+
+    The COMMIT is held at the very moment of committing by PostgreSQL itself: with a synchronous standby
+    named that does not exist, a commit is written and then waits for the standby (``SyncRep``); once it is
+    seen waiting, PostgreSQL is SIGSTOPped until the node has cut the call, then SIGCONTed and the standby
+    no longer asked for."""
+    n1, one = cluster.node("n1")
+    _, two = cluster.node("n2")
+    engine = sa.create_engine(cluster.pg.url, isolation_level="AUTOCOMMIT")
+
+    def standby(names: str | None) -> None:
+        with engine.connect() as conn:
+            if names is None:
+                conn.exec_driver_sql("ALTER SYSTEM RESET synchronous_standby_names")
+            else:
+                conn.exec_driver_sql(f"ALTER SYSTEM SET synchronous_standby_names = '{names}'")
+            conn.exec_driver_sql("SELECT pg_reload_conf()")
+
+    def commit_waits() -> bool:
+        with engine.connect() as conn:
+            return (
+                conn.exec_driver_sql("SELECT 1 FROM pg_stat_activity WHERE wait_event = 'SyncRep'").first()
+                is not None
+            )
+
+    def cut() -> bool:
+        return "got no answer within" in n1.log.read_text()
+
+    async def run() -> None:
+        made, joined = await _pair(one, two)
+        room = made["room"]
+        async with httpx.AsyncClient(timeout=60) as client:
+            standby("nobody")
+            try:
+                back = asyncio.ensure_future(
+                    client.post(
+                        f"{one}/api/tables/{room}/reclaim",
+                        json={"invite": made["invite"], "code": joined["code"]},
+                    )
+                )
+                await cs.until(commit_waits, 10, "the seat's COMMIT waits in PostgreSQL")
+                cluster.pg.pause()
+                try:
+                    await cs.until(cut, CALL_SECONDS + SLACK, "the node cuts the call")
+                finally:
+                    cluster.pg.resume()
+            finally:
+                standby(None)
+            answer = await back
+            assert answer.status_code == 200, answer.text
+            taken = answer.json()
+            assert (
+                taken["seat"] == 1 and taken["token"] != joined["token"] and taken["code"] != joined["code"]
+            )
+            for base in (one, two):
+                mine = await client.get(
+                    f"{base}/api/tables/{room}", headers={"Authorization": f"Bearer {taken['token']}"}
+                )
+                assert mine.status_code == 200, mine.text
+                old = await client.get(
+                    f"{base}/api/tables/{room}", headers={"Authorization": f"Bearer {joined['token']}"}
+                )
+                assert old.status_code == 410 and old.json()["code"] == "seat_reclaimed"
+
+    try:
+        asyncio.run(run())
+    finally:
+        engine.dispose()
+
+
+async def _pair(one: str, two: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A 1 vs 1 table made at node ``one``, Beto joining at node ``two``: both answers."""
+    async with httpx.AsyncClient(timeout=10) as client:
+        made = await client.post(
+            f"{one}/api/tables", json={"players": 2, "name": "Ana", "rules": {"preset": "basico"}}
+        )
+        assert made.status_code == 200, made.text
+        joined = await client.post(
+            f"{two}/api/tables/{made.json()['room']}/join",
+            json={"invite": made.json()["invite"], "name": "Beto"},
+        )
+        assert joined.status_code == 200, joined.text
+    return made.json(), joined.json()
+
+
 # -- the metrics of the bus and of the peers ----------------------------------------------------------------
 def _until_metric(base: str, name: str, want: float, seconds: float, **labels: str) -> None:
     cs.wait_until(lambda: cs.metric(base, name, **labels) == want, seconds, f"{name}{labels} == {want}")

@@ -28,7 +28,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -93,6 +93,9 @@ WATCHERS_SECONDS: Final = 1.0
 #: of a cluster node, or the room's next change, finds it out).
 SETTLE_SECONDS: Final = 120.0
 SETTLE_RETRY_SECONDS: Final = 0.25
+#: An HTTP request whose seat was answered ``outcome_unknown`` waits this long for the outcome
+#: (:meth:`Authority.found_out`) before it answers so.
+FIND_OUT_SECONDS: Final = 10.0
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,18 @@ def _unknown(exc: StoreError) -> TableError:
         "the database stopped answering while it stored the change: whether it was made is not known "
         f"yet; the table's state follows once the database answers (ask for it again): {exc}",
     )
+
+
+@contextlib.contextmanager
+def _pending(seat: NewSeat) -> Iterator[NewSeat]:
+    """Around the write that gives ``seat``: an ``outcome_unknown`` refusal carries it (``pending``), so
+    that the request may find out whether it was given (:meth:`Authority.found_out`)."""
+    try:
+        yield seat
+    except TableError as exc:
+        if exc.code == "outcome_unknown":
+            exc.pending = seat
+        raise
 
 
 def _stale(room: Room) -> TableError:
@@ -181,7 +196,7 @@ class Authority:
         self.paused: set[str] = set()
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         #: rooms whose last write's outcome is unknown, each with the task that finds it out
-        self._settling: dict[str, asyncio.Task[None]] = {}
+        self._settling: dict[str, asyncio.Task[bool | None]] = {}
         #: this process' Prometheus metrics (:mod:`cuarenta.server.metrics`); the gauges read the rooms
         self.metrics = Metrics()
         self.metrics.watch(
@@ -625,11 +640,12 @@ class Authority:
         token, digest = new_token()
         code, code_digest = new_seat_code(room.id)
         new = Seat(chosen, "person", name, None, digest, profile, code_hash=code_digest)
-        if room.started:  # a seat the creator handed over (vacant): taken in the middle of the game
-            self._take_vacant(room, new)
-        else:
-            self._change_seats(room, {chosen: new}, "the seat could not be stored, so it was not taken")
-        return NewSeat(room.id, chosen, token, code)
+        with _pending(NewSeat(room.id, chosen, token, code)) as given:
+            if room.started:  # a seat the creator handed over (vacant): taken in the middle of the game
+                self._take_vacant(room, new)
+            else:
+                self._change_seats(room, {chosen: new}, "the seat could not be stored, so it was not taken")
+        return given
 
     def _take_vacant(self, room: Room, new: Seat) -> None:
         """Someone new takes a vacant seat of a table in play: the seat is theirs (the last token's hash
@@ -674,17 +690,18 @@ class Authority:
         before = held[0]
         token, token_digest = new_token()
         new_code, code_digest = new_seat_code(room.id)
-        self._replace_token(
-            room,
-            dataclasses.replace(
-                before,
-                token_hash=token_digest,
-                code_hash=code_digest,
-                former_hash=before.token_hash,
-                former="reclaimed",
-            ),
-        )
-        return NewSeat(room.id, before.seat, token, new_code)
+        with _pending(NewSeat(room.id, before.seat, token, new_code)) as given:
+            self._replace_token(
+                room,
+                dataclasses.replace(
+                    before,
+                    token_hash=token_digest,
+                    code_hash=code_digest,
+                    former_hash=before.token_hash,
+                    former="reclaimed",
+                ),
+            )
+        return given
 
     def handover(self, room_id: str, token: str, seat: int) -> Room:
         """The creator gives the seat of a person who is away to someone new: its token and code stop
@@ -1222,11 +1239,31 @@ class Authority:
             return
         self._settling[room.id] = loop.create_task(self._settle(room, exc), name=f"settle-{room.id}")
 
-    async def _settle(self, room: Room, exc: StoreUnknown) -> None:
+    async def found_out(self, exc: TableError, *, seconds: float = FIND_OUT_SECONDS) -> NewSeat:
+        """A request that gives a seat (a join, a seat taken back) answered ``outcome_unknown``: wait up to
+        ``seconds`` while the room is settled (:meth:`settle_later`), then the seat if its write was stored
+        (its token holds it); else ``store_unavailable`` when it was not (it is known now), or ``exc``
+        again while it is still unknown."""
+        seat = exc.pending
+        if exc.code != "outcome_unknown" or not isinstance(seat, NewSeat):
+            raise exc
+        task = self._settling.get(seat.room)
+        if task is None:
+            raise exc
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+        if not done or task.cancelled() or task.exception() is not None or task.result() is None:
+            raise exc
+        room = self._rooms.get(seat.room)
+        if room is not None and self._seat_in(room, hash_token(seat.token)) is not None:
+            return seat
+        raise _unstored(StoreError("the database stopped answering while it had the change, and dropped it"))
+
+    async def _settle(self, room: Room, exc: StoreUnknown) -> bool | None:
         """Wait (off the loop) until the database answers and the lost write's session has ended (its
         outcome is then final: ``exc.finish``), then bring the room up to what is stored: the change that
         was answered ``outcome_unknown`` is either there (everyone is told, as of any change) or not
-        (nothing changes: the page asked for the state again and has it)."""
+        (nothing changes: the page asked for the state again and has it). Whether the room's version
+        moved on (``None``: the database did not answer in time)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + SETTLE_SECONDS
         finish = exc.finish
@@ -1241,14 +1278,15 @@ class Authority:
                 except StoreError:
                     if loop.time() >= deadline:
                         log.warning("room %s: the outcome of its last write is still unknown", room.id)
-                        return
+                        return None
                     await asyncio.sleep(SETTLE_RETRY_SECONDS)
             if stored.get(room.id, room.version) > room.version:
                 log.info("room %s: a write whose outcome was unknown was stored", room.id)
                 self.catch_up(room)
                 self.bus.stored(room, None)  # the other processes read it too
-            else:
-                log.info("room %s: a write whose outcome was unknown was not stored", room.id)
+                return True
+            log.info("room %s: a write whose outcome was unknown was not stored", room.id)
+            return False
         finally:
             if self._settling.get(room.id) is asyncio.current_task():
                 del self._settling[room.id]

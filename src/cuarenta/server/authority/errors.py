@@ -19,7 +19,12 @@ from typing import Any, Final
 class TableError(Exception):
     """A request refused by the authority: ``code`` says which rule (docs/protocol.md, docs/tables.md),
     ``message`` says why in words; ``reason`` is the engine's error behind an ``illegal_move`` as
-    ``{"code", "params"}`` (the page words it with ``error.<code>``)."""
+    ``{"code", "params"}`` (the page words it with ``error.<code>``).
+
+    ``pending`` is what an ``outcome_unknown`` refusal was about to give, when there is something to give
+    (a seat and its token: :meth:`~cuarenta.server.authority.core.Authority.found_out`)."""
+
+    pending: Any = None
 
     def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")

@@ -262,14 +262,17 @@ async def get_table(
 )
 async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: RoomsDep) -> dict[str, Any]:
     """Take an open seat of a table with its invite code (once it plays, a seat the creator handed over)."""
-    seat = rooms.join_table(
-        room_id,
-        invite=body.invite,
-        name=body.name,
-        seat=body.seat,
-        team=body.team,
-        profile=profile_id(rooms.store, body.profile, request),
-    )
+    try:
+        seat = rooms.join_table(
+            room_id,
+            invite=body.invite,
+            name=body.name,
+            seat=body.seat,
+            team=body.team,
+            profile=profile_id(rooms.store, body.profile, request),
+        )
+    except TableError as exc:  # the database stopped answering with the seat in hand: was it taken?
+        seat = await rooms.found_out(exc)
     return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code}
 
 
@@ -284,7 +287,10 @@ async def reclaim_seat(
     """Take your seat back from another browser with the invite and your seat code: a new token and a
     new code (the old token is refused from now on, ``seat_reclaimed``)."""
     try:
-        seat = rooms.reclaim(room_id, invite=body.invite, code=body.code)
+        try:
+            seat = rooms.reclaim(room_id, invite=body.invite, code=body.code)
+        except TableError as exc:  # the database stopped answering with the seat in hand: was it taken?
+            seat = await rooms.found_out(exc)
     except TableError as exc:
         if exc.code == "wrong_code":
             guess.wrong()

@@ -1,6 +1,8 @@
 """A browser through the cluster's proxy (issue 10, docs/scaling.md): the node that holds its socket is
 SIGKILLed mid-hand; the page reconnects through nginx to the other node within 5 s, shows the same hand,
-and the game goes on (the computer's moves are played by a ``cuarenta worker``)."""
+and the game goes on (the computer's moves are played by a ``cuarenta worker``). And (issue 25) a move
+whose commit PostgreSQL had when it froze: the page says it could not be confirmed (never "not made"),
+asks for the state again, and shows the move made once the server knows — sent once."""
 
 from __future__ import annotations
 
@@ -12,9 +14,23 @@ from pathlib import Path
 
 import httpx
 import pytest
-from harness import PageLog, start_game, state_number, wait_step
+import sqlalchemy as sa
+from harness import (
+    PHONE,
+    PageLog,
+    choose_first_option,
+    hand_cards,
+    local_storage,
+    new_context,
+    start_game,
+    state_number,
+    wait_step,
+    watch_page,
+)
 from playing import play_moves
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, expect
+
+from cuarenta import catalogue
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from support import cluster as cs
@@ -83,3 +99,70 @@ def test_the_page_survives_the_node_that_holds_its_socket(
     assert after.state > before.state
     assert not page_log.server_errors(), page_log.server_errors()
     print(f"reconnected in {took:.2f} s")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_move_the_frozen_database_had_is_shown_made_never_not_made(
+    browser: Browser, cluster: Running, size: str
+) -> None:
+    """The room's row is held so that the page's move waits inside PostgreSQL; PostgreSQL is SIGSTOPped
+    then; the node cuts the call after 2 s. The page shows the catalogue's ``outcome_unknown`` text in
+    Spanish (before: "not made, try again" in English) and asks for the state again; SIGCONT and the row
+    let go, the move is committed, and the page shows it made — without sending it again — and the
+    banner goes."""
+    extra: dict[str, object] = {**PHONE, "is_mobile": True, "has_touch": True} if size == "phone" else {}
+    context = new_context(browser, **extra)
+    engine = sa.create_engine(cluster.pg.url)
+    try:
+        page = context.new_page()
+        log = watch_page(page)
+        start_game(page, cluster.proxy.base, players=2, level="facil", preset="a_todo_rigor")
+        play_moves(page, 1)
+        before = state_number(page)
+        room = json.loads(local_storage(page)["cuarenta.session"])["room"]
+        hand = hand_cards(page)
+        holder = engine.connect()
+        holder.begin()
+        holder.exec_driver_sql("SELECT version FROM rooms WHERE id = %(room)s FOR UPDATE", {"room": room})
+        try:
+            page.get_by_test_id("hand-card").first.click()
+            if page.locator("#choice-dialog").evaluate("d => d.open"):
+                choose_first_option(page)
+
+            def waiting() -> bool:
+                with engine.connect() as conn:
+                    found = conn.exec_driver_sql(
+                        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        " AND query LIKE '%%INSERT INTO actions%%'"
+                    ).first()
+                    return found is not None
+
+            cs.wait_until(waiting, 10, "the page's move waits in PostgreSQL")
+            cluster.pg.pause()
+            try:
+                banner = page.get_by_test_id("error")
+                expect(banner).to_be_visible(timeout=15_000)
+                expect(banner).to_have_attribute("data-code", "outcome_unknown")
+                expect(banner).to_contain_text(catalogue.text("page.err.outcome_unknown", "es"))
+            finally:
+                cluster.pg.resume()
+                holder.rollback()  # the row is let go: the move's statement goes on and commits
+        finally:
+            holder.close()
+        expect(page.get_by_test_id("error")).to_be_hidden(timeout=30_000)  # known now: the move was made
+        assert state_number(page) > before and len(hand_cards(page)) < len(hand)
+        moves = [m for m in map(json.loads, log.sent) if m.get("type") == "move"]
+        assert sum(m["state"] == before for m in moves) == 1, moves  # sent once, never again
+        with engine.connect() as conn:
+            seqs = [
+                int(seq)
+                for (seq,) in conn.exec_driver_sql(
+                    "SELECT seq FROM actions WHERE room = %(room)s AND mesa = 1 ORDER BY seq", {"room": room}
+                )
+            ]
+        assert seqs == list(range(1, len(seqs) + 1))  # none twice, none skipped
+        assert wait_step(page) in ("ready", "choice", "summary")  # and the game goes on
+        assert not log.errors, log.errors
+    finally:
+        context.close()
+        engine.dispose()

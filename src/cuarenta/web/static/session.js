@@ -11,7 +11,7 @@ import { authorized, request } from "./api.js";
 import { Connection } from "./connection.js";
 import { DeviceConnection, onDevice } from "./device.js";
 import { Wire } from "./wire.js";
-import { showError } from "./errors.js";
+import { hideError, showError } from "./errors.js";
 import { $ } from "./dom.js";
 import { join } from "./moves.js";
 import { pump } from "./queue.js";
@@ -30,6 +30,7 @@ export function openSession(session) {
   app.wire = new Wire();
   app.queue = [];
   app.pending = false;
+  app.unsure = null;
   app.connected = false;
   app.drawShownFor = null;
   app.rejoinSince = false;
@@ -69,6 +70,10 @@ function onMessage(msg) {
   }
   if (hooks.some((hook) => hook(msg))) return;
   if (msg.type === "state") {
+    if (app.unsure !== null && msg.state > app.unsure) {
+      app.unsure = null; // the table moved on (the move shown as made, or a later one): known now
+      hideError(["outcome_unknown"]);
+    }
     Presence.onState(msg);
     app.queue.push(msg);
     pump();
@@ -102,7 +107,9 @@ function onServerError(msg) {
     else showError(I.hasKey(`at_table.err.${code}`) ? t(`at_table.err.${code}`) : t(`page.err.${code}`, { message }));
     return;
   }
-  // not joined, or a change the server could not confirm (it may have been made): ask for the state again
+  // not joined, or a change the server could not confirm (it may have been made): ask for the state again;
+  // the server sends the table's state once it knows (the move made), and the banner goes then
+  if (code === "outcome_unknown") app.unsure = app.msg?.state ?? null;
   if ((code === "not_joined" || code === "outcome_unknown") && app.session) join(app.session);
   let text;
   if (code === "illegal_move") text = t("move.illegal", { reason: I.errorText(msg.reason) ?? message });

@@ -18,6 +18,7 @@ const fields = {
   joinPending: true, // the next state is the answer to a join: show it without animations
   rejoinSince: false, // that join asked for the events since the state shown (`since`)
   pending: false, // a move was sent and no answer came yet
+  unsure: null, // the state a change was sent on that the server could not confirm (`outcome_unknown`)
   ayudas: load(KEYS.ayudas, false) !== "0", // the Ayudas switch: on for a newcomer, off once turned off
   focusIndex: 0, // the hand card that has the keyboard's focus
   announceQueue: [], // the announcements of the state message being shown

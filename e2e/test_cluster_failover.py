@@ -46,9 +46,20 @@ class Running:
     def __init__(self, root: Path) -> None:
         self.pg = cs.Postgres(root)
         self.redis = cs.RedisServer(root)
-        self.nodes = [cs.start_node(root, f"n{i}", self.pg, self.redis) for i in (1, 2)]
-        self.worker = cs.start_worker(root, "w1", self.pg, self.redis)
-        self.proxy = cs.Nginx(root, [base for _, base in self.nodes])
+        self.nodes: list[tuple[cs.Process, str]] = []
+        try:
+            for i in (1, 2):
+                self.nodes.append(cs.start_node(root, f"n{i}", self.pg, self.redis))
+            self.worker = cs.start_worker(root, "w1", self.pg, self.redis)
+            self.proxy = cs.Nginx(root, [base for _, base in self.nodes])
+        except BaseException:  # what started is stopped (it used to be left running)
+            for node, _ in self.nodes:
+                node.kill()
+            if hasattr(self, "worker"):
+                self.worker.kill()
+            self.redis.stop()
+            self.pg.remove()
+            raise
 
     def holder(self) -> int:
         """The node that holds the page's socket (its ``cuarenta_sockets`` gauge)."""

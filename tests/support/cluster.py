@@ -334,7 +334,13 @@ def start_node(
         root / f"{name}.log",
     )
     base = f"http://127.0.0.1:{port}"
-    wait_until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 30, f"{name} answers")
+    try:
+        wait_until(
+            lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 30, f"{name} answers"
+        )
+    except AssertionError:
+        node.kill()  # not left running after the test (nobody else holds it)
+        raise
     return node, base
 
 

@@ -408,7 +408,8 @@ class Authority:
         self.evict(keep=room)
 
     def in_use(self, room: Room) -> bool:
-        """Whether a room must stay in memory: a socket, a running computer player, or a running timer."""
+        """Whether a room must stay in memory: a socket, a running computer player, a running timer, or a
+        write whose outcome is being found out (:meth:`settle_later`)."""
         timer = room.timer_task
         return (
             bool(room.connections)

@@ -56,8 +56,9 @@ RECORDER = """
       this.addEventListener("message", (ev) => {
         let m;
         try { m = JSON.parse(ev.data); } catch { return; }
-        if (m.type !== "state") return;
-        lag.msgs.push({ t: performance.now(), state: m.state,
+        // version 1's `state`, version 2's `snapshot` and `event` (the page's state number is their version)
+        if (!["state", "snapshot", "event"].includes(m.type)) return;
+        lag.msgs.push({ t: performance.now(), state: m.type === "state" ? m.state : m.version,
           events: (m.events || []).map((e) => ({ kind: e.kind, sayings: (e.sayings || []).join(" ") })) });
       });
     }

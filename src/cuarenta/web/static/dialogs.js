@@ -10,7 +10,7 @@ import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
 import { decidingDeal } from "./sequence.js";
 import { isTable, renderRematch } from "./presence.js";
-import { app, names, players, scoreLine, teamName, watching } from "./state.js";
+import { app, names, players, scoreLine, teamName, watching, youSeat } from "./state.js";
 import { subscribe } from "./store.js";
 
 const { t } = I;
@@ -230,14 +230,17 @@ export function showResult(msg, quiet) {
   const verdict = watching() ? byTeam("page.result.winner", "page.result.winner_pair", { team: teamName(outcome.winner) }) : t(key);
   $("#result-headline").textContent = `${verdict} ${t("page.result.chicas", { score: scoreLine(chicas, outcome.winner) })}`;
   panel.dataset.winner = String(outcome.winner);
-  panel.dataset.won = won ? "1" : "0";
+  // a spectator neither won nor lost: no `data-won`, the headline in the neutral colour (issue 25)
+  if (watching()) delete panel.dataset.won;
+  else panel.dataset.won = won ? "1" : "0";
   $("#result-chicas").textContent = outcome.reason === "zapatero" ? t("page.result.by_zapatero") : "";
   $("#result-list").replaceChildren(
     ...(v.chica_results || []).map((r, i) => {
       const loser = 1 - r.winner;
+      const you = youSeat(); // the reader with no name, at 2: "Te quedaste zapatero" (issue 25)
       const [one, pair] = r.platillo
-        ? ["page.result.platillo", "page.result.platillo_pair"]
-        : ["page.result.zapatero", "page.result.zapatero_pair"];
+        ? [you !== null && you % 2 === loser ? "page.you.result.platillo" : "page.result.platillo", "page.result.platillo_pair"]
+        : [you !== null && you % 2 === loser ? "page.you.result.zapatero" : "page.result.zapatero", "page.result.zapatero_pair"];
       return el(
         "li",
         { "data-testid": "result-chica" },

@@ -181,10 +181,28 @@ def test_team_names_are_never_cut(browser: Browser, base_url: str, size: tuple[i
         context.close()
 
 
+_OUTSIDE_JS = """() => [...document.querySelectorAll('.choice')].filter((n) => n.offsetParent)
+  .flatMap((card) => {
+  const r = card.getBoundingClientRect();
+  const css = getComputedStyle(card);
+  const px = (v) => parseFloat(v) || 0;
+  const left = r.left + px(css.borderLeftWidth) + px(css.paddingLeft);
+  const right = r.right - px(css.borderRightWidth) - px(css.paddingRight);
+  return [...card.querySelectorAll('.choice-main, .choice-sub')].map((n) => {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const text = range.getBoundingClientRect();
+    return text.left < left - 0.5 || text.right > right + 0.5
+      ? `${n.textContent.trim()}: ${text.left}–${text.right} in its card's ${left}–${right}` : null;
+  });
+}).filter(Boolean)"""
+
+
 @pytest.mark.parametrize("size", [(PHONE["width"], PHONE["height"]), (1280, 800)], ids=["360", "1280"])
 def test_the_forms_choices_keep_their_words_inside(
     people: People, base_url: str, size: tuple[int, int]
 ) -> None:
+    """Every word of a choice ("Contra la computadora", "Partida rápida" …) inside its card's padding."""
     page = people.page(width=size[0], height=size[1])
     page.goto(base_url)
     expect(page.get_by_test_id("start")).to_be_enabled()
@@ -192,19 +210,18 @@ def test_the_forms_choices_keep_their_words_inside(
         for players in ("players-2", "players-4"):
             page.get_by_test_id(mode).check()
             page.get_by_test_id(players).check()
-            cut = page.evaluate(_CUT_JS, ".choice .choice-main, .choice .choice-sub")
-            assert cut == [], (mode, players, cut)
+            assert page.evaluate(_OUTSIDE_JS) == [], (mode, players)
 
 
 # -- a spectator ---------------------------------------------------------------------------------------------
-def test_a_spectators_menu_and_result(browser: Browser, server: Server) -> None:
-    """A spectator of a short mesa: the table menu in the first screen at every size (landscape phones
-    too), and the result's headline in neither a win's nor a loss's colour."""
-    made = make_table(server, players=2, seats=["facil"], rules={"preset": "custom", **SHORT})
-    ana = seated_context(browser, made)
+def test_a_spectators_menu_is_in_the_first_screen(browser: Browser, server: Server) -> None:
+    """A spectator of a 2 vs 2 table: the table menu (☰) inside the screen at every size, landscape phones
+    too (a spectator has no hand to keep room for)."""
+    made = make_table(server, players=4, seats=["facil", "facil", "facil"], name="Carla")
+    carla = seated_context(browser, made)
     watchers = []
     try:
-        page = ana.new_page()
+        page = carla.new_page()
         page.goto(server.url)
         expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
         for width, height in [*LANDSCAPE, (PHONE["width"], PHONE["height"]), (1280, 800)]:
@@ -219,6 +236,25 @@ def test_a_spectators_menu_and_result(browser: Browser, server: Server) -> None:
             assert box is not None
             assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, (width, height, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (width, height, box)
+    finally:
+        for context in watchers:
+            context.close()
+        carla.close()
+
+
+def test_a_spectators_result_is_neither_won_nor_lost(browser: Browser, server: Server) -> None:
+    """The result of a short mesa, watched: the headline in the ink's colour (no `data-won`), while the
+    player's own keeps a win's or a loss's."""
+    made = make_table(server, players=2, seats=["facil"], rules={"preset": "custom", **SHORT})
+    ana = seated_context(browser, made)
+    watcher = new_context(browser, width=PHONE["width"], height=PHONE["height"])
+    try:
+        page = ana.new_page()
+        page.goto(server.url)
+        expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=STEP_TIMEOUT_MS)
+        spectator = watcher.new_page()
+        spectator.goto(f"{server.url}#watch={made['room']}")
+        expect(spectator.get_by_test_id("spectating")).to_be_visible()
         end = time.monotonic() + 300
         while page.evaluate(STEP_JS) != "over":
             assert time.monotonic() < end, "the mesa did not end in time"
@@ -230,19 +266,15 @@ def test_a_spectators_menu_and_result(browser: Browser, server: Server) -> None:
             elif kind == "summary":
                 close_summary(page)
             page.wait_for_timeout(50)  # the computer's turn: look again
-        spectator = watchers[-1].pages[0]
         headline = spectator.get_by_test_id("result-headline")
         expect(headline).to_have_text(re.compile(r"^Ganó "), timeout=STEP_TIMEOUT_MS)
-        panel = spectator.get_by_test_id("result")
-        assert panel.get_attribute("data-won") is None
+        assert spectator.get_by_test_id("result").get_attribute("data-won") is None
         colour = headline.evaluate("n => getComputedStyle(n).color")
         ink = spectator.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--ink')")
-        assert colour == "rgb(27, 29, 34)" and ink.strip() == "#1b1d22", (colour, ink)
-        # the player's own headline keeps its colour
-        won = page.get_by_test_id("result").get_attribute("data-won")
-        assert won in ("0", "1")
+        assert ink.strip() == "#1b1d22" and colour == "rgb(27, 29, 34)", (colour, ink)
+        # the player's own headline keeps a win's or a loss's colour
+        assert page.get_by_test_id("result").get_attribute("data-won") in ("0", "1")
         assert page.get_by_test_id("result-headline").evaluate("n => getComputedStyle(n).color") != colour
     finally:
-        for context in watchers:
-            context.close()
+        watcher.close()
         ana.close()

@@ -30,7 +30,7 @@ from harness import (
     wait_step,
     watch_page,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 #: Rules that end a chica fast: a chica to 10 (the ronda limit off, as the engine asks for a short target),
 #: two chicas to win the mesa, so the mesa goes on after the first.
@@ -312,6 +312,17 @@ def ronda_line(page: Page) -> str:
     return (line.text_content() or "").strip()
 
 
+def ronda_game(context: BrowserContext, base_url: str, seed: int, chicas: int) -> tuple[Page, PageLog]:
+    """A page of ``context`` that starts the practice game ``seed`` with RONDA_RULES and ``chicas``, with
+    the recorder of bubbles and dialogs; the page and what it logs."""
+    page = context.new_page()
+    log = watch_page(page)
+    page.add_init_script(_RECORDER)
+    short_rooms(page, seed, {**RONDA_RULES, "chicas": chicas})
+    start_game(page, base_url, preset="a_todo_rigor")
+    return page, log
+
+
 def bubbles_before(seq: list[str], mark: str) -> list[str]:
     """The kinds of the bubbles shown before ``mark`` ("summary" or "result") first appears."""
     assert mark in seq, seq
@@ -331,11 +342,7 @@ def test_a_ronda_that_ends_the_mesa_is_shown(
     points beside the last hand's score; the scoreboard shows the chica's final score."""
     context = new_context(browser, width=size[0], height=size[1])
     try:
-        page = context.new_page()
-        log = watch_page(page)
-        page.add_init_script(_RECORDER)
-        short_rooms(page, seed, {**RONDA_RULES, "chicas": 1})
-        start_game(page, base_url, preset="a_todo_rigor")
+        page, log = ronda_game(context, base_url, seed, chicas=1)
         assert play_until(page, ("over",)) == "over"
         _before, msg = ending(log, ("mesa_won",))
         kinds = [e["kind"] for e in msg["events"]]
@@ -364,11 +371,7 @@ def test_a_ronda_that_ends_a_chica_is_in_its_summary(browser: Browser, base_url:
     "decided before the hand ended"); the ronda was announced before it opened, and is in the log."""
     context = new_context(browser, width=PHONE["width"], height=PHONE["height"])
     try:
-        page = context.new_page()
-        log = watch_page(page)
-        page.add_init_script(_RECORDER)
-        short_rooms(page, RONDA_NEXT_HAND_SEED, {**RONDA_RULES, "chicas": 2})
-        start_game(page, base_url, preset="a_todo_rigor")
+        page, log = ronda_game(context, base_url, RONDA_NEXT_HAND_SEED, chicas=2)
         assert play_until(page, ("summary",)) == "summary"
         _before, msg = ending(log, ("chica_won",))
         kinds = [e["kind"] for e in msg["events"]]

@@ -32,30 +32,28 @@ from harness import (
     play_first_card,
     seated_context,
     start_game,
-    wait_step,
     watch_page,
 )
+from playing import play_moves
 from playwright.sync_api import Browser, Page, expect
 
 #: A chica to 10 and one chica a mesa: a table with friends plays its mesa in a few minutes.
 SHORT: dict[str, Any] = {"target": 10, "ronda_limit": None, "chicas": 1}
 
 
-def play(page: Page, moves: int) -> None:
-    """Play the person's ``moves`` turns (first card, first option; summaries closed)."""
-    played = 0
-    while played < moves:
-        kind = wait_step(page)
-        if kind == "ready":
-            play_first_card(page)
-            played += 1
-        elif kind == "choice":
-            choose_first_option(page)
-        elif kind == "summary":
-            close_summary(page)
-        else:
-            raise AssertionError(f"the mesa ended after {played} moves")
-    wait_step(page)
+def move_on(page: Page) -> str | None:
+    """Do what the page needs of its person now (play the first card, take the first option, close a
+    summary); returns what that was (``STEP_JS``), or None when it is someone else's turn."""
+    kind = page.evaluate(STEP_JS)
+    if kind == "ready":
+        play_first_card(page)
+    elif kind == "choice":
+        choose_first_option(page)
+    elif kind == "summary":
+        close_summary(page)
+    elif kind == "error":
+        raise AssertionError(page.get_by_test_id("error").inner_text())
+    return str(kind) if kind else None
 
 
 def log_lines(page: Page) -> list[str]:
@@ -79,7 +77,7 @@ def test_a_person_with_no_name_is_spoken_to(
         page = context.new_page()
         log = watch_page(page)
         start_game(page, base_url, players=players, preset="a_todo_rigor", seed=21, name="")
-        play(page, 4)
+        play_moves(page, 4)
         lines = log_lines(page)
         mine = [line for line in lines if line.startswith("Juegas ")]
         assert len(mine) >= 4, lines  # each of the person's plays, in the second person
@@ -124,15 +122,7 @@ def test_the_rematch_line_joins_the_names_and_says_who_is_missing(browser: Brows
         while not all(p.evaluate(STEP_JS) == "over" for p in pages):
             assert time.monotonic() < end, "the mesa did not end in time"
             for page in pages:
-                kind = page.evaluate(STEP_JS)
-                if kind == "ready":
-                    play_first_card(page)
-                elif kind == "choice":
-                    choose_first_option(page)
-                elif kind == "summary":
-                    page.get_by_test_id("summary-continue").click()
-                elif kind == "error":
-                    raise AssertionError(page.get_by_test_id("error").inner_text())
+                move_on(page)
             pages[0].wait_for_timeout(50)  # the others' turns and the computer's: look again
         ana, beto, carla = pages
         ana.locator("#result [data-testid=continue]").click()
@@ -256,15 +246,8 @@ def test_a_spectators_result_is_neither_won_nor_lost(browser: Browser, server: S
         spectator.goto(f"{server.url}#watch={made['room']}")
         expect(spectator.get_by_test_id("spectating")).to_be_visible()
         end = time.monotonic() + 300
-        while page.evaluate(STEP_JS) != "over":
+        while move_on(page) != "over":
             assert time.monotonic() < end, "the mesa did not end in time"
-            kind = page.evaluate(STEP_JS)
-            if kind == "ready":
-                play_first_card(page)
-            elif kind == "choice":
-                choose_first_option(page)
-            elif kind == "summary":
-                close_summary(page)
             page.wait_for_timeout(50)  # the computer's turn: look again
         headline = spectator.get_by_test_id("result-headline")
         expect(headline).to_have_text(re.compile(r"^Ganó "), timeout=STEP_TIMEOUT_MS)

@@ -70,7 +70,7 @@ export function teamName(team) {
 }
 
 /** A team's name after "para"/"for" ("+2 para Ana"): the reader with no name is "ti", "Don Lucho y para
- * ti" ("you", "Don Lucho and you"); anyone else as `teamName`. */
+ * ti" ("you", "you and Don Lucho"); anyone else as `teamName`. */
 export function teamObject(team) {
   const you = youSeat();
   if (you === null || team !== you % 2) return teamName(team);

@@ -8,7 +8,9 @@ animations on, the person "thinking" ``--think`` seconds before each move, and r
 
 Each bubble is matched to the message that carried its event (by the bubble's ``data-state`` when the page
 sets it, else the oldest unmatched event of the same kind and sayings), and the lag is the time between the
-two. At each of the person's turns it also checks whether the bubble on screen is the newest announcement.
+two. At each of the person's turns it also checks whether the bubble on screen is the newest announcement,
+and whether it overlaps the strip's line ("Lo último en la mesa"), as it does at every frame a bubble is on
+screen (issue 25, item 11).
 Run from the repository root::
 
     python bench/announce_lag.py                       # this tree's page
@@ -54,8 +56,9 @@ RECORDER = """
       this.addEventListener("message", (ev) => {
         let m;
         try { m = JSON.parse(ev.data); } catch { return; }
-        if (m.type !== "state") return;
-        lag.msgs.push({ t: performance.now(), state: m.state,
+        // version 1's `state`, version 2's `snapshot` and `event` (the page's state number is their version)
+        if (!["state", "snapshot", "event"].includes(m.type)) return;
+        lag.msgs.push({ t: performance.now(), state: m.type === "state" ? m.state : m.version,
           events: (m.events || []).map((e) => ({ kind: e.kind, sayings: (e.sayings || []).join(" ") })) });
       });
     }
@@ -74,8 +77,31 @@ RECORDER = """
     new MutationObserver(record).observe(box, { attributes: true, childList: true });
   };
   document.addEventListener("DOMContentLoaded", watch);
+  // issue 25, item 11: at every frame with a bubble on screen, does its box overlap the strip's line?
+  lag.frames = 0;
+  lag.overlaps = 0;
+  const frame = () => {
+    const b = document.querySelector('#announce.show [data-testid="saying"]');
+    const line = document.querySelector("#last-play-line");
+    if (b && line && !document.querySelector("#last-play").hidden) {
+      const [p, q] = [b.getBoundingClientRect(), line.getBoundingClientRect()];
+      lag.frames += 1;
+      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) lag.overlaps += 1;
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
 })();
 """
+
+#: At the person's turn: is a bubble on screen, and does it overlap the strip's line (issue 25, item 11)?
+OVERLAP_JS = """() => {
+  const b = document.querySelector('#announce.show [data-testid="saying"]');
+  const line = document.querySelector('#last-play-line');
+  if (!b || !line || document.querySelector('#last-play').hidden) return null;
+  const [p, q] = [b.getBoundingClientRect(), line.getBoundingClientRect()];
+  return p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom;
+}"""
 
 
 def announceable(event: dict[str, Any]) -> bool:
@@ -99,7 +125,7 @@ def play(
 ) -> dict[str, int]:
     page.add_init_script(RECORDER)
     start_game(page, base_url, players=players, preset=preset, seed=seed)
-    turns = stale = gone = 0
+    turns = stale = gone = bubbles_on_turn = over_line = 0
     since = 1
     done = 0
     while done < hands:
@@ -125,10 +151,20 @@ def play(
                 gone += 1
             elif shown != {"kind": want["kind"], "sayings": want["sayings"]}:
                 stale += 1
+        covered = page.evaluate(OVERLAP_JS)
+        if covered is not None:
+            bubbles_on_turn += 1
+            over_line += bool(covered)
         page.wait_for_timeout(think * 1000)  # a person reading the table: a measurement, not a test
         since = len(page.evaluate("() => window.__lag.msgs"))
         play_first_card(page)
-    return {"turns": turns, "stale": stale, "gone": gone}
+    return {
+        "turns": turns,
+        "stale": stale,
+        "gone": gone,
+        "bubble_turns": bubbles_on_turn,
+        "over_line": over_line,
+    }
 
 
 def lags(data: dict[str, Any]) -> tuple[list[float], list[float], int, int]:
@@ -183,7 +219,15 @@ def main() -> int:
     args = ap.parse_args()
     if args.src:
         os.environ["PYTHONPATH"] = str(args.src.resolve())
-    totals = {"turns": 0, "stale": 0, "gone": 0}
+    totals = {
+        "turns": 0,
+        "stale": 0,
+        "gone": 0,
+        "bubble_turns": 0,
+        "over_line": 0,
+        "frames": 0,
+        "overlaps": 0,
+    }
     all_scoring: list[float] = []
     all_every: list[float] = []
     lines = shown = 0
@@ -200,6 +244,7 @@ def main() -> int:
             got = play(page, srv.url, players, preset, seed, hands, args.think)
             data = page.evaluate("() => window.__lag")
             context.close()
+            got.update(frames=data["frames"], overlaps=data["overlaps"])
             for k in totals:
                 totals[k] += got[k]
             scoring, every, n_lines, n_bubbles = lags(data)
@@ -218,6 +263,10 @@ def main() -> int:
     print(
         f"person's turns after an announcement {totals['turns']}: an older bubble {totals['stale']}, "
         f"no bubble (the newest already faded) {totals['gone']}"
+    )
+    print(
+        f"the bubble over the strip's line: {totals['over_line']} of {totals['bubble_turns']} person's turns "
+        f"with a bubble on screen; {totals['overlaps']} of {totals['frames']} frames with a bubble"
     )
     return 0
 

@@ -232,13 +232,13 @@ def test_default_name_follows_the_language_and_the_name_limit_is_the_servers(
 ) -> None:
     page.goto(base_url)
     form_ready(page)
-    # an empty name, Spanish: the person is "Jugador"; switch to English: "Player"
+    # an empty name, Spanish: the person is "Tú" (spoken to, issue 25); switch to English: "You"
     start_game(page, base_url, seed=FORM_SEED, name="", goto=False)
     me = page.get_by_test_id("team-0")
-    expect(me).to_contain_text("Jugador")
+    expect(me).to_contain_text("Tú")
     page.get_by_test_id("lang-switch").click()
-    expect(me).to_contain_text("Player")
-    expect(me).not_to_contain_text("Jugador")
+    expect(me).to_contain_text("You")
+    expect(me).not_to_contain_text("Tú")
 
     # the limit of the name field is the server's, served with the options
     limit = server.get_json("api/options")["name_max_chars"]

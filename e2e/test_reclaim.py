@@ -5,6 +5,10 @@ name). And the creator giving a disconnected person's seat to a third context, w
 middle of the game with a name.
 
 Every person is a browser context of their own (their own localStorage); every wait is on the page's state.
+
+Also (issue 25, item 14): on the join page of a full or started 2 vs 2 table the way back (the code's form)
+comes first, before the note that the table is full, and is in the first screen; so is the join form of a
+table that waits, at 360x740, 390x844 and 1280x800.
 """
 
 from __future__ import annotations
@@ -13,16 +17,20 @@ import re
 import time
 from typing import Any
 
+import pytest
 from harness import (
     PHONE,
     STEP_JS,
     STEP_TIMEOUT_MS,
     PageLog,
     People,
+    Server,
     choose_first_option,
     close_summary,
     hand_cards,
+    join_table,
     local_storage,
+    make_table,
 )
 from playwright.sync_api import Page, expect
 
@@ -180,3 +188,60 @@ def test_the_creator_gives_a_disconnected_seat_to_someone_new(people: People, ba
     assert state["seat"] == 1 and state["seats"][1]["name"] == "Carla"
     expect(carla.get_by_test_id("seat-code")).to_have_text(CODE)
     play_moves([ana, carla], 4)  # Ana plays on with Carla
+
+
+# -- issue 25, item 14: the way in, or back, in the first screen ------------------------------------------
+_BOX_JS = """(ids) => Object.fromEntries(ids.map((id) => {
+  const n = document.querySelector(`[data-testid=${id}]`);
+  if (!n) return [id, null];
+  const r = n.getBoundingClientRect();
+  return [id, [r.left, r.top, r.right, r.bottom]];
+}))"""
+
+
+def boxes(page: Page, ids: list[str]) -> dict[str, list[float] | None]:
+    return dict(page.evaluate(_BOX_JS, ids))
+
+
+def in_first_screen(page: Page, ids: list[str]) -> None:
+    """Each hook's box is laid out and inside the viewport, with nothing scrolled."""
+    size = page.viewport_size
+    assert size is not None
+    assert page.evaluate("() => [scrollX, scrollY]") == [0, 0]
+    for name, box in boxes(page, ids).items():
+        assert box is not None, f"{name} is missing"
+        left, top, right, bottom = box
+        assert right > left and bottom > top, f"{name} is not laid out: {box}"
+        assert left >= -0.5 and top >= -0.5, f"{name} at {box}"
+        assert right <= size["width"] + 0.5 and bottom <= size["height"] + 0.5, f"{name} at {box}, in {size}"
+
+
+SCREENS = [(PHONE["width"], PHONE["height"]), (390, 844), (1280, 800)]
+
+
+@pytest.mark.parametrize("size", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_the_way_back_and_the_join_form_are_in_the_first_screen(
+    people: People, server: Server, size: tuple[int, int]
+) -> None:
+    width, height = size
+    # a 2 vs 2 table that has started, all four seated: the way back first, then the note for someone new
+    full = make_table(server, players=4, seats=["friend", "friend", "friend"], name="Carla")
+    for name in ("Don Jacinto", "Beto", "Dani"):
+        join_table(server, full, name)
+    page = people.page(width=width, height=height)
+    page.goto(f"{server.url}#join={full['room']}.{full['invite']}")
+    expect(page.get_by_test_id("join-seats").locator("[data-testid=table-seat]")).to_have_count(4)
+    expect(page.get_by_test_id("reclaim-form")).to_be_visible()
+    expect(page.get_by_test_id("join-problem")).to_be_visible()
+    in_first_screen(page, ["reclaim-form", "reclaim-code", "reclaim-submit"])
+    found = boxes(page, ["reclaim-form", "join-problem", "join-seats"])
+    form, problem, seats = (found[k] for k in ("reclaim-form", "join-problem", "join-seats"))
+    assert form and problem and seats
+    assert form[3] <= problem[1] and problem[3] <= seats[1], "the way back, then the note, then the seats"
+    # a 2 vs 2 table that waits for friends: its join form, name to button, in the first screen
+    waiting = make_table(server, players=4, seats=["friend", "friend", "friend"], name="Ana")
+    page = people.page(width=width, height=height)
+    page.goto(f"{server.url}#join={waiting['room']}.{waiting['invite']}")
+    expect(page.get_by_test_id("join-form")).to_be_visible()
+    expect(page.get_by_test_id("join-seats").locator("[data-testid=table-seat]")).to_have_count(4)
+    in_first_screen(page, ["join-name", "join-team-0", "join-team-1", "join-submit"])

@@ -2,13 +2,19 @@
 announcement, the summary over THAT final table, and the next deal only after the player continues;
 a chica that ends in the middle of a hand is called the end of a chica, not the mesa's result; the
 felt at the end of the mesa shows the table the result speaks of. Also: the dealer draw leaves the
-felt on its own, and every play is shown on the table (not only in the log)."""
+felt on its own, and every play is shown on the table (not only in the log).
+
+Issue 25: a chica decided by a ronda at the next deal shows that ronda (announced, in the log, in the
+summary or the result: every point that decides a chica is shown), and the end of the mesa comes after
+the move that ends it has crossed the table (nothing of the end while its cards fly)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import (
+    PHONE,
     STEP_TIMEOUT_MS,
     PageLog,
     choose_first_option,
@@ -17,12 +23,14 @@ from harness import (
     hand_cards,
     new_context,
     play_first_card,
+    scores,
     start_game,
     state_number,
     table_cards,
     wait_step,
+    watch_page,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 #: Rules that end a chica fast: a chica to 10 (the ronda limit off, as the engine asks for a short target),
 #: two chicas to win the mesa, so the mesa goes on after the first.
@@ -32,6 +40,21 @@ SHORT_RULES: dict[str, Any] = {"target": 10, "ronda_limit": None, "chicas": 2}
 MID_HAND_SEED = 2
 #: basico: a whole first hand played to its end without the chica ending.
 HAND_SEED = 11
+#: basico's options with a chica to 20 (basico has no ronda limit and no "38 que no juega": a ronda
+#: scores its 2 points at any score); ``chicas`` is set by each test.
+RONDA_RULES: dict[str, Any] = {
+    "target": 20,
+    "caida_ronda_points": 0,
+    "ronda_limit": None,
+    "treinta_y_ocho": False,
+}
+#: With RONDA_RULES and the page's first-card player against facil: hand 1 ends with the computer at 18
+#: (its cartón), and the first deal of hand 2 gives it a ronda of jotas: 20, the chica (the person's 20th
+#: move ends the hand; found with the engine and the server's seeded computer, as the page plays).
+RONDA_NEXT_HAND_SEED = 351
+#: With RONDA_RULES: the computer's caída y limpia ends deal 3 of hand 1 at 18, and deal 4 gives it a
+#: ronda of reinas: 20, the chica, in the middle of the hand (the person's 15th move).
+RONDA_MID_HAND_SEED = 402
 
 _RECORDER = """
 window.__seq = [];
@@ -44,8 +67,10 @@ new MutationObserver((records) => {
     }
     const opened = r.type === 'attributes' && r.target.id === 'summary-dialog' && r.target.open;
     if (opened) window.__seq.push('summary');
+    const result = r.type === 'attributes' && r.target.id === 'result' && !r.target.hidden;
+    if (result && window.__seq[window.__seq.length - 1] !== 'result') window.__seq.push('result');
   }
-}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['open']});
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['open', 'hidden']});
 """
 
 
@@ -275,5 +300,151 @@ def test_capture_is_shown_then_goes_to_the_pile(browser: Browser, base_url: str)
         page.wait_for_function("() => window.__left !== null && window.__left >= 0")
         assert page.evaluate("() => window.__left") == 0, "a key finished the capture's flight at once"
         expect(page.locator(".ghost")).to_have_count(0)
+    finally:
+        context.close()
+
+
+# -- issue 25, item 12: a chica decided by a ronda at a deal -------------------------------------------
+def ronda_line(page: Page) -> str:
+    """The log's line of the ronda (its sentence, without its saying; the log may be folded on a phone)."""
+    line = page.locator("#log li.log-ronda .log-text").last
+    expect(line).to_be_attached()
+    return (line.text_content() or "").strip()
+
+
+def ronda_game(context: BrowserContext, base_url: str, seed: int, chicas: int) -> tuple[Page, PageLog]:
+    """A page of ``context`` that starts the practice game ``seed`` with RONDA_RULES and ``chicas``, with
+    the recorder of bubbles and dialogs; the page and what it logs."""
+    page = context.new_page()
+    log = watch_page(page)
+    page.add_init_script(_RECORDER)
+    short_rooms(page, seed, {**RONDA_RULES, "chicas": chicas})
+    start_game(page, base_url, preset="a_todo_rigor")
+    return page, log
+
+
+def bubbles_before(seq: list[str], mark: str) -> list[str]:
+    """The kinds of the bubbles shown before ``mark`` ("summary" or "result") first appears."""
+    assert mark in seq, seq
+    return [s.removeprefix("bubble:") for s in seq[: seq.index(mark)] if s.startswith("bubble:")]
+
+
+@pytest.mark.parametrize(
+    ("seed", "size"),
+    [(RONDA_NEXT_HAND_SEED, (1280, 800)), (RONDA_MID_HAND_SEED, (PHONE["width"], PHONE["height"]))],
+    ids=["after-the-hand-1280x800", "mid-hand-360x740"],
+)
+def test_a_ronda_that_ends_the_mesa_is_shown(
+    browser: Browser, base_url: str, seed: int, size: tuple[int, int]
+) -> None:
+    """The mesa (one chica) ends with a ronda at a deal (after the hand's cartón, or in the middle of the
+    hand): the ronda is announced before the result, it is in the log, and the result says it with its
+    points beside the last hand's score; the scoreboard shows the chica's final score."""
+    context = new_context(browser, width=size[0], height=size[1])
+    try:
+        page, log = ronda_game(context, base_url, seed, chicas=1)
+        assert play_until(page, ("over",)) == "over"
+        _before, msg = ending(log, ("mesa_won",))
+        kinds = [e["kind"] for e in msg["events"]]
+        at = kinds.index("chica_won")
+        assert kinds[at - 1] == "ronda" and "deal" in kinds[:at], kinds  # the scene this test is about
+        ronda = msg["events"][at - 1]
+        won = next(e for e in msg["events"] if e["kind"] == "chica_won")
+
+        bubbles = bubbles_before(page.evaluate("() => window.__seq"), "result")
+        assert bubbles and bubbles[-1] == "ronda", bubbles  # announced last, before the result
+        text = ronda_line(page)  # in the log
+        assert f"+{ronda['points']}" in text, text
+        said = page.get_by_test_id("result-deal")  # and in the result, with its points
+        expect(said).to_be_visible()
+        expect(said).to_contain_text(text)
+        assert scores(page) == tuple(won["scores"]), (scores(page), won["scores"])
+        expect(page.get_by_test_id("status")).to_have_text("La mesa terminó.")
+        assert not log.errors, log.errors
+    finally:
+        context.close()
+
+
+def test_a_ronda_that_ends_a_chica_is_in_its_summary(browser: Browser, base_url: str) -> None:
+    """Two chicas: the first ends with a ronda at the first deal of hand 2. One summary, "Fin de la mano 1
+    · Fin de la chica 1", over the hand's table, says the hand's score and the ronda with its points (not
+    "decided before the hand ended"); the ronda was announced before it opened, and is in the log."""
+    context = new_context(browser, width=PHONE["width"], height=PHONE["height"])
+    try:
+        page, log = ronda_game(context, base_url, RONDA_NEXT_HAND_SEED, chicas=2)
+        assert play_until(page, ("summary",)) == "summary"
+        _before, msg = ending(log, ("chica_won",))
+        kinds = [e["kind"] for e in msg["events"]]
+        assert kinds[kinds.index("chica_won") - 1] == "ronda" and "hand_end" in kinds, kinds
+        assert page.locator("#summary-title").inner_text() == "Fin de la mano 1 · Fin de la chica 1"
+        dialog = page.get_by_test_id("hand-summary")
+        hand_end = next(e for e in msg["events"] if e["kind"] == "hand_end")
+        shown = (
+            int(dialog.get_by_test_id("summary-score-0").locator("strong").inner_text()),
+            int(dialog.get_by_test_id("summary-score-1").locator("strong").inner_text()),
+        )
+        assert list(shown) == hand_end["end"]["scores"], shown
+        expect(dialog.get_by_test_id("summary-deal")).to_contain_text(ronda_line(page))
+        expect(dialog).not_to_contain_text("antes de acabar la mano")
+        bubbles = bubbles_before(page.evaluate("() => window.__seq"), "summary")
+        assert bubbles and bubbles[-1] == "ronda", bubbles
+        assert not log.errors, log.errors
+    finally:
+        context.close()
+
+
+# -- issue 25, item 13: the end after the move that ends it ------------------------------------------------
+_END_RECORDER = """
+(() => {
+  const rec = window.__end = {problems: [], ghostScores: [], checks: 0};
+  const check = () => {
+    const ghosts = document.querySelectorAll('.ghost').length;
+    if (!ghosts) return;
+    rec.checks += 1;
+    const status = (document.querySelector('#status')?.textContent ?? '').trim();
+    const result = document.querySelector('#result');
+    const what = [];
+    if (status === 'La mesa terminó.') what.push(`the status says ${JSON.stringify(status)}`);
+    if (result && !result.hidden) what.push('the result is shown');
+    if (document.querySelector('#summary-dialog')?.open) what.push('the summary is open');
+    if (what.length && rec.problems.length < 10) {
+      rec.problems.push(`${what.join(', ')} while ${ghosts} cards fly`);
+    }
+    const score = [0, 1].map((t) => document.querySelector(`[data-testid=score-${t}]`)?.textContent ?? '');
+    rec.ghostScores.push(score.map(Number));
+  };
+  new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true,
+    attributes: true, attributeFilter: ['hidden', 'open', 'class']});
+})();
+"""
+
+
+def test_the_end_of_the_mesa_comes_after_its_last_move(browser: Browser, base_url: str) -> None:
+    """With motion: while the caída that ends the mesa crosses the table, the status does not say the
+    mesa ended, no result or summary is open and the scoreboard still shows the scores before it; the
+    caída is announced, then the result opens (e2e's own recorder checks at every change while cards fly)."""
+    context = new_context(browser, reduced_motion="no-preference")
+    try:
+        page = context.new_page()
+        log = watch_page(page)
+        page.add_init_script(_RECORDER)
+        page.add_init_script(_END_RECORDER)
+        short_rooms(page, MID_HAND_SEED, SHORT_RULES)
+        start_game(page, base_url, preset="a_todo_rigor")
+        assert play_until(page, ("over",)) == "over"
+        before, msg = ending(log, ("mesa_won",))
+        rec = page.evaluate("() => window.__end")
+        assert rec["checks"], "no card flew"
+        assert not rec["problems"], rec["problems"]
+        final = tuple(msg["view"]["scores"])
+        assert final != tuple(before["view"]["scores"])  # the last caída scored
+        assert final not in {tuple(s) for s in rec["ghostScores"]}, "the final score showed while cards flew"
+        scoring = next(
+            e for e in msg["events"] if e["kind"] in ("caida", "caida_limpia", "limpia", "caida_ronda")
+        )
+        bubbles = bubbles_before(page.evaluate("() => window.__seq"), "result")
+        assert bubbles and bubbles[-1] == scoring["kind"], bubbles
+        expect(page.get_by_test_id("status")).to_have_text("La mesa terminó.")
+        assert not log.errors, log.errors
     finally:
         context.close()

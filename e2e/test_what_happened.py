@@ -8,9 +8,11 @@ move, as it is drawn, and as each bubble appears — that:
 - a bubble on screen tells an event of the newest moment of the log (the log's lines from its last
   move on — a play or a claim —, or the whole log before the hand's first move): never an older event
   than the one the table shows;
-- the bubble lies inside the strip's own box and overlaps none of: the hand, a seat's panel, a table card;
+- the bubble lies inside the strip's own box and overlaps none of: the strip's line (issue 25: both stay
+  readable, also while the bubble grows in), the hand, a seat's panel, a table card;
 - each bubble's duration is the one of the pace chosen in the settings (`data-pace`, `data-duration`).
 
+The checks run at every change of the page and, while a bubble is on screen, at every frame.
 Single-player at 1280x800 (1v1) and 360x740 (2v2), and a table with friends (two people, one on a
 1280x800 screen and one on a 360x740 phone, and two computer players), each for a whole hand.
 """
@@ -85,6 +87,7 @@ _RECORDER = """
     const box = rect(bubble);
     if (!inside(box, rect(strip))) problem(`the bubble ${box} is outside the strip ${rect(strip)}`);
     const others = [
+      ...[...all('#last-play-line')].map((n) => ["the strip's line", n]),
       ...[...all('#hand')].map((n) => ['the hand', n]),
       ...[...all('#hand .hand-card')].map((n) => [`hand card ${n.dataset.card}`, n]),
       ...[...all('.seat')].map((n) => [`seat panel ${n.dataset.testid}`, n]),
@@ -104,6 +107,12 @@ _RECORDER = """
     subtree: true, childList: true, characterData: true, attributes: true,
     attributeFilter: ['class', 'hidden', 'data-move', 'data-state', 'open'],
   });
+  // and at every frame while a bubble is on screen (it grows in: its box changes with no mutation)
+  const frame = () => {
+    if (document.querySelector('#announce [data-testid=saying]')) check();
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
 })();
 """
 
@@ -141,13 +150,23 @@ def play_one_hand(page: Page) -> None:
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "players", "preset", "seed"),
-    [(1280, 800, 2, "basico", 3), (PHONE["width"], PHONE["height"], 4, "a_todo_rigor", 5)],
+    ("width", "height", "players", "preset", "seed", "motion"),
+    [
+        (1280, 800, 2, "basico", 3, "no-preference"),  # the bubble grows in, the cards fly
+        (PHONE["width"], PHONE["height"], 4, "a_todo_rigor", 5, "reduce"),
+    ],
 )
 def test_single_player_a_whole_hand(
-    browser: Browser, base_url: str, width: int, height: int, players: int, preset: str, seed: int
+    browser: Browser,
+    base_url: str,
+    width: int,
+    height: int,
+    players: int,
+    preset: str,
+    seed: int,
+    motion: str,
 ) -> None:
-    context = new_context(browser, width=width, height=height)
+    context = new_context(browser, width=width, height=height, reduced_motion=motion)
     try:
         context.add_init_script(_RECORDER)
         page = context.new_page()

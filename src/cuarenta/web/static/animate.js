@@ -5,7 +5,7 @@ import { cardElement } from "./cards.js";
 import * as I from "./i18n.js";
 import * as S from "./sequence.js";
 import { $, el, reducedMotion } from "./dom.js";
-import { mySeat, seatName } from "./state.js";
+import { mySeat, seatName, youSeat } from "./state.js";
 import { app, subscribe } from "./store.js";
 
 const { t } = I;
@@ -142,9 +142,10 @@ export function showDraw(msg, events) {
         ),
       );
     });
-    $("#draw-dealer").textContent = t("page.draw_dealer", { name: seatName(draw.dealer) });
+    // the reader with no name deals: "Repartes tú" (issue 25)
+    $("#draw-dealer").textContent = t(draw.dealer === youSeat() ? "page.you.draw_dealer" : "page.draw_dealer", { name: seatName(draw.dealer) });
   } else {
-    $("#draw-dealer").textContent = t("page.draw_note", { name: seatName(v.dealer) });
+    $("#draw-dealer").textContent = t(v.dealer === youSeat() ? "page.you.draw_note" : "page.draw_note", { name: seatName(v.dealer) });
   }
   $("#draw-panel").hidden = false;
   // it leaves the felt by itself after a moment, or at the first click or key

@@ -1,6 +1,6 @@
 // What just happened (issue 17): the "last play" strip (`#last-play`) and the announcement bubble
-// (`#announce`, inside the strip), one box with a fixed place in the layout, always telling the newest
-// event the table shows.
+// (`#announce`, inside the strip, under its line), one box with a fixed place in the layout, always
+// telling the newest event the table shows.
 //
 // - A *moment* is a move (a play or a claim) with what follows it up to the next move: its caída, its
 //   limpia, the deal that may come after it and that deal's rondas (a hand's first deal, before any
@@ -14,8 +14,9 @@
 //   the table moved on, so the bubble goes with it, before the new move's animation even starts.
 // - It stays `duration()` ms, by the reader's pace (settings.js), unless a newer event replaces it first.
 //   The bubble carries `data-pace`, `data-duration` and `data-moment` (docs/web.md, "Announcements").
-// - The bubble lies over the strip's own box (the two share one grid cell; the box grows if the bubble
-//   needs more room), so it covers nothing else: not the hand, the table cards, nor a seat's panel.
+// - The bubble has a room of its own in the strip, under the line (issue 25: before, the two shared one
+//   grid cell and the bubble covered the line); the strip grows if the bubble needs more room, so it
+//   covers nothing: not the line, the hand, the table cards, nor a seat's panel (styles.css).
 import { cardElement } from "./cards.js";
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";

@@ -8,8 +8,9 @@ import { $, el, reducedMotion } from "./dom.js";
 import { marksFor } from "./marks.js";
 import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
+import { decidingDeal } from "./sequence.js";
 import { isTable, renderRematch } from "./presence.js";
-import { app, names, players, scoreLine, teamName, watching } from "./state.js";
+import { app, names, players, scoreLine, teamName, watching, youSeat } from "./state.js";
 import { subscribe } from "./store.js";
 
 const { t } = I;
@@ -128,9 +129,10 @@ function summaryTable(events, v, withChica = true) {
     } else {
       body.push(el("p", { class: "summary-leftovers", text: t("ev.hand_end.clean") }));
     }
-  } else if (chica) {
-    body.push(el("p", { text: t("page.summary.abandoned") }));
   }
+  const deal = decidingDeal(events);
+  if (deal.length) body.push(dealLines(deal, withChica ? "summary-deal" : "result-deal"));
+  else if (chica && !handEnd) body.push(el("p", { text: t("page.summary.abandoned") }));
   if (chica && withChica) {
     body.push(
       el("p", {
@@ -164,6 +166,23 @@ function summaryTable(events, v, withChica = true) {
     }
   }
   return body;
+}
+
+/** The deal that decided the chica (its rondas, with their points: `decidingDeal` of sequence.js), said
+ * under the hand's summary or in the result: every point that decided the chica is shown. */
+function dealLines(deal, testid) {
+  const at = deal.find((e) => e.kind === "deal");
+  const lines = narrate(deal).filter((l) => l.event.kind !== "deal");
+  return el(
+    "div",
+    { class: "summary-deal", "data-testid": testid },
+    el("p", { text: t("page.summary.decided_at_deal", { hand: (at?.hand ?? 0) + 1, deal: (at?.deal ?? 0) + 1 }) }),
+    el(
+      "ul",
+      {},
+      lines.map((l) => el("li", {}, l.sayings.length ? el("strong", { text: `${l.sayings[0]} ` }) : null, l.text)),
+    ),
+  );
 }
 
 /** What zapatero and platillo mean, said plainly (RULES.md R25). */
@@ -211,14 +230,17 @@ export function showResult(msg, quiet) {
   const verdict = watching() ? byTeam("page.result.winner", "page.result.winner_pair", { team: teamName(outcome.winner) }) : t(key);
   $("#result-headline").textContent = `${verdict} ${t("page.result.chicas", { score: scoreLine(chicas, outcome.winner) })}`;
   panel.dataset.winner = String(outcome.winner);
-  panel.dataset.won = won ? "1" : "0";
+  // a spectator neither won nor lost: no `data-won`, the headline in the neutral colour (issue 25)
+  if (watching()) delete panel.dataset.won;
+  else panel.dataset.won = won ? "1" : "0";
   $("#result-chicas").textContent = outcome.reason === "zapatero" ? t("page.result.by_zapatero") : "";
   $("#result-list").replaceChildren(
     ...(v.chica_results || []).map((r, i) => {
       const loser = 1 - r.winner;
+      const you = youSeat(); // the reader with no name, at 2: "Te quedaste zapatero" (issue 25)
       const [one, pair] = r.platillo
-        ? ["page.result.platillo", "page.result.platillo_pair"]
-        : ["page.result.zapatero", "page.result.zapatero_pair"];
+        ? [you !== null && you % 2 === loser ? "page.you.result.platillo" : "page.result.platillo", "page.result.platillo_pair"]
+        : [you !== null && you % 2 === loser ? "page.you.result.zapatero" : "page.result.zapatero", "page.result.zapatero_pair"];
       return el(
         "li",
         { "data-testid": "result-chica" },
@@ -229,9 +251,11 @@ export function showResult(msg, quiet) {
   );
   const final = app.finalEvents ?? [];
   const lastHand = final.find((e) => e.kind === "hand_end");
-  if (lastHand) {
+  const deal = decidingDeal(final);
+  if (lastHand || deal.length) {
+    // the last hand and, when a deal's rondas decided the chica after it, those points
     $("#result-hand").replaceChildren(
-      el("h3", { text: t("page.summary.title", { n: lastHand.end.hand }) }),
+      lastHand ? el("h3", { text: t("page.summary.title", { n: lastHand.end.hand }) }) : "",
       ...summaryTable(final, v, false),
     );
   } else $("#result-hand").replaceChildren();

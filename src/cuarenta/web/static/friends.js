@@ -350,13 +350,13 @@ function renderJoin() {
   $("#join-vacant")?.remove();
   if (info.status !== "waiting" || !open.length) {
     // started or full: a person who had a seat takes it back with their code (seatback.js) ...
-    renderReclaim($("#join-form").parentElement, joining, (session) => {
+    renderReclaim($("#join-actions"), joining, (session) => {
       forgetHash();
       joining.room = null;
       enterTable(session);
     });
     if (!vacant.length) {
-      joinProblem(t("page.friends.full"), info.room);
+      joinProblem(t("page.reclaim.otherwise"), info.room); // after the way back: for someone new
       return;
     }
     // ... and someone new takes a seat the creator handed over, by its former holder's name

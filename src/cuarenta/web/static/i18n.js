@@ -165,6 +165,16 @@ function awardText(points, team, note, caida = false) {
   return text;
 }
 
+/** Names joined as the language joins a list: "Ana y Beto", "Ana, Beto y Carla"; "Ana and Beto"
+ * (`Intl.ListFormat`; where a browser has none, the catalogue's separator). */
+export function listText(items) {
+  try {
+    return new Intl.ListFormat(getLang(), { style: "long", type: "conjunction" }).format(items);
+  } catch {
+    return items.join(t("word.list_sep"));
+  }
+}
+
 /** The key `prefix.variant` if the catalogue has it, else `prefix.fallback`. */
 function variant(prefix, name, fallback) {
   return name !== null && name !== undefined && hasKey(`${prefix}.${name}`) ? `${prefix}.${name}` : `${prefix}.${fallback}`;
@@ -174,62 +184,84 @@ function variant(prefix, name, fallback) {
  * One sentence telling what happened. `names` has seat(i) and team(i) (display names) and
  * `players` (2 or 4); with `pair` set, a team's name is two people's ("Ana y Don Lucho"), and the
  * sentences whose subject is a team take their plural form (`page.pair.<key>`) where there is one.
+ * With `you` (a seat; the page's reader when they gave no name, issue 25) the sentences whose subject is
+ * that seat, or its team at 2, are in the second person (`page.you.<key>`: "Juegas A♠", "Ganas la chica"),
+ * those whose victim it is say "tu" (`page.you.victim.<key>`), and a team's points go "para ti"
+ * (`teamObject(i)`, the team's name after "para"). Without it, the sentences of Python's describe_event.
  */
 export function describeEvent(e, names) {
   const seat = (i) => names.seat(i);
   const team = (i) => names.team(i);
+  const forTeam = (i) => (names.teamObject ? names.teamObject(i) : team(i)); // a team after "para"
+  const you = names.you ?? null;
+  const isYou = (s) => you !== null && s === you;
+  const yourTeam = (tm) => you !== null && tm === you % 2;
+  // the reader's own key where the catalogue has one: `page.you.` (subject) or `page.you.victim.`
+  const own = (key, subject, victim = false) => {
+    if (subject && hasKey(`page.you.${key}`)) return `page.you.${key}`;
+    if (victim && hasKey(`page.you.victim.${key}`)) return `page.you.victim.${key}`;
+    return key;
+  };
   const tp = (key, params) => t(names.pair && hasKey(`page.pair.${key}`) ? `page.pair.${key}` : key, params);
+  /** A sentence whose subject is a team: the reader's own at 2 ("Ganas la chica"), else by its name. */
+  const byTeam = (key, tm, params) => (!names.pair && yourTeam(tm) && hasKey(`page.you.${key}`) ? t(`page.you.${key}`, params) : tp(key, params));
   const sep = t("word.list_sep");
   switch (e.kind) {
     case "dealer_draw": {
       const rounds = (e.draws || []).map((round) =>
-        round.map(([s, c]) => t("ev.dealer_draw.card", { seat: seat(s), card: cardText(c) })).join(sep),
+        round.map(([s, c]) => t(own("ev.dealer_draw.card", isYou(s)), { seat: seat(s), card: cardText(c) })).join(sep),
       );
-      return t("ev.dealer_draw", { draws: rounds.join(t("ev.dealer_draw.again")), dealer: seat(e.dealer) });
+      return t(own("ev.dealer_draw", isYou(e.dealer)), { draws: rounds.join(t("ev.dealer_draw.again")), dealer: seat(e.dealer) });
     }
     case "deal":
-      return t("ev.deal", {
+      return t(own("ev.deal", isYou(e.dealer)), {
         hand: e.hand + 1,
         deal: e.deal + 1,
         deals: e.deals,
         dealer: seat(e.dealer),
       });
     case "ronda":
-      return t("ev.ronda", {
+      return t(own("ev.ronda", isYou(e.seat)), {
         seat: seat(e.seat),
         rank: rankPlural(e.rank),
-        points: awardText(e.points, team(e.team), e.note),
+        points: awardText(e.points, forTeam(e.team), e.note),
       });
     case "four_of_a_kind":
       if (e.wins_chica) {
-        return tp("ev.four_of_a_kind.wins", { seat: seat(e.seat), rank: rankPlural(e.rank), team: team(e.team) });
+        const key = isYou(e.seat) ? (names.pair ? "page.you.pair.ev.four_of_a_kind.wins" : "page.you.ev.four_of_a_kind.wins") : null;
+        const params = { seat: seat(e.seat), rank: rankPlural(e.rank), team: team(e.team) };
+        return key && hasKey(key) ? t(key, params) : tp("ev.four_of_a_kind.wins", params);
       }
-      return t("ev.four_of_a_kind.points", {
+      return t(own("ev.four_of_a_kind.points", isYou(e.seat)), {
         seat: seat(e.seat),
         rank: rankPlural(e.rank),
-        points: awardText(e.points, team(e.team), e.note),
+        points: awardText(e.points, forTeam(e.team), e.note),
       });
     case "play": {
       // the card played and what it took, as the server describes them (server/authority/eventview.py)
       const card = cardText(e.card);
-      if (!e.base.length) return t("ev.play.drop", { seat: seat(e.seat), card });
+      const mine = isYou(e.seat);
+      if (!e.base.length) return t(own("ev.play.drop", mine), { seat: seat(e.seat), card });
       const base = e.base.map(cardText).join(" + ");
-      if (!e.run.length) return t("ev.play.take", { seat: seat(e.seat), card, base });
-      return t("ev.play.take_run", { seat: seat(e.seat), card, base, run: cardsText(e.run) });
+      if (!e.run.length) return t(own("ev.play.take", mine), { seat: seat(e.seat), card, base });
+      return t(own("ev.play.take_run", mine), { seat: seat(e.seat), card, base, run: cardsText(e.run) });
     }
     case "caida":
     case "caida_limpia":
     case "caida_ronda":
-      return t(e.kind === "caida_ronda" && e.limpia ? "ev.caida_ronda.limpia" : `ev.${e.kind}`, {
+      return t(own(e.kind === "caida_ronda" && e.limpia ? "ev.caida_ronda.limpia" : `ev.${e.kind}`, isYou(e.seat), isYou(e.victim)), {
         seat: seat(e.seat),
         card: cardText(e.card),
         victim: seat(e.victim),
-        points: awardText(e.points, team(e.team), e.note, true),
+        points: awardText(e.points, forTeam(e.team), e.note, true),
       });
     case "limpia":
-      return t("ev.limpia", { seat: seat(e.seat), points: awardText(e.points, team(e.team), e.note) });
+    {
+      const params = { seat: seat(e.seat), points: awardText(e.points, forTeam(e.team), e.note) };
+      return isYou(e.seat) ? t("page.you.ev.limpia", params) : t("ev.limpia", params);
+    }
     case "claim":
-      return t("ev.claim", {
+      return t(own("ev.claim", isYou(e.seat), isYou(e.victim)), {
         seat: seat(e.seat),
         cards: cardsText(e.cards || []),
         victim: seat(e.victim),
@@ -243,13 +275,13 @@ export function describeEvent(e, names) {
       return t("ev.hand_end", { piles, leftovers });
     }
     case "carton":
-      return tp(variant("ev.carton", e.reason, "none"), {
+      return byTeam(variant("ev.carton", e.reason, "none"), e.team, {
         team: team(e.team),
         cards: e.cards,
-        points: awardText(e.points, team(e.team), e.note),
+        points: awardText(e.points, forTeam(e.team), e.note),
       });
     case "chica_won":
-      return tp(variant("ev.chica_won", e.reason, "target"), {
+      return byTeam(variant("ev.chica_won", e.reason, "target"), e.team, {
         team: team(e.team),
         chica: e.chica + 1,
         won: e.scores[e.team],
@@ -257,10 +289,10 @@ export function describeEvent(e, names) {
       });
     case "zapatero":
       return e.platillo
-        ? tp("ev.zapatero.platillo", { team: team(e.team) })
-        : tp("ev.zapatero", { team: team(e.team), points: e.points });
+        ? byTeam("ev.zapatero.platillo", e.team, { team: team(e.team) })
+        : byTeam("ev.zapatero", e.team, { team: team(e.team), points: e.points });
     case "mesa_won":
-      return tp(variant("ev.mesa_won", e.reason, "chicas"), {
+      return byTeam(variant("ev.mesa_won", e.reason, "chicas"), e.team, {
         team: team(e.team),
         won: e.chicas[e.team],
         lost: e.chicas[1 - e.team],

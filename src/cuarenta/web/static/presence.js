@@ -270,8 +270,14 @@ export function renderRematch() {
   }
   const others = seats.filter((s) => s !== mySeat() || spectating()).map(personName);
   const parts = [];
-  if (others.length) parts.push(t(others.length === 1 ? "at_table.rematch_wants_1" : "at_table.rematch_wants", { names: others.join(", ") }));
-  if (sent) parts.push(t("at_table.rematch_sent"));
+  if (others.length) parts.push(t(others.length === 1 ? "at_table.rematch_wants_1" : "at_table.rematch_wants", { names: I.listText(others) }));
+  // who has not agreed yet: the people at the table (a socket holds their seat: the server waits for
+  // them, docs/tables.md), the reader apart (their own button says it) — "Falta Carla" (issue 25)
+  const missing = (app.tableInfo?.seats || [])
+    .filter((s) => s.kind === "person" && s.connected && !seats.includes(s.seat) && (s.seat !== mySeat() || spectating()))
+    .map((s) => personName(s.seat));
+  if (missing.length) parts.push(t(missing.length === 1 ? "at_table.rematch_missing_1" : "at_table.rematch_missing", { names: I.listText(missing) }));
+  else if (sent) parts.push(t("at_table.rematch_sent"));
   line.textContent = parts.join(" · ");
   line.dataset.seats = seats.join(",");
   line.hidden = false;

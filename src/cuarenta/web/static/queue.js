@@ -56,10 +56,10 @@ async function showState(msg) {
   if (!first && !newMesa) {
     // a hand or a chica ends in this message: its end first (over its own table), then the next deal
     const all = msg.events || [];
-    const cut = S.endCut(all);
-    if (cut >= 0 && !all.slice(0, cut).some((e) => e.kind === "deal")) {
-      await showEnding(msg, prev, all.slice(0, cut));
-      if (msg.status !== "finished") await showState({ ...msg, events: all.slice(cut) });
+    const parts = S.endParts(all);
+    if (parts) {
+      await showEnding(msg, prev, parts);
+      if (msg.status !== "finished") await showState({ ...msg, events: all.slice(parts.cut) });
       return;
     }
   }
@@ -94,46 +94,79 @@ async function showState(msg) {
   }
 }
 
+/** The lines of `events` the bubble tells before a summary or the result (these word the ending). */
+function endingLines(events) {
+  return narrate(events).filter((l) => !S.ENDING_KINDS.has(l.event.kind) && (ANNOUNCED.has(l.event.kind) || l.sayings.length));
+}
+
+/** Announce `lines` and leave them on screen for their bubble's time (0.7 s when there is none); a click
+ * or a key goes on at once. */
+async function tell(lines) {
+  for (const line of lines) announce(line);
+  await S.until(() => !app.announceQueue.length, 5000);
+  await S.pause(lines.length ? Bubble.duration() : 700); // its bubble, read at the reader's pace
+}
+
 /**
- * The end of a hand or of a chica (`head`: the message's events up to it): the last move on the table
- * as it left it, its announcement, then the summary (or the mesa's result) over that final table.
- * The next deal (the rest of the message) is drawn by the caller only after the summary is closed.
+ * The end of a hand or of a chica (`parts`: sequence.js `endParts`), in order: the last move on the
+ * table as it left it (the scores as they were until its cards land: nothing of the end is shown while
+ * the move crosses the table), its announcement; a deal that decided the chica, its rondas announced
+ * with their points; then the summary (or the mesa's result) over that final table. The next deal (the
+ * rest of the message) is drawn by the caller only after the summary is closed.
  */
-async function showEnding(msg, prev, head) {
+async function showEnding(msg, prev, parts) {
+  const { move, hand, deal, head } = parts;
   const rects = snapshot();
   hideError(["stale", "illegal_move", "not_your_turn"]);
   const finished = msg.status === "finished";
+  app.announceQueue.length = 0; // older announcements give way to the end
+  Bubble.hide();
+  $("#result").hidden = true;
+  $("#draw-panel").hidden = true;
+  /** Draw `v` as the table of the ending: nobody's turn, no move to make, the mesa not over yet. */
+  const draw = (v, events) => {
+    app.msg = { ...msg, events, view: v, legal: [], moves: [], hints: [], status: "playing" };
+    app.pending = false;
+    renderAll();
+  };
+  // 1. the last move crosses the table; its points (and the end of the hand) once it has landed
+  const landing = [...move, ...hand];
+  const landed = S.endView(prev.view, deal.length ? landing : head); // the scores: the hand's end, or the chica's
+  landed.history = [...(prev.view.history || []), ...landing]; // the chica's end is the summary's
+  const crossing = { history: [...(prev.view.history || []), ...move], scores: prev.view.scores, score_marks: prev.view.score_marks };
+  draw({ ...landed, ...crossing }, move);
+  S.beginSkippable();
+  await animate(app.msg, prev, rects);
+  draw(landed, move);
+  Settings.onEvents(head);
+  await tell(endingLines(move));
+  // 2. a chica decided at the next deal: that deal and its rondas, with their points
+  if (deal.length) {
+    const decided = S.endView(prev.view, [...landing, ...deal]);
+    const won = parts.chica.find((e) => e.kind === "chica_won");
+    if (won) Object.assign(decided, { scores: won.scores, score_marks: won.score_marks });
+    draw(decided, deal);
+    await tell(endingLines(deal));
+  }
+  S.endSkip();
+  app.announceQueue.length = 0;
+  Bubble.hide();
+  // 3. the summary, or the mesa's result, over the table the ending left
   const ended = S.endView(prev.view, head);
+  if (finished) {
+    // the mesa's last message keeps its own view (the result reads it), with the table it ended on and
+    // the log of the hand it ended in, up to the end
+    const view = { ...msg.view, table: ended.table, last_drop: ended.last_drop, pile_sizes: ended.pile_sizes, history: ended.history };
+    app.msg = { ...msg, events: head, view };
+    renderAll();
+    app.finalEvents = msg.events || [];
+    showResult(app.msg, false);
+    return;
+  }
   if (head.some((e) => e.kind === "chica_won")) {
     ended.chicas = msg.view.chicas;
     ended.chica_results = msg.view.chica_results;
   }
-  // the mesa's last message keeps its own view (the result reads it), with the table it ended on
-  const shown = finished
-    ? { ...msg, events: head, view: { ...msg.view, table: ended.table, last_drop: ended.last_drop, pile_sizes: ended.pile_sizes } }
-    : { ...msg, events: head, view: ended, legal: [], moves: [], hints: [], status: "playing" };
-  app.msg = shown;
-  app.pending = false;
-  app.announceQueue.length = 0; // older announcements give way to the end
-  Bubble.hide();
-  renderAll();
-  if (!finished) $("#result").hidden = true;
-  $("#draw-panel").hidden = true;
-  S.beginSkippable();
-  await animate(shown, prev, rects);
-  Settings.onEvents(head);
-  const lines = narrate(head).filter(
-    (l) => !S.ENDING_KINDS.has(l.event.kind) && (ANNOUNCED.has(l.event.kind) || l.sayings.length),
-  );
-  for (const line of lines) announce(line);
-  // time to see the last move and read its announcement; a click or a key goes on at once
-  await S.until(() => !app.announceQueue.length, 5000);
-  await S.pause(lines.length ? Bubble.duration() : 700); // its bubble, read at the reader's pace
-  S.endSkip();
-  app.announceQueue.length = 0;
-  Bubble.hide();
-  if (finished) {
-    app.finalEvents = msg.events || [];
-    showResult(shown, false);
-  } else await showSummary(head, shown);
+  draw(ended, head);
+  await showSummary(head, app.msg);
 }

@@ -183,7 +183,8 @@ async function handOver(seat) {
 
 // -- the join page: take a seat back with the code ----------------------------------------------------------
 /**
- * The join page's form for a table that has started or is full: "¿Ya tenías asiento …? Escribe tu código".
+ * The join page's form for a table that has started or is full: "¿Ya tenías asiento …? Escribe tu código",
+ * at the top of `container` (the join page's actions, before the seats: in the first screen of a phone).
  * `joining` is the join page's {room, invite, info}; `enter(session)` goes to the table as that seat.
  */
 export function renderReclaim(container, joining, enter) {
@@ -203,7 +204,7 @@ export function renderReclaim(container, joining, enter) {
       event.preventDefault();
       submitReclaim(form, enter);
     });
-    container.append(form);
+    container.prepend(form); // the way back first, before what reads as a refusal (issue 25, item 14)
   }
   form.dataset.room = joining.room ?? "";
   form.dataset.invite = joining.invite ?? "";

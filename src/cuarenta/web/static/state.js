@@ -26,14 +26,24 @@ export function watching() {
   return Boolean(app.session?.watch);
 }
 
+/** The reader's own seat when the page speaks to them as "tú" (issue 25): a person who gave no name (a
+ * game against the computer); null otherwise (a name is the same for everyone, a spectator is nobody). */
+export function youSeat() {
+  if (watching()) return null;
+  const me = mySeat();
+  const info = seatInfo(me);
+  return info?.kind === "person" && !info.name ? me : null;
+}
+
 /** A seat's name, the same for every reader and spectator: the person's, or the computer's (the server
  * names every computer seat: docs/protocol.md `seats`). Where it is from is `seatRelation`'s. */
 export function seatName(seat) {
   const info = seatInfo(seat);
   if (info?.name) return info.name;
   if (info?.kind === "person") {
-    // a person who gave no name (a game against the computer): "Jugador" to themselves, else by number
-    return !watching() && seat === mySeat() ? t("page.name_placeholder") : t("name.seat", { n: seat + 1 });
+    // a person who gave no name (a game against the computer): "Tú" to themselves (their own events are
+    // told in the second person: i18n.js `describeEvent`), else by number
+    return seat === youSeat() ? t("page.you") : t("name.seat", { n: seat + 1 });
   }
   return t("page.names.computer_n", { n: seat + 1 }); // a computer seat with no name (an older server)
 }
@@ -50,10 +60,21 @@ export function seatRelation(seat) {
   return t(["page.seat_rel.you", "page.seat_rel.rival_right", "page.seat_rel.partner", "page.seat_rel.rival_left"][rel]);
 }
 
-/** A team's name, the same for everyone: the player's name at 2, the two names at 4 ("Ana y Don Lucho"). */
+/** A team's name, the same for everyone: the player's name at 2, the two names at 4 ("Ana y Don Lucho");
+ * a reader with no name: "Tú", or "Don Lucho y tú". */
 export function teamName(team) {
   if (players() === 2) return seatName(team);
+  const you = youSeat();
+  if (you !== null && team === you % 2) return t("page.you.pair", { other: seatName((you + 2) % 4) });
   return t("page.names.pair", { a: seatName(team), b: seatName(team + 2) });
+}
+
+/** A team's name after "para"/"for" ("+2 para Ana"): the reader with no name is "ti", "Don Lucho y para
+ * ti" ("you", "you and Don Lucho"); anyone else as `teamName`. */
+export function teamObject(team) {
+  const you = youSeat();
+  if (you === null || team !== you % 2) return teamName(team);
+  return players() === 2 ? t("page.you.object") : t("page.you.pair_object", { other: seatName((you + 2) % 4) });
 }
 
 /** A team from the reader's side: "tu equipo" / "rivales"; for a spectator, "pareja 1"/"pareja 2". */
@@ -70,7 +91,7 @@ export function scoreLine(numbers, first = null) {
 }
 
 export function names() {
-  return { seat: seatName, team: teamName, players: players(), pair: players() === 4 };
+  return { seat: seatName, team: teamName, teamObject, players: players(), pair: players() === 4, you: youSeat() };
 }
 export function levelName(level) {
   return pick(app.options?.level_labels?.[level]?.label, String(level ?? ""));

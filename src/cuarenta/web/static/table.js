@@ -55,6 +55,8 @@ export function renderAll(opts = {}) {
   Presence.refresh();
   Reactions.render();
   $("#ayudas-toggle").hidden = Presence.spectating();
+  // a spectator has no hand: its empty room goes (issue 25: the table menu stays in a landscape screen)
+  $("#screen-table").toggleAttribute("data-watching", Presence.spectating());
   Settings.ayudasIntro(!Presence.spectating());
 }
 

@@ -319,7 +319,9 @@ class Championships:
     # -- the walkover wait ---------------------------------------------------------------------------------
     def check_waits(self) -> None:
         """Every cached online championship: a table open for ``wait_minutes`` whose pairs are not seated:
-        a walkover when exactly one pair has both players seated, else the alert ``walkover_due``."""
+        a walkover when exactly one pair has both players seated, else the alert ``walkover_due``. A
+        partida whose walkover the committee reversed is never given one again by the server (only the
+        alert: the judge decides), so a reversal sticks and nothing loops."""
 
         now = self.wall()
         for cid in list(self._cache):
@@ -328,6 +330,9 @@ class Championships:
             if champ.status != "running" or champ.settings.venue != "online":
                 continue
             wait = champ.settings.wait_minutes * 60
+            reversed_walkover = {
+                d.partida for d in champ.decisions if d.kind == "walkover" and d.reversed_by is not None
+            }
             for partida in list(champ.rounds[-1]):
                 if partida.status != "running" or partida.id not in loaded.tables:
                     continue
@@ -345,7 +350,7 @@ class Championships:
                     if p is not None
                     and all(room.seats[i].kind != "open" for i, s in enumerate(partida.seats) if s == p)
                 ]
-                if len(seated) == 1:
+                if len(seated) == 1 and partida.id not in reversed_walkover:
                     self.apply(cid, Walkover(partida.id, seated[0], "the other pair did not come", "server"))
                 else:
                     loaded.alerts.setdefault(partida.id, set()).add("walkover_due")

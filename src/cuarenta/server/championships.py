@@ -81,6 +81,14 @@ def _refusal(exc: ChampionshipError) -> ChampionshipProblem:
     return ChampionshipProblem(exc.code, str(exc), 400 if bad else 409)
 
 
+def _pause_reason(champ: Championship, partida: str) -> str | None:
+    """The reason of the judge's pause in force at a partida (its last pause not reversed)."""
+    for decision in reversed(champ.decisions):
+        if decision.partida == partida and decision.kind == "pause" and decision.reversed_by is None:
+            return decision.reason
+    return None
+
+
 class Championships:
     """Every championship of the server (module docstring)."""
 
@@ -204,7 +212,9 @@ class Championships:
             else None
         )
         try:
-            cstore.append_action(self.store, cid, loaded.count + 1, action.to_dict(), pair=pair, unmap=unmap)
+            replaced = cstore.append_action(
+                self.store, cid, loaded.count + 1, action.to_dict(), pair=pair, unmap=unmap
+            )
         except StoreConflict:
             self._cache.pop(cid, None)
             raise ChampionshipProblem("stale", "the championship changed meanwhile: look again") from None
@@ -215,10 +225,10 @@ class Championships:
         if pair is not None:
             loaded.pairs[pair.pair] = pair
         if unmap is not None:
-            old = loaded.tables.pop(unmap, None)
-            if old is not None:
-                self.authority.paused.discard(old[0])
+            loaded.tables.pop(unmap, None)
         self._ensure_tables(loaded)
+        if replaced is not None:  # stopped with the decision; its people learn it once the new table is open
+            self.authority.table_rewritten(replaced)
         return opened
 
     def _ensure_tables(self, loaded: Loaded) -> None:
@@ -236,9 +246,14 @@ class Championships:
                 except (StoreError, TableError):
                     log.exception("the table of partida %s could not be opened (retried on load)", partida.id)
                     continue
-            room = loaded.tables[partida.id][0]
-            if (room in self.authority.paused) != partida.paused:
-                self.authority.set_paused(room, partida.paused)
+            room_id = loaded.tables[partida.id][0]
+            try:
+                if self.authority.table(room_id).paused != partida.paused:
+                    self.authority.set_paused(room_id, partida.paused, _pause_reason(champ, partida.id))
+            except (StoreError, TableError):
+                log.exception(
+                    "the table of partida %s could not be paused or resumed (again on load)", partida.id
+                )
 
     def _open_table(self, loaded: Loaded, partida: Partida) -> str:
         champ = loaded.champ
@@ -268,7 +283,10 @@ class Championships:
             # another process opened the partida's table first (its copy was replayed between the action
             # and its tables): that one is the partida's; this one is held paused, never reported
             log.info("partida %s has table %s already: %s is left paused", partida.id, mapped, room.id)
-            self.authority.set_paused(room.id, True)
+            try:
+                self.authority.set_paused(room.id, True)
+            except TableError:  # nobody sits at it: its seats are reserved for the mapped table's
+                log.exception("table %s could not be held paused", room.id)
             room = self.authority.table(mapped)
         loaded.tables[partida.id] = (room.id, now_text())
         return room.id

@@ -52,6 +52,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "store_unavailable": "the move could not be stored: it was not made (try again)",
     # championships (docs/championships.md "Running a championship")
     "paused": "a move at a championship's table its judge paused",
+    "table_replaced": "a move at a championship's table its judge's restart replaced (it is over)",
     "championship_table": "a rematch at a championship's table (a partida is one mesa)",
 }
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cuarenta.championship import Championship, Settings
-from cuarenta.championship.actions import Action, Decide, Register, Report, Walkover
+from cuarenta.championship.actions import Action, Decide, Register, Report, Review, Walkover
 from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallError, HallSheet, entry_from_dict
 from cuarenta.championship.model import Partida
@@ -79,6 +79,15 @@ def _refusal(exc: ChampionshipError) -> ChampionshipProblem:
     if exc.code in ("pair_unknown", "partida_unknown", "decision_unknown"):
         return ChampionshipProblem(exc.code, str(exc), 404)
     return ChampionshipProblem(exc.code, str(exc), 400 if bad else 409)
+
+
+def _decided(champ: Championship, action: Action) -> set[str | None]:
+    """The partida whose pause ``action`` may have changed: a judge's decision's, a reviewed one's."""
+    if isinstance(action, Decide):
+        return {action.partida}
+    if isinstance(action, Review) and 0 <= action.decision < len(champ.decisions):
+        return {champ.decisions[action.decision].partida}
+    return set()
 
 
 def _pause_reason(champ: Championship, partida: str) -> str | None:
@@ -226,14 +235,16 @@ class Championships:
             loaded.pairs[pair.pair] = pair
         if unmap is not None:
             loaded.tables.pop(unmap, None)
-        self._ensure_tables(loaded)
+        self._ensure_tables(loaded, _decided(loaded.champ, action))
         if replaced is not None:  # stopped with the decision; its people learn it once the new table is open
             self.authority.table_rewritten(replaced)
         return opened
 
-    def _ensure_tables(self, loaded: Loaded) -> None:
+    def _ensure_tables(self, loaded: Loaded, sync: set[str | None] | None = None) -> None:
         """Online: every running partida of the current round gets a table if it has none (also after a
-        crash between storing an action and opening its tables); paused flags follow the partidas."""
+        crash between storing an action and opening its tables); the tables' paused flags follow the
+        partidas of ``sync`` (those an action just paused or resumed), or all of them (``None``: on load,
+        also after a crash between a decision and its table's flag)."""
         champ = loaded.champ
         if champ.settings.venue != "online" or not champ.rounds:
             return
@@ -246,6 +257,8 @@ class Championships:
                 except (StoreError, TableError):
                     log.exception("the table of partida %s could not be opened (retried on load)", partida.id)
                     continue
+            if sync is not None and partida.id not in sync:
+                continue
             room_id = loaded.tables[partida.id][0]
             try:
                 if self.authority.table(room_id).paused != partida.paused:

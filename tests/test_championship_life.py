@@ -151,7 +151,7 @@ def a_persons_turn(client: TestClient, room: str, seats: list[dict[str, Any]]) -
     return [s["seat"] for s in seats].index(table(room).game.turn)
 
 
-# -- item 4: a paused table says so, to everyone at it, and offers no move -------------------------------------
+# -- item 4: a paused table says so, to everyone at it, and offers no move ---------------------------------
 def test_a_paused_table_tells_every_seat_and_spectator_and_offers_no_move_until_resumed(
     tmp_path: Path, spy: Spy
 ) -> None:
@@ -192,7 +192,7 @@ def test_a_paused_table_tells_every_seat_and_spectator_and_offers_no_move_until_
         check_all(spy)
 
 
-# -- item 1: a restart stops the old table at once, and says where the partida goes on --------------------------
+# -- item 1: a restart stops the old table at once, and says where the partida goes on ----------------------
 def test_a_restart_stops_the_old_table_at_once_and_tells_its_people_and_spectators(
     tmp_path: Path, spy: Spy
 ) -> None:
@@ -242,10 +242,10 @@ def test_a_restart_stops_the_old_table_at_once_and_tells_its_people_and_spectato
             # the pair sits again: at the partida's new table
             assert sit(client, cid, ases, 0)["room"] == new_id
         check_all(spy)
-    with app(tmp_path) as client:  # a new process on the same data: the old table is still over
-        with Seat(client, spy) as ana:
-            state = ana.join(old_id, seats[1]["token"])
-            assert state["table"]["replaced"] is True and state["legal"] == []
-            rooms = client.app.state.rooms  # type: ignore[attr-defined]
-            assert rooms.table(old_id).computer_to_move() is None
-            assert client.get(f"/api/championships/{cid}").json()["tables"]["r1t1"] == new_id
+    # a new process on the same data: the old table is still over
+    with app(tmp_path) as client, Seat(client, spy) as ana:
+        state = ana.join(old_id, seats[1]["token"])
+        assert state["table"]["replaced"] is True and state["legal"] == []
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        assert rooms.table(old_id).computer_to_move() is None
+        assert client.get(f"/api/championships/{cid}").json()["tables"]["r1t1"] == new_id

@@ -116,9 +116,7 @@ def test_a_paused_table_says_so_on_every_page_and_offers_no_move_until_resumed(
         expect(halt).to_be_in_viewport()
     expect(turn.get_by_test_id("status")).to_contain_text("Mesa en pausa")
     expect(turn.get_by_test_id("table-screen")).to_have_attribute("data-ready", "0")
-    assert turn.get_by_test_id("hand-card").evaluate_all(
-        "cards => cards.every((c) => c.getAttribute('aria-disabled') === 'true')"
-    )
+    expect(turn.locator('[data-testid=hand-card][aria-disabled="false"]')).to_have_count(0)
     turn.get_by_test_id("hand-card").first.click(force=True)  # a tap plays nothing: no move is offered
     expect(turn.get_by_test_id("status")).to_contain_text("Mesa en pausa")
     assert sent_moves(log) == moves

@@ -103,8 +103,10 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
-    def start(self, timeout: float = 30.0) -> None:
-        """Start the process and wait until ``/api/health`` answers (fails with the server's log)."""
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the process and wait until ``/api/health`` answers (fails with the server's log; at once
+        if it exits). ``timeout`` only bounds a start that hangs: on the tests' 2-core machine under load a
+        start took more than 30 s (tests/support/cluster.py START_SECONDS)."""
         assert self.proc is None, "already running"
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.starts += 1

@@ -61,14 +61,17 @@ def test_a_rated_partida_rates_the_profiles_that_sat_and_reports_its_result(tmp_
         seats = sit_all(client, sit, tokens, profiles)
         # the first sat again (its page opened anew): a new token, the same profile
         assert seats[0]["token"] != first.json()["token"]
-        # the judge restarts the partida: its old table, played out, reports nothing and rates nobody
+        # the judge restarts the partida: its old table stops at once (issue 25: nobody is offered a move
+        # there), reports nothing and rates nobody
         restarted = client.post(
             f"/api/championships/{cid}/partidas/r1t1/decisions",
             json={"decision": "restart", "reason": "cartas mal repartidas"},
             headers=bearer(made["judge"]),
         )
         assert restarted.status_code == 200, restarted.text
-        play(client, spy, seats)
+        with address(client, HOSTS[0]), Seat(client, spy) as ana:
+            old = ana.join(seats[0]["room"], seats[0]["token"])
+            assert old["table"]["replaced"] is True and old["legal"] == []
         for proof in (p for pair in profiles for p in pair):
             assert client.get(f"/api/profiles/{proof['id']}").json()["games"] == []
         assert client.get(f"/api/championships/{cid}").json()["rounds"][0][0]["status"] == "running"

@@ -208,11 +208,11 @@ def test_a_restart_opens_a_fresh_table_with_the_same_deals_and_the_old_one_does_
         new_id = answer.json()["room"]
         assert new_id != old_id and public(client, cid)["tables"]["r1t1"] == new_id
         assert rooms.table(new_id).seed == rooms.table(old_id).seed
-        in_loop(client, rooms.set_paused, new_id, True)  # hold the new table while the old one finishes
-        until(lambda: rooms.table(old_id).game.is_over)
-        assert public(client, cid)["rounds"][0][0]["status"] == "running"  # the old room did not report
-        in_loop(client, rooms.set_paused, new_id, False)
+        old = rooms.table(old_id)
+        stopped = old.state
+        assert old.replaced and old.computer_to_move() is None  # the old table stopped at once (issue 25)
         done = finished(client, cid)
+        assert rooms.table(old_id).state == stopped  # its computers never moved again: it never reported
         loaded = service(client).get(cid)
         reports = [a for a in loaded.champ.actions if isinstance(a, Report)]
         new = rooms.table(new_id).game

@@ -433,6 +433,8 @@ def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
         # a championship's table, paused by its judge or asked for a rematch: test_championship_server_more
         "paused",
         "championship_table",
+        # a championship's table replaced by its judge's restart: test_championship_life
+        "table_replaced",
     }
     check_all(spy)
 

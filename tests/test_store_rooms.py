@@ -192,6 +192,7 @@ def without_sayings(view: dict[str, Any]) -> dict[str, Any]:
             "action 3",
         ),
         (["UPDATE rooms SET state = state + 2 WHERE id = :room"], "does not match the log"),
+        (["UPDATE rooms SET state = state - 1 WHERE id = :room"], "does not match the log"),
         (["UPDATE rooms SET mesa_state = 5 WHERE id = :room"], "does not match the log"),
         (["UPDATE rooms SET status = 'finished' WHERE id = :room"], "replays to 'playing'"),
         (["UPDATE rooms SET mesa = 2 WHERE id = :room"], "is not a count"),
@@ -469,3 +470,32 @@ def test_a_move_stored_between_the_reads_of_a_room_and_its_log_is_read_again_not
         assert found is not None and racing.rows == 2
         room = room_from_row(*found)
         assert room.game.to_json() == rooms_of(client).get(room_id).game.to_json()
+
+
+class MoveBeforeEveryLog(MoveBetweenReads):
+    """A table so busy that a move is stored between every read of its row and its log."""
+
+    def load_actions(self, room_id: str, mesa: int, after: int = 0) -> list[tuple[int, str]]:
+        if self.sneak is not None:
+            self.sneak()
+        return self.store.load_actions(room_id, mesa, after)
+
+
+def test_a_room_whose_moves_outrun_every_read_is_read_as_its_row_says_not_corrupt(tmp_path: Path) -> None:
+    """A cluster node reading a busy table on a loaded machine (issue 25 item 18: a championship's
+    ``GET`` answered ``corrupt_room``): every read of its log is a move ahead of its row, so the row's
+    version changes between the reads; the room is the one at the last row's version."""
+    from cuarenta.server.authority.rows import READ_AGAIN, read_room, room_from_row
+
+    with serving(tmp_path) as client, Socket(client) as sock:
+        room_id, token = new_room(client)
+        sock.join(room_id, token)
+        sock.play(2)
+        store = store_of(client)
+        racing = MoveBeforeEveryLog(store, lambda: sock.play(1))
+        found = read_room(racing, room_id)
+        assert found is not None and racing.rows == READ_AGAIN
+        row, log = found
+        room = room_from_row(row, log)  # not corrupt: the log as it was at the row's version
+        assert room.state == row.state and room.version == row.version
+        assert len(room.game.actions) < len(store.load_actions(room_id, row.mesa))

@@ -335,13 +335,33 @@ def start_node(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(
-            lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 30, f"{name} answers"
-        )
-    except AssertionError:
-        node.kill()  # not left running after the test (nobody else holds it)
+        wait_started(node, base, name)
+    except BaseException:
+        node.kill()  # not left running: nobody else holds it (the test's cluster adds it only once started)
         raise
     return node, base
+
+
+#: The longest a node may take to answer after its process started: only a bound against a start that
+#: hangs. A node starts in about 3 s on an idle machine, but 16 to 36 s on the 2-core machine of the
+#: tests when other work loads it (each start imports the server, 3 s of CPU, and migrates a fresh
+#: database): a start that is slow is not a failure, and a process that exits is seen at once.
+START_SECONDS = 180.0
+
+
+def wait_started(process: Process, base: str, name: str) -> None:
+    """Wait until the node's ``/api/health`` answers, as long as its process runs (at most
+    :data:`START_SECONDS`); a process that exits before fails at once, with the end of its log."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return
+        if not process.alive():
+            tail = process.log.read_text(errors="replace").splitlines()[-20:]
+            raise AssertionError(f"{name} exited before it answered; its log ends:\n" + "\n".join(tail))
+        time.sleep(0.05)
+    raise AssertionError(f"{name} answers: not within {START_SECONDS:g} s")
 
 
 def start_worker(root: Path, name: str, pg: Postgres, redis: RedisServer, *options: str) -> Process:

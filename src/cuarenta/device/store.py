@@ -178,6 +178,7 @@ class MemoryStore:
         seats: Sequence[SeatRow],
         version: int | None = None,
         seed: str | None = None,
+        table_options: str | None = None,
     ) -> None:
         found = self._stored(room_id, version)
         by_seat = {s.seat: s for s in found.row.seats}
@@ -195,6 +196,7 @@ class MemoryStore:
             mesa_state=mesa_state,
             seats=tuple(by_seat[n] for n in sorted(by_seat)),
             seed=found.row.seed if seed is None else seed,
+            table_options=found.row.table_options if table_options is None else table_options,
         )
         self._commit(StoredRoom(row, found.actions, found.finished))
 

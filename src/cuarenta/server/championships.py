@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cuarenta.championship import Championship, Settings
-from cuarenta.championship.actions import Action, Decide, Register, Report, Walkover
+from cuarenta.championship.actions import Action, Decide, Register, Report, Review, Walkover
 from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallError, HallSheet, entry_from_dict
 from cuarenta.championship.model import Partida
@@ -79,6 +79,23 @@ def _refusal(exc: ChampionshipError) -> ChampionshipProblem:
     if exc.code in ("pair_unknown", "partida_unknown", "decision_unknown"):
         return ChampionshipProblem(exc.code, str(exc), 404)
     return ChampionshipProblem(exc.code, str(exc), 400 if bad else 409)
+
+
+def _decided(champ: Championship, action: Action) -> set[str | None]:
+    """The partida whose pause ``action`` may have changed: a judge's decision's, a reviewed one's."""
+    if isinstance(action, Decide):
+        return {action.partida}
+    if isinstance(action, Review) and 0 <= action.decision < len(champ.decisions):
+        return {champ.decisions[action.decision].partida}
+    return set()
+
+
+def _pause_reason(champ: Championship, partida: str) -> str | None:
+    """The reason of the judge's pause in force at a partida (its last pause not reversed)."""
+    for decision in reversed(champ.decisions):
+        if decision.partida == partida and decision.kind == "pause" and decision.reversed_by is None:
+            return decision.reason
+    return None
 
 
 class Championships:
@@ -204,7 +221,9 @@ class Championships:
             else None
         )
         try:
-            cstore.append_action(self.store, cid, loaded.count + 1, action.to_dict(), pair=pair, unmap=unmap)
+            replaced = cstore.append_action(
+                self.store, cid, loaded.count + 1, action.to_dict(), pair=pair, unmap=unmap
+            )
         except StoreConflict:
             self._cache.pop(cid, None)
             raise ChampionshipProblem("stale", "the championship changed meanwhile: look again") from None
@@ -215,15 +234,17 @@ class Championships:
         if pair is not None:
             loaded.pairs[pair.pair] = pair
         if unmap is not None:
-            old = loaded.tables.pop(unmap, None)
-            if old is not None:
-                self.authority.paused.discard(old[0])
-        self._ensure_tables(loaded)
+            loaded.tables.pop(unmap, None)
+        self._ensure_tables(loaded, _decided(loaded.champ, action))
+        if replaced is not None:  # stopped with the decision; its people learn it once the new table is open
+            self.authority.table_rewritten(replaced)
         return opened
 
-    def _ensure_tables(self, loaded: Loaded) -> None:
+    def _ensure_tables(self, loaded: Loaded, sync: set[str | None] | None = None) -> None:
         """Online: every running partida of the current round gets a table if it has none (also after a
-        crash between storing an action and opening its tables); paused flags follow the partidas."""
+        crash between storing an action and opening its tables); the tables' paused flags follow the
+        partidas of ``sync`` (those an action just paused or resumed), or all of them (``None``: on load,
+        also after a crash between a decision and its table's flag)."""
         champ = loaded.champ
         if champ.settings.venue != "online" or not champ.rounds:
             return
@@ -236,9 +257,16 @@ class Championships:
                 except (StoreError, TableError):
                     log.exception("the table of partida %s could not be opened (retried on load)", partida.id)
                     continue
-            room = loaded.tables[partida.id][0]
-            if (room in self.authority.paused) != partida.paused:
-                self.authority.set_paused(room, partida.paused)
+            if sync is not None and partida.id not in sync:
+                continue
+            room_id = loaded.tables[partida.id][0]
+            try:
+                if self.authority.table(room_id).paused != partida.paused:
+                    self.authority.set_paused(room_id, partida.paused, _pause_reason(champ, partida.id))
+            except (StoreError, TableError):
+                log.exception(
+                    "the table of partida %s could not be paused or resumed (again on load)", partida.id
+                )
 
     def _open_table(self, loaded: Loaded, partida: Partida) -> str:
         champ = loaded.champ
@@ -268,7 +296,10 @@ class Championships:
             # another process opened the partida's table first (its copy was replayed between the action
             # and its tables): that one is the partida's; this one is held paused, never reported
             log.info("partida %s has table %s already: %s is left paused", partida.id, mapped, room.id)
-            self.authority.set_paused(room.id, True)
+            try:
+                self.authority.set_paused(room.id, True)
+            except TableError:  # nobody sits at it: its seats are reserved for the mapped table's
+                log.exception("table %s could not be held paused", room.id)
             room = self.authority.table(mapped)
         loaded.tables[partida.id] = (room.id, now_text())
         return room.id
@@ -319,7 +350,9 @@ class Championships:
     # -- the walkover wait ---------------------------------------------------------------------------------
     def check_waits(self) -> None:
         """Every cached online championship: a table open for ``wait_minutes`` whose pairs are not seated:
-        a walkover when exactly one pair has both players seated, else the alert ``walkover_due``."""
+        a walkover when exactly one pair has both players seated, else the alert ``walkover_due``. A
+        partida whose walkover the committee reversed is never given one again by the server (only the
+        alert: the judge decides), so a reversal sticks and nothing loops."""
 
         now = self.wall()
         for cid in list(self._cache):
@@ -328,6 +361,9 @@ class Championships:
             if champ.status != "running" or champ.settings.venue != "online":
                 continue
             wait = champ.settings.wait_minutes * 60
+            reversed_walkover = {
+                d.partida for d in champ.decisions if d.kind == "walkover" and d.reversed_by is not None
+            }
             for partida in list(champ.rounds[-1]):
                 if partida.status != "running" or partida.id not in loaded.tables:
                     continue
@@ -345,7 +381,7 @@ class Championships:
                     if p is not None
                     and all(room.seats[i].kind != "open" for i, s in enumerate(partida.seats) if s == p)
                 ]
-                if len(seated) == 1:
+                if len(seated) == 1 and partida.id not in reversed_walkover:
                     self.apply(cid, Walkover(partida.id, seated[0], "the other pair did not come", "server"))
                 else:
                     loaded.alerts.setdefault(partida.id, set()).add("walkover_due")

@@ -54,6 +54,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "(ask for the state again before trying again; the state follows once the database answers)",
     # championships (docs/championships.md "Running a championship")
     "paused": "a move at a championship's table its judge paused",
+    "table_replaced": "a move at a championship's table its judge's restart replaced (it is over)",
     "championship_table": "a rematch at a championship's table (a partida is one mesa)",
 }
 

@@ -230,8 +230,8 @@ class MoveWorker:
             log.warning("job for room %s dropped: %s", room_id, exc)
             return False
         game = room.game
-        if room.version != version or not room.started or game.is_over or game.turn != seat:
-            return False
+        if room.version != version or not room.started or game.is_over or game.turn != seat or room.halted:
+            return False  # gone, or a championship table paused or replaced since the job was made
         started = time.perf_counter()
         action = await rooms.choose(room, seat, level)
         thought = time.perf_counter() - started

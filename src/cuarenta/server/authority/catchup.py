@@ -11,7 +11,7 @@ import dataclasses
 
 from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
-from cuarenta.server.authority.model import Room, Seat
+from cuarenta.server.authority.model import Room, Seat, TableOptions
 from cuarenta.server.authority.ports import RoomRow, StorePort
 from cuarenta.server.authority.rows import play_logged, read_room, room_from_row
 
@@ -48,6 +48,13 @@ def refresh(store: StorePort, room: Room) -> bool:
         row.started,
         row.version,
     )
+    if row.table_options is not None:  # a championship table paused or replaced elsewhere
+        try:
+            room.table = TableOptions.from_json(row.table_options)
+        except ValueError as exc:
+            raise RoomProblem(
+                "corrupt_room", f"room {room.id}: its table's options do not read: {exc}"
+            ) from None
     for stored in row.seats:  # seats change at tables (joins, leaves); presence stays as it is
         seat = room.seats[stored.seat]
         now = seat.to_row()

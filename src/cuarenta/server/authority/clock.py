@@ -40,10 +40,11 @@ def grace_at_start(room: Room, *, now: float) -> None:
 
 
 def turn_deadline(room: Room, *, now: float) -> None:
-    """After a change: the turn clock starts for a person's new turn (kept if it runs for this state)."""
+    """After a change: the turn clock starts for a person's new turn (kept if it runs for this state).
+    A halted table (paused by its judge, or replaced) runs no clock: its resume starts a whole turn."""
     table = room.table
     assert table is not None
-    if table.clock is None or not room.started or room.game.is_over:
+    if table.clock is None or not room.started or room.game.is_over or room.halted:
         room.deadline = None
         return
     if room.deadline is not None and room.deadline[0] == room.state:

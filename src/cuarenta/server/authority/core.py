@@ -85,6 +85,9 @@ from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make
 
 log = logging.getLogger("cuarenta.server")
 
+#: How many times a change of a table's options is tried again on the stored version when another server
+#: process changed the room first (a move: the judge's pause waits for nothing).
+TABLE_WRITE_TRIES: Final = 5
 #: Spectators coming and going are told to the table at most once in this many seconds: a ``table``
 #: message with the count, not one message per spectator to every socket (issue 15).
 WATCHERS_SECONDS: Final = 1.0
@@ -191,9 +194,6 @@ class Authority:
         #: called with the room and its stored row once a table's mesa is finished
         self.finished_hooks: list[Callable[[Room, FinishedRow], None]] = []
         self._rooms: dict[str, Room] = {}  #: least recently used first
-        #: the championship tables paused by their judge (the championships service keeps it: a room
-        #: loaded again from the store gets its flag from here)
-        self.paused: set[str] = set()
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         #: rooms whose last write's outcome is unknown, each with the task that finds it out
         self._settling: dict[str, asyncio.Task[bool | None]] = {}
@@ -291,7 +291,6 @@ class Authority:
         except StoreError as exc:
             raise store_problem(room_id, exc) from None
         room = room_from_row(row, actions)
-        room.paused = room.id in self.paused
         self._remember(room)
         self.bus.read(room_id)
         return room
@@ -549,6 +548,10 @@ class Authority:
         assert room.table is not None
         if room.table.championship is None:
             raise TableError("not_championship", "this table is not a championship's")
+        if room.replaced:  # the pair's place is its partida's new table (the service never sends it here)
+            halted = self.halt_problem(room)
+            assert halted is not None
+            raise halted
         before = room.seats[seat]
         if room.table.rated:
             if profile is None:
@@ -588,20 +591,67 @@ class Authority:
             raise TableError("seat_not_open", f"seat {seat} is played by the computer now")
         return NewSeat(room.id, seat, token, code)
 
-    def set_paused(self, room_id: str, paused: bool) -> Room:
+    def set_paused(self, room_id: str, paused: bool, reason: str | None = None) -> Room:
         """Pause or resume a championship's table (its judge's decision, stored by the championships
-        service first): while paused, moves are refused (``paused``) and the computers wait; the table is
-        told (a ``table`` message with ``table.paused``)."""
-        if paused:
-            self.paused.add(room_id)
-        else:
-            self.paused.discard(room_id)
+        service first), with the judge's ``reason``: stored with the room (every process and worker that
+        reads it knows it). While paused, moves are refused (``paused``), no move is offered, no turn clock
+        runs and the computers wait; every socket of the table is told (its ``table.paused`` and
+        ``table.pause_reason``, and on resume its moves again). :class:`TableError` if it cannot be stored."""
         room = self.table(room_id)
-        room.paused = paused
-        self._tell_table(room)
-        if not paused:
-            self.scheduler.kick(room)
+        self._set_table(room, paused=paused, pause_reason=reason if paused else None)
         return room
+
+    def _set_table(self, room: Room, **changes: Any) -> None:
+        """Change a table's stored options (``paused``, ``pause_reason``: :class:`TableOptions`) and tell
+        everyone: a compare-and-set on the room, tried again on the stored version when another process
+        wrote first; ``store_unavailable`` (nothing changed) if the store cannot take it."""
+        for _ in range(TABLE_WRITE_TRIES):
+            before = room.table
+            assert before is not None
+            after = dataclasses.replace(before, **changes)
+            if after == before:
+                return
+            room.table = after
+            try:
+                self._store_seats(room, options=True)
+            except StoreConflict:  # another process changed the room first: on its version, again
+                room.table = before
+                self.catch_up(room)
+                continue
+            except StoreError as exc:
+                room.table = before
+                raise _unstored(exc) from None
+            self._tell(room)  # its state (no move offered while halted), the clock, the computers
+            return
+        raise _stale(room)
+
+    def table_rewritten(self, room_id: str) -> None:
+        """A table's stored row was changed by another writer on this process (the championships service
+        marks a table ``replaced`` in the transaction of the judge's restart): its copy here is brought
+        up to date and its sockets told, and every other process with sockets at it is told too."""
+        room = self._rooms.get(room_id)
+        try:
+            if room is None:  # its sockets may be on another node: read it to tell them
+                room = self.get(room_id)
+            elif self.refresh(room):
+                self.caught_up(room)
+        except (RoomProblem, StoreError):
+            log.exception("table %s could not be read again after it was rewritten", room_id)
+            return
+        self.bus.stored(room, None)
+
+    @staticmethod
+    def halt_problem(room: Room) -> TableError | None:
+        """The refusal of a move at a halted championship table: ``table_replaced`` (a restart moved its
+        partida to a new table: this one is over) or ``paused`` (its judge paused it); ``None``."""
+        if room.replaced:
+            return TableError(
+                "table_replaced",
+                "the judge restarted this partida at a new table: this one is over, play on at the new one",
+            )
+        if room.paused:
+            return TableError("paused", "the judge paused this table: wait until it is resumed")
+        return None
 
     def table(self, room_id: str) -> Room:
         """A table (loaded if needed): ``unknown_room``, or ``not_a_table`` for a room against the
@@ -910,9 +960,10 @@ class Authority:
         clock.grace_at_start(room, now=self.wall())
         self._changed(room)
 
-    def _store_seats(self, room: Room, *, seed: bool = False) -> None:
+    def _store_seats(self, room: Room, *, seed: bool = False, options: bool = False) -> None:
         """Write the table's seats and counters (and, with ``seed``, the room's seed: the start deals
-        anew): a compare-and-set on its version (:class:`StoreConflict` if another process was first)."""
+        anew; with ``options``, its :class:`TableOptions`): a compare-and-set on its version
+        (:class:`StoreConflict` if another process was first)."""
         self.store.save_seats(
             room.id,
             updated=now_text(),
@@ -923,6 +974,7 @@ class Authority:
             seats=[s.to_row() for s in room.seats],
             version=room.version,
             seed=dumps(room.seed) if seed else None,
+            table_options=room.table.to_json() if options and room.table is not None else None,
         )
         room.version += 1
         self.bus.stored(room, None)
@@ -1052,8 +1104,9 @@ class Authority:
         if room is not None and room.table is not None and conn.seat is None:
             raise TableError("not_joined", "a spectator watches: join with a seat's token to play")
         room, seat = self._joined(conn)
-        if room.paused:
-            raise TableError("paused", "the judge paused this table: wait until it is resumed")
+        halted = self.halt_problem(room)
+        if halted is not None:
+            raise halted
         game = room.game
         if game.is_over:
             over = GameOverError.of("game_over")
@@ -1221,7 +1274,7 @@ class Authority:
     def _refused(self, room: Room, exc: StoreError) -> TableError:
         if isinstance(exc, StoreConflict):
             self.catch_up(room)
-            return _stale(room)
+            return self.halt_problem(room) or _stale(room)  # another process may have halted the table
         if isinstance(exc, StoreUnknown):
             self.settle_later(room, exc)
             return _unknown(exc)
@@ -1544,6 +1597,7 @@ __all__ = [
     "FRIEND",
     "GRACE_MAX",
     "LOBBY_MAX",
+    "TABLE_WRITE_TRIES",
     "WATCHERS_SECONDS",
     "Authority",
     "NewSeat",

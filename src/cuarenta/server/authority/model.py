@@ -138,6 +138,13 @@ class TableOptions:
     #: the partida's; ``None`` for a table with friends (rows stored before them read as ``None``)
     championship: str | None = None
     partida: str | None = None
+    #: a championship's table that its judge paused (moves refused, the computers wait) and why, as the
+    #: judge wrote it; one that the judge's restart replaced: it stops for good, its partida goes on at a
+    #: new table (docs/championships.md "Running a championship"). Stored with the room: every server
+    #: process and worker that reads it knows it.
+    paused: bool = False
+    pause_reason: str | None = None
+    replaced: bool = False
 
     def to_json(self) -> str:
         return dumps(dataclasses.asdict(self))
@@ -152,13 +159,20 @@ class TableOptions:
             options = cls(**data)
         except TypeError as exc:
             raise ValueError(f"the table's options do not read: {exc}") from None
-        if not isinstance(options.invite, str) or options.level not in registry.PLAYER_NAMES:
+        if (
+            not isinstance(options.invite, str)
+            or options.level not in registry.PLAYER_NAMES
+            or not isinstance(options.paused, bool)
+            or not isinstance(options.replaced, bool)
+            or not isinstance(options.pause_reason, str | None)
+        ):
             raise ValueError(f"the table's options are not valid: {data}")
         return options
 
     def public(self) -> dict[str, Any]:
         """What everyone at the table may know (never the invite code); a championship's table also says
-        its championship and partida."""
+        its championship and partida, whether its judge paused it (and why) and whether a restart
+        replaced it."""
         out: dict[str, Any] = {
             "creator": self.creator,
             "level": self.level,
@@ -169,6 +183,8 @@ class TableOptions:
         }
         if self.championship is not None:
             out["championship"], out["partida"] = self.championship, self.partida
+            out["paused"], out["pause_reason"] = self.paused, self.pause_reason if self.paused else None
+            out["replaced"] = self.replaced
         return out
 
 
@@ -250,9 +266,21 @@ class Room:
     _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_dealt``
     _wired_dealt: tuple[int, int] = (0, 0)
     wire: Any = None  #: the version-2 state of the room (authority/wire/events.py: WireState), if any
-    #: a championship's table paused by its judge: moves are refused and the computers wait (the truth
-    #: is the championship's action log; the authority's ``paused`` set brings it back on a reload)
-    paused: bool = False
+
+    @property
+    def paused(self) -> bool:
+        """A championship's table paused by its judge: moves are refused and the computers wait."""
+        return self.table is not None and self.table.paused
+
+    @property
+    def replaced(self) -> bool:
+        """A championship's table replaced by its judge's restart: it stops for good."""
+        return self.table is not None and self.table.replaced
+
+    @property
+    def halted(self) -> bool:
+        """Paused or replaced: nobody moves (no legal move is offered, no turn clock runs)."""
+        return self.paused or self.replaced
 
     @property
     def players(self) -> int:
@@ -303,7 +331,7 @@ class Room:
     def computer_to_move(self) -> int | None:
         """The seat whose turn the computer plays now (:meth:`plays_for`), or ``None`` (a person's turn, a
         table that waits, or the mesa is over)."""
-        if self.game.is_over or not self.started or self.paused:
+        if self.game.is_over or not self.started or self.halted:
             return None
         turn = self.game.turn
         return turn if self.plays_for(turn) is not None else None

@@ -199,6 +199,7 @@ class StorePort(Protocol):
         seats: Sequence[SeatRow],
         version: int | None = None,
         seed: str | None = None,
+        table_options: str | None = None,
     ) -> None: ...
 
     def save_room(

@@ -74,8 +74,6 @@ def table_info(room: Room) -> dict[str, Any] | None:
         "deadline": int(deadline[1] * 1000) if deadline is not None and running else None,
         "rematch": sorted(room.rematch),
     }
-    if room.table.championship is not None:  # a championship's table: its judge may pause it
-        info["paused"] = room.paused
     return info
 
 

@@ -72,16 +72,24 @@ READ_AGAIN: Final = 5
 def read_room(store: StorePort, room_id: str) -> tuple[RoomRow, list[tuple[int, str]]] | None:
     """The room's row and the log of its mesa, read so that they agree (``None``: no such room). They are
     two reads, and another server process (a cluster) may store a move between them: a log longer than
-    the row counts is read again with a new row, a few times; one that still does not agree is returned
-    as it is, for :func:`room_from_row` to refuse as corrupt."""
+    the row counts is read again with a new row, a few times. A table that moved on between every two
+    reads (its row's version changed meanwhile: a busy table on a loaded machine) is given as its row
+    says, with the first actions of the log, which are the room at that version (the log of a mesa only
+    grows); a row that did not change while its log stayed longer is returned as it is, for
+    :func:`room_from_row` to refuse as corrupt."""
     found = None
+    versions: set[int] = set()
     for _ in range(READ_AGAIN):
         row = store.load_room(room_id)
         if row is None:
             return None
         found = (row, store.load_actions(room_id, row.mesa))
         if len(found[1]) <= row.state - row.mesa_state:
-            break
+            return found
+        versions.add(row.version)
+    if found is not None and len(versions) > 1 and found[0].state >= found[0].mesa_state:
+        row, log = found
+        return row, log[: row.state - row.mesa_state]
     return found
 
 

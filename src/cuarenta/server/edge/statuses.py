@@ -54,6 +54,7 @@ STATUS: Final[dict[str, int]] = {
     "championship_seat": 403,
     "not_championship": 404,
     "paused": 409,
+    "table_replaced": 409,
     "championship_table": 409,
     "unknown_championship": 404,
     "unknown_partida": 404,

@@ -159,13 +159,16 @@ def append_action(
     *,
     pair: PairRow | None = None,
     unmap: str | None = None,
-) -> None:
+) -> str | None:
     """Append action ``seq`` (a compare-and-set: :class:`StoreConflict` if it is stored already), with a
-    new pair's row in the same transaction when the action registers one, and the partida ``unmap``'s
-    table mapping deleted in it when the action is a restart (its next table is opened after)."""
+    new pair's row in the same transaction when the action registers one, and, when the action is a
+    restart, the partida ``unmap``'s table mapping deleted in it and that table marked ``replaced`` (its
+    options, and its version up by one: every process' copy of it reads it again and stops; its next
+    table is opened after). Returns the room so replaced, if any."""
     when = now_text()
 
-    def work(conn: sa.Connection) -> None:
+    def work(conn: sa.Connection) -> str | None:
+        replaced = None
         conn.execute(
             actions_t.insert(),
             {"championship": championship, "seq": seq, "action": dumps(action), "at": when},
@@ -181,14 +184,33 @@ def append_action(
                 },
             )
         if unmap is not None:
-            conn.execute(
-                tables_t.delete().where(
-                    (tables_t.c.championship == championship) & (tables_t.c.partida == unmap)
-                )
-            )
+            mapped = (tables_t.c.championship == championship) & (tables_t.c.partida == unmap)
+            replaced = conn.execute(sa.select(tables_t.c.room).where(mapped)).scalar()
+            conn.execute(tables_t.delete().where(mapped))
+            if replaced is not None:
+                _mark_replaced(conn, replaced, when)
         conn.execute(champs_t.update().where(champs_t.c.id == championship).values(updated=when))
+        return replaced
 
-    _write(store, f"storing action {seq} of championship {championship}", work, conflict=True)
+    found: str | None = _write(
+        store, f"storing action {seq} of championship {championship}", work, conflict=True
+    )
+    return found
+
+
+def _mark_replaced(conn: sa.Connection, room: str, when: str) -> None:
+    """Mark a championship table ``replaced`` in its stored options (``TableOptions.replaced``), its
+    version up by one (a compare-and-set writer of the room finds it changed and reads it again)."""
+    options = conn.execute(sa.select(rooms_t.c.table_options).where(rooms_t.c.id == room)).scalar()
+    if options is None:
+        return
+    data = json.loads(options)
+    data["replaced"] = True
+    conn.execute(
+        rooms_t.update()
+        .where(rooms_t.c.id == room)
+        .values(table_options=dumps(data), version=rooms_t.c.version + 1, updated=when)
+    )
 
 
 def load_pairs(store: Store, championship: str) -> dict[str, PairRow]:

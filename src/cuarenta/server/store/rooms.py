@@ -115,13 +115,14 @@ def save_seats(
     seats: Sequence[SeatRow],
     version: int | None = None,
     seed: str | None = None,
+    table_options: str | None = None,
 ) -> None:
     """A table's seats changed (someone joined or left, a seat became a computer player) or it
     started: write every seat, ``started`` and the room's counters, in one transaction, or nothing
     (:class:`StoreError`). With ``version`` (the room's version the writer read) the write is a
     compare-and-set: :class:`StoreConflict` if the room has changed since (the version goes up by one
     on every write). ``seed`` (JSON, as :class:`RoomRow`'s) replaces the room's seed: a table is dealt
-    when it starts."""
+    when it starts; ``table_options`` (JSON) its options (a championship table paused by its judge)."""
 
     def write(conn: sa.Connection) -> None:
         r = rooms_table.c
@@ -136,6 +137,8 @@ def save_seats(
         }
         if seed is not None:
             values["seed"] = seed
+        if table_options is not None:
+            values["table_options"] = table_options
         changed = conn.execute(rooms_table.update().where(*where).values(**values))
         if changed.rowcount != 1:
             _no_room(conn, room_id, version)

@@ -36,6 +36,7 @@ import {
 import { isTable, renderRematch } from "./presence.js";
 import { loadLobby, relabelFriends, routeHash, waiting, wireFriends } from "./friends.js";
 import { relabelChamp, routeChamp, wireChamp } from "./champ-route.js";
+import { wireChampTable } from "./champ-table.js";
 import { isFresh } from "./queue.js";
 import { watchFromHash } from "./spectator.js";
 import { showScreen } from "./screens.js";
@@ -148,6 +149,7 @@ function wire() {
   for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
   wireFriends();
   wireChamp();
+  wireChampTable();
   $("#confirm-new-back").addEventListener("click", () => {
     $("#confirm-new").close();
     if (app.conn) showScreen(waiting() ? "wait" : "table");

@@ -1,6 +1,8 @@
 // A pair's screen `#pair=ID.TOKEN` (docs/web.md "Championships"): its partida now (the table, the
 // opponents, who sits where) and a "Sentarme" button per player: `POST .../sit` answers as a table's join
 // does, and the page then plays that table exactly as a friend who joined one (friends.js enterTable).
+// The seat keeps the pair's link (`champ` of the session), so that a table replaced by the judge's
+// restart sits the player again at the partida's new one (champ-table.js).
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
@@ -70,17 +72,24 @@ export function renderPair() {
 
 async function sit(player, button) {
   const c = app.champ;
-  // a rated championship: the player sits with this browser's profile (made now if it has none)
   const name = c.data?.pairs?.find((p) => p.id === pairId(c))?.players?.[player] ?? "";
-  const answer = await act(button, async () => {
-    const body = { player };
-    if (c.data?.settings?.rated) body.profile = await ensureProfile(name || "Jugador");
-    return championship(c.id, "/sit", { body, token: c.token });
-  });
-  if (!answer) return;
-  const session = { room: answer.room, token: answer.token, seat: answer.seat, table: true, code: answer.code ?? undefined };
-  rememberGame(session, { players: 4, championship: c.id });
-  history.replaceState(null, "", location.pathname + location.search);
-  enterTable(session);
+  const champ = { id: c.id, pair: c.token, player, name, rated: Boolean(c.data?.settings?.rated) };
+  await act(button, () => sitAtPartida(champ));
 }
 
+/**
+ * Sit player `champ.player` of a pair at its partida's table and play there (`champ`: `{id, pair: the
+ * pair's token, player, name, rated}`; a rated championship: with this browser's own profile, made on the
+ * spot if it has none). The session keeps `champ`. Throws the server's refusal (`no_partida` while the
+ * partida has no table yet).
+ */
+export async function sitAtPartida(champ) {
+  const body = { player: champ.player };
+  if (champ.rated) body.profile = await ensureProfile(champ.name || "Jugador");
+  const answer = await championship(champ.id, "/sit", { body, token: champ.pair });
+  const session = { room: answer.room, token: answer.token, seat: answer.seat, table: true, code: answer.code ?? undefined, champ };
+  rememberGame(session, { players: 4, championship: champ.id });
+  if (location.hash.startsWith("#pair=")) history.replaceState(null, "", location.pathname + location.search);
+  enterTable(session);
+  return session;
+}

@@ -133,7 +133,8 @@ async function loadInfo() {
   const session = app.session;
   if (!session) return;
   try {
-    const res = await request(`api/tables/${encodeURIComponent(session.room)}`, authorized(session.token));
+    // a spectator (a championship's partida followed to its new table, still waiting) has no token
+    const res = await request(`api/tables/${encodeURIComponent(session.room)}`, session.token ? authorized(session.token) : {});
     if (!res.ok) return;
     const info = await res.json();
     if (app.session !== session) return;

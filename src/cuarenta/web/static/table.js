@@ -395,6 +395,8 @@ export function updateStatus() {
   else if (!app.msg) text = app.connected ? t("page.status.connecting") : app.conn?.retry ? t("page.status.reconnecting") : t("page.status.connecting");
   else if (!app.connected && app.conn && app.conn.retry) text = t("page.status.reconnecting");
   else if (app.msg.status === "finished") text = t("page.status.finished");
+  else if (app.tableInfo?.table?.replaced) text = t("champ_table.status_replaced"); // champ-table.js
+  else if (app.tableInfo?.table?.paused) text = t("champ_table.status_paused");
   else if (app.pending) text = t("page.status.sending");
   else if (isMyTurn()) {
     const claims = (app.msg.moves || []).some((m) => m.claim);
@@ -429,6 +431,10 @@ function onCardClick(code) {
   if (app.pending) return;
   if (!app.connected) {
     flash(t("page.status.reconnecting"));
+    return;
+  }
+  if (app.tableInfo?.table?.paused) {
+    flash(t("champ_table.status_paused")); // a championship's table its judge paused offers no move
     return;
   }
   if (!isMyTurn()) {

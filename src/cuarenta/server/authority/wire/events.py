@@ -59,7 +59,8 @@ def private_part(room: Room, seat: int, *, hints: bool, hand: bool, view: SeatVi
     its hints if ``hints`` (computed from the seat's own view only: ``view``, if the caller has it).
     Version 1's ``state`` takes its ``legal``, ``moves`` and ``hints`` from here too."""
     game = room.game
-    mine = room.started and not game.is_over and game.turn == seat
+    # a championship's table its judge paused (or a restart replaced) offers no move: nobody may play
+    mine = room.started and not game.is_over and game.turn == seat and not room.halted
     actions = game.legal_moves() if mine else []
     legal = [str(a) for a in actions]
     moves = describe_moves(game, actions)  # as version 1's ``moves`` (eventview)

@@ -22,8 +22,20 @@ Run from the repository root (loopback only; bounded by ``--rounds`` and ``--sec
 
     python bench/championship.py --pairs 128 --rounds 2 --chicas 1
 
-Figures are recorded in docs/performance.md ("A championship of 128 pairs"). This is a measurement, not a
-test.
+With ``--health-sizes 64,256,512`` it measures instead how the **event loop** fares while a round opens
+(issue 25): for each size a fresh server (``--championship-pairs`` raised to the size when the server has
+that option), that many pairs of people registered (none of them sits: no table plays, so nothing but the
+championship loads the process), and a prober asking ``GET /api/health`` every ``--probe`` seconds the whole
+time. It notes the time ``POST /start`` takes and ``/api/health``'s latency meanwhile, then gives every
+partida of round 1 a walkover (the judge's, one at a time): the last one closes the round, so the server
+pairs the Swiss round 2 (the matching) and opens its tables; ``/api/health``'s latency is noted over that
+answer too, with the time from the last walkover sent to round 2 listed on the public page, and the public
+page's time at that size::
+
+    python bench/championship.py --health-sizes 64,128,256,512,1000
+
+Figures are recorded in docs/performance.md ("A championship of 128 pairs", "How large a championship one
+process runs"). This is a measurement, not a test.
 """
 
 from __future__ import annotations
@@ -47,7 +59,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import cpu_sample, start_server, stop_server, summary, think_range
+from server_load import cpu_sample, serve_help, start_server, stop_server, summary, think_range
 from tables_load import rss_mb
 
 
@@ -269,6 +281,131 @@ async def drive(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]
     return figures
 
 
+# -- the event loop while a round opens (--health-sizes) ---------------------------------------------------
+@dataclass
+class Probe:
+    """``GET /api/health`` every ``every`` seconds: each answer's (sent at, latency)."""
+
+    every: float
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def run(self, client: httpx.AsyncClient) -> None:
+        while not self.stop.is_set():
+            began = time.monotonic()
+            try:
+                (await client.get("/api/health")).raise_for_status()
+            except httpx.HTTPError:
+                self.samples.append((began, float("inf")))
+            else:
+                self.samples.append((began, time.monotonic() - began))
+            await asyncio.sleep(self.every)
+
+    def between(self, start: float, end: float) -> list[float]:
+        """Latencies of the probes that were in flight at some moment of [start, end]."""
+        return [lat for at, lat in self.samples if at <= end and at + lat >= start]
+
+
+async def register_people(client: httpx.AsyncClient, cid: str, code: str, pairs: int) -> None:
+    for i in range(pairs):
+        body = {"name": f"Pareja {i}", "players": [f"P{i}a", f"P{i}b"], "code": code}
+        answer = await client.post(f"/api/championships/{cid}/pairs", json=body)
+        answer.raise_for_status()
+
+
+async def health_at(args: argparse.Namespace, base: str, pid: int, pairs: int) -> dict[str, Any]:
+    """One size: start, then round 2 opened by the walkovers of round 1, with the prober running."""
+    probe = Probe(args.probe)
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=120) as client,
+        httpx.AsyncClient(base_url=base, timeout=120) as prober,
+    ):
+        made = (
+            await client.post(
+                "/api/championships", json={"name": "Copa grande", "rounds": 3, "wait_minutes": 240}
+            )
+        ).json()
+        cid, organiser, judge = made["championship"], made["organiser"], made["judge"]
+        await register_people(client, cid, made["register"], pairs)
+        probing = asyncio.create_task(probe.run(prober))
+        await asyncio.sleep(0.5)  # a few quiet probes first
+        quiet = [lat for _, lat in probe.samples]
+        began = time.monotonic()
+        started = await client.post(f"/api/championships/{cid}/start", headers=bearer(organiser))
+        start_s = time.monotonic() - began
+        started.raise_for_status()
+        await asyncio.sleep(0.5)
+        start_health = probe.between(began, time.monotonic())
+        public = (await client.get(f"/api/championships/{cid}")).json()
+        partidas = [p for p in public["rounds"][0] if p["pairs"][1] is not None]
+        for partida in partidas[:-1]:
+            answer = await client.post(
+                f"/api/championships/{cid}/partidas/{partida['id']}/walkover",
+                json={"winner": partida["pairs"][0], "reason": "bench"},
+                headers=bearer(judge),
+            )
+            answer.raise_for_status()
+        last = partidas[-1]
+        began = time.monotonic()
+        closing = await client.post(
+            f"/api/championships/{cid}/partidas/{last['id']}/walkover",
+            json={"winner": last["pairs"][0], "reason": "bench"},
+            headers=bearer(judge),
+        )
+        closing_s = time.monotonic() - began
+        closing.raise_for_status()
+        listed_s = None
+        while time.monotonic() - began < args.seconds:
+            t0 = time.monotonic()
+            public = (await client.get(f"/api/championships/{cid}")).json()
+            page_s = time.monotonic() - t0
+            if len(public["rounds"]) > 1 and all(
+                p["id"] in public["tables"] or p["pairs"][1] is None for p in public["rounds"][1]
+            ):
+                listed_s = time.monotonic() - began
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        round_health = probe.between(began, time.monotonic())
+        pages = []
+        for _ in range(5):
+            t0 = time.monotonic()
+            (await client.get(f"/api/championships/{cid}")).raise_for_status()
+            pages.append(time.monotonic() - t0)
+        probe.stop.set()
+        await probing
+    return {
+        "pairs": pairs,
+        "quiet_health_ms": summary(quiet),
+        "start_answer_s": round(start_s, 3),
+        "health_during_start_ms": summary(start_health),
+        "last_walkover_answer_s": round(closing_s, 3),
+        "round_2_listed_after_s": None if listed_s is None else round(listed_s, 3),
+        "health_during_round_2_ms": summary(round_health),
+        "public_page_ms": summary(pages),
+        "last_page_s": round(page_s, 3),
+        "server_rss_mb": rss_mb(pid),
+    }
+
+
+def health_sizes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    results = []
+    for pairs in (int(x) for x in args.health_sizes.split(",")):
+        serve = list(args.serve_arg)
+        if "--championship-pairs" in serve_help():
+            serve.append(f"--championship-pairs {pairs}")
+        sized = argparse.Namespace(**{**vars(args), "serve_arg": serve})
+        with tempfile.TemporaryDirectory(prefix="cuarenta-champ-health-") as tmp:
+            proc, base = start_server(Path(tmp) / "data", sized)
+            try:
+                figures = asyncio.run(health_at(args, base, proc.pid, pairs))
+            finally:
+                stop_server(proc)
+        print(json.dumps(figures), file=sys.stderr, flush=True)
+        results.append(figures)
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=128)
@@ -283,9 +420,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--serve-arg", action="append", default=[])
+    parser.add_argument(
+        "--health-sizes", default=None, help="measure /api/health while rounds open, at these sizes (64,256,…)"
+    )
+    parser.add_argument("--probe", type=float, default=0.02, help="the health prober's interval, seconds")
     args = parser.parse_args(argv)
     args.gc_trace = False
     args.no_gc_policy = False
+    if args.health_sizes:
+        print(json.dumps({"sizes": health_sizes(args), "python": platform.python_version()}, indent=2))
+        return
     with tempfile.TemporaryDirectory(prefix="cuarenta-champ-bench-") as tmp:
         data = Path(tmp) / "data"
         proc, base = start_server(data, args)

@@ -206,7 +206,7 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
     operation = api.schema[path][method]
     # The body of POST /api/rooms has rules the schema cannot state (its "rules" are checked by the
     # engine: a valid option value depends on the others; a seed needs "practice": true): a positive
-    # case may rightly be refused with 422, so that one check is left out there.
+    # case may rightly be refused with 400, so that one check is left out there.
     excluded = [positive_data_acceptance] if path in STATEFUL else []
 
     @given(

@@ -1,12 +1,13 @@
 // A hall championship's score sheet of one table, on the judge's board (docs/championships.md "The hall"):
 // big buttons for what happened at the table (caída, limpia, caída y limpia, ronda, caída a la ronda,
 // cuatro iguales, cuatro caídas, cartón with the two counts and the sobrantes, mal repartidas, error de
-// procedimiento, nueva repartida, deshacer; before any of them, who deals first), each sent as an entry; the sheet's score and its refusal as
-// the server tells them. The page works out nothing of the score.
+// procedimiento, nueva repartida, deshacer; before any of them, who deals first), each sent as an entry; the
+// sheet's score as the server tells it, and a refusal in the page's language from its code (the catalogue's
+// `error.hall_*`, champ-common.js refusalText). The page works out nothing of the score.
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act } from "./champ-common.js";
+import { refusalText } from "./champ-common.js";
 import { el } from "./dom.js";
 import { app } from "./store.js";
 
@@ -22,7 +23,7 @@ async function tap(partida, button, entry) {
     const sheet = await championship(id, path, { body: entry ? { entry } : {}, token });
     app.champ = { ...app.champ, sheets: { ...app.champ.sheets, [partida]: sheet }, sheetErrors: said("") };
   } catch (err) {
-    app.champ = { ...app.champ, sheetErrors: said(err instanceof TypeError ? t("page.err.network") : err.message) };
+    app.champ = { ...app.champ, sheetErrors: said(refusalText(err)) };
   } finally {
     button.disabled = false;
   }

@@ -421,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--serve-arg", action="append", default=[])
     parser.add_argument(
-        "--health-sizes", default=None, help="measure /api/health while rounds open, at these sizes (64,256,…)"
+        "--health-sizes", default=None, help="measure /api/health while rounds open, at these sizes (64,256…)"
     )
     parser.add_argument("--probe", type=float, default=0.02, help="the health prober's interval, seconds")
     args = parser.parse_args(argv)

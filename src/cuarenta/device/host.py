@@ -222,7 +222,7 @@ class DeviceHost:
             raise answers.Refused(401, "send the seat's token in the header Authorization: Bearer <token>")
         if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
             raise answers.Refused(
-                403, f"that is not a seat's token (longer than {MAX_TOKEN_CHARS} characters)"
+                403, f"that is not a seat's token (longer than {MAX_TOKEN_CHARS} characters)", "bad_token"
             )
         return token
 

@@ -129,7 +129,7 @@ export function partidaWords(data, id) {
   const round = partida?.round ?? (m ? Number(m[1]) : null);
   const table = partida?.table ?? (m ? Number(m[2]) : null);
   if (round === null || table === null) return id ?? "—";
-  return t("page.champ.partida_words", { round, table });
+  return t("page.champ.partida_now", { round, table });
 }
 
 /** Who made a decision, in words (the judge, the server on its own, the committee; another name as is). */
@@ -145,7 +145,8 @@ export function reasonWords(decision) {
   return reason;
 }
 
-/** A decision's line: "Victoria por ausencia · Ronda 1, mesa 2 · decisión del juez". */
+/** A decision's line: its kind, its partida in words, who made it ("Walkover · Round 1, table 2 · the
+ * judge's decision"). */
 export function decisionLine(data, decision) {
   const partida = decision.partida === null || decision.partida === undefined ? "—" : partidaWords(data, decision.partida);
   return t("page.champ.decision_line", { kind: t(`page.champ.kind.${decision.kind}`), partida, by: byWords(decision.by) });

@@ -28,11 +28,11 @@ function deciding(data) {
 /** The columns behind "Más columnas". */
 const MORE = ["played", "lost", "byes", "chicas_for", "chicas_against", "points_for", "points_against"];
 
-/** A standing's value in column `col` (a difference with its sign: "+4", "-2", "0"). */
+/** A standing's value in column `col` (a difference, as the server counts it, with its sign: "+4", "-2"). */
 function cellValue(s, col) {
-  const signed = (n) => (n > 0 ? `+${n}` : String(n));
-  if (col === "chicas_diff") return signed((s.chicas_for ?? 0) - (s.chicas_against ?? 0));
-  if (col === "points_diff") return signed((s.points_for ?? 0) - (s.points_against ?? 0));
+  const signed = (n) => (typeof n === "number" && n > 0 ? `+${n}` : String(n ?? ""));
+  if (col === "chicas_diff") return signed(s.chicas_difference);
+  if (col === "points_diff") return signed(s.points_difference);
   return s[col] ?? "";
 }
 

@@ -104,8 +104,9 @@ class Loaded:
     tables: dict[str, tuple[str, str]]  #: partida → (room, opened)
     sheets: dict[str, HallSheet] = field(default_factory=dict)
     alerts: dict[str, set[str]] = field(default_factory=dict)
-    #: ``champ.to_public()`` and the action count it is of (it changes with the actions only)
-    public: tuple[int, dict[str, Any]] | None = None
+    #: ``champ.to_public()``, as data and as JSON text, and the action count it is of (it changes with the
+    #: actions only: a crowd polling the public page reads it built once)
+    public: tuple[int, dict[str, Any], str] | None = None
 
 
 #: The library's errors that are bad input (400); the others are a wrong state (409).
@@ -226,10 +227,18 @@ class Championships:
 
     def public(self, cid: str) -> dict[str, Any]:
         """``to_public()`` of the championship (a fresh dict each time; built once per stored action)."""
+        return dict(self._public(cid)[1])
+
+    def public_text(self, cid: str) -> str:
+        """``to_public()`` of the championship as JSON text (built once per stored action)."""
+        return self._public(cid)[2]
+
+    def _public(self, cid: str) -> tuple[int, dict[str, Any], str]:
         loaded = self.get(cid)
         if loaded.public is None or loaded.public[0] != loaded.count:
-            loaded.public = (loaded.count, loaded.champ.to_public())
-        return dict(loaded.public[1])
+            data = loaded.champ.to_public()
+            loaded.public = (loaded.count, data, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        return loaded.public
 
     def _load(self, cid: str) -> Loaded:
         row = cstore.load_championship(self.store, cid)

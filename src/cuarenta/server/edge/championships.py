@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -174,15 +175,20 @@ async def create(body: NewChampionship, service: Service) -> dict[str, Any]:
     return service.create(settings)
 
 
-@router.get("/api/championships/{cid}", responses=ERRORS)
-async def describe(cid: Id, service: Service) -> dict[str, Any]:
-    """Everything public: ``to_public()``, each partida's table and its live score."""
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
+
+
+@router.get("/api/championships/{cid}", responses=ERRORS, response_model=dict[str, Any])
+async def describe(cid: Id, service: Service) -> Response:
+    """Everything public: ``to_public()``, each partida's table and its live score. The JSON text of
+    ``to_public()`` is built once per change of the championship; only the tables and live scores are
+    written for each request."""
+    public = service.public_text(cid)
     loaded = service.get(cid)
-    out = service.public(cid)
-    out["id"] = cid
-    out["tables"] = {p: r for p, (r, _) in loaded.tables.items()}
-    out["live"] = _live(service, cid)
-    return out
+    own = {"id": cid, "tables": {p: r for p, (r, _) in loaded.tables.items()}, "live": _live(service, cid)}
+    head = json.dumps(own, ensure_ascii=False, separators=(",", ":"))
+    return _json(head[:-1] + "," + public[1:])
 
 
 @router.post("/api/championships/{cid}/pairs", responses=ERRORS, dependencies=[Depends(limit_room_creation)])
@@ -383,10 +389,10 @@ def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/api/championships/{cid}/standings.json", responses=ERRORS)
-async def standings_json(cid: Id, service: Service) -> list[dict[str, Any]]:
+@router.get("/api/championships/{cid}/standings.json", responses=ERRORS, response_model=list[dict[str, Any]])
+async def standings_json(cid: Id, service: Service) -> Response:
     """The standings (chicas and points: the differences for − against)."""
-    return _rows(service, cid)
+    return _json(json.dumps(_rows(service, cid), ensure_ascii=False, separators=(",", ":")))
 
 
 def _cell(value: object) -> object:

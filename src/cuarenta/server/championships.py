@@ -57,7 +57,7 @@ WAIT_CHECK_SECONDS: Final = 5.0
 #: (docs/performance.md "How large a championship one process runs").
 DEFAULT_MAX_PAIRS: Final = 256
 #: The longest the event loop is held opening a round's tables before it answers others (seconds).
-OPENING_SLICE_SECONDS: Final = 0.02
+OPENING_SLICE_SECONDS: Final = 0.01
 #: The reason of a walkover the server gives when the wait is over (``by: "server"``): a code, which the
 #: page says in its language (``page.champ.server_reason.no_show``); a person's reason is kept as typed.
 NO_SHOW: Final = "no_show"
@@ -107,6 +107,8 @@ class Loaded:
     #: ``champ.to_public()``, as data and as JSON text, and the action count it is of (it changes with the
     #: actions only: a crowd polling the public page reads it built once)
     public: tuple[int, dict[str, Any], str] | None = None
+    #: the building of :attr:`public` under way in a thread (its action count and its task)
+    building: tuple[int, asyncio.Task[tuple[int, dict[str, Any], str]]] | None = None
 
 
 #: The library's errors that are bad input (400); the others are a wrong state (409).
@@ -140,6 +142,12 @@ def hall_refusal(exc: HallError) -> ChampionshipProblem:
         code, params = reason["code"], dict(reason.get("params") or {})
     status = 400 if code in HALL_BAD_INPUT else 409
     return ChampionshipProblem(code, render(code, params, "en"), status, params)
+
+
+def _published(count: int, champ: Championship) -> tuple[int, dict[str, Any], str]:
+    """``champ.to_public()`` after ``count`` actions, as data and as JSON text."""
+    data = champ.to_public()
+    return count, data, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 class Championships:
@@ -225,20 +233,20 @@ class Championships:
             return loaded
         return self._load(cid)
 
-    def public(self, cid: str) -> dict[str, Any]:
-        """``to_public()`` of the championship (a fresh dict each time; built once per stored action)."""
-        return dict(self._public(cid)[1])
-
-    def public_text(self, cid: str) -> str:
-        """``to_public()`` of the championship as JSON text (built once per stored action)."""
-        return self._public(cid)[2]
-
-    def _public(self, cid: str) -> tuple[int, dict[str, Any], str]:
+    async def public_async(self, cid: str) -> tuple[dict[str, Any], str]:
+        """``to_public()`` of the championship, as data (a fresh dict) and as JSON text: built once per stored
+        action, in a thread (tens of milliseconds with a thousand pairs), once for every request that asks
+        meanwhile."""
         loaded = self.get(cid)
         if loaded.public is None or loaded.public[0] != loaded.count:
-            data = loaded.champ.to_public()
-            loaded.public = (loaded.count, data, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-        return loaded.public
+            if loaded.building is None or loaded.building[0] != loaded.count:
+                work = asyncio.to_thread(_published, loaded.count, loaded.champ)
+                loaded.building = (loaded.count, asyncio.ensure_future(work))
+            built = await loaded.building[1]
+            if loaded.public is None or loaded.public[0] < built[0]:
+                loaded.public = built
+            return dict(built[1]), built[2]
+        return dict(loaded.public[1]), loaded.public[2]
 
     def _load(self, cid: str) -> Loaded:
         row = cstore.load_championship(self.store, cid)

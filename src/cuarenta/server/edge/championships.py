@@ -184,7 +184,7 @@ async def describe(cid: Id, service: Service) -> Response:
     """Everything public: ``to_public()``, each partida's table and its live score. The JSON text of
     ``to_public()`` is built once per change of the championship; only the tables and live scores are
     written for each request."""
-    public = service.public_text(cid)
+    _, public = await service.public_async(cid)
     loaded = service.get(cid)
     own = {"id": cid, "tables": {p: r for p, (r, _) in loaded.tables.items()}, "live": _live(service, cid)}
     head = json.dumps(own, ensure_ascii=False, separators=(",", ":"))
@@ -368,8 +368,8 @@ async def hall_undo(cid: Id, partida: Id, service: Service, token: Token) -> dic
     return service.undo(cid, partida).snapshot()
 
 
-def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:
-    public = service.public(cid)
+async def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:
+    public, _ = await service.public_async(cid)
     players = {p["id"]: list(p["players"]) for p in public["pairs"]}
     return [
         {
@@ -392,7 +392,7 @@ def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:
 @router.get("/api/championships/{cid}/standings.json", responses=ERRORS, response_model=list[dict[str, Any]])
 async def standings_json(cid: Id, service: Service) -> Response:
     """The standings (chicas and points: the differences for − against)."""
-    return _json(json.dumps(_rows(service, cid), ensure_ascii=False, separators=(",", ":")))
+    return _json(json.dumps(await _rows(service, cid), ensure_ascii=False, separators=(",", ":")))
 
 
 def _cell(value: object) -> object:
@@ -415,7 +415,7 @@ async def standings_csv(cid: Id, service: Service) -> Response:
     writer = csv.writer(out)
     fields = ["rank", "pair", "players", "won", "lost", "byes", "chicas", "points", "buchholz"]
     writer.writerow(fields)
-    for row in _rows(service, cid):
+    for row in await _rows(service, cid):
         writer.writerow(
             [
                 _cell(

@@ -136,9 +136,7 @@ async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
         raise Refusal(exc.status, exc.detail, exc.code) from None
 
 
-@router.get(
-    "/api/rooms/{room_id}", response_model=RoomInfo, responses=errors(400, 401, 403, 404, 410, 500)
-)
+@router.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=errors(400, 401, 403, 404, 410, 500))
 async def get_room(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
     """The state of a token's room (used to resume)."""
     return answers.room_info(rooms, room_id, token)  # a RoomProblem answers its status (deps)

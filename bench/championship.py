@@ -34,6 +34,13 @@ page's time at that size::
 
     python bench/championship.py --health-sizes 64,128,256,512,1000
 
+With ``--pairing-sizes 256,512,1000`` it measures the library alone, in this process: the CPU seconds of
+opening round 1 (by seed) and of pairing round 2 (the Swiss matching, after a walkover for every partida of
+round 1), of ``to_public()`` and of its JSON text, and of FastAPI's ``jsonable_encoder`` over it (what the
+public page cost when it was encoded per request) — CPU time, so the figures hold on a busy machine::
+
+    python bench/championship.py --pairing-sizes 256,512,1000
+
 Figures are recorded in docs/performance.md ("A championship of 128 pairs", "How large a championship one
 process runs"). This is a measurement, not a test.
 """
@@ -388,6 +395,40 @@ async def health_at(args: argparse.Namespace, base: str, pid: int, pairs: int) -
     }
 
 
+def pairing_at(pairs: int) -> dict[str, Any]:
+    """The library's CPU seconds at ``pairs`` pairs (module docstring)."""
+    from fastapi.encoders import jsonable_encoder
+
+    from cuarenta.championship import Championship, Register, Settings, Start, Walkover
+
+    champ = Championship.new(Settings("Copa grande", rounds=3), secret=2024)
+    for i in range(pairs):
+        champ.apply(Register(f"Pareja {i}", (f"P{i}a", f"P{i}b")))
+
+    def cpu(work: Any) -> float:
+        began = time.process_time()
+        work()
+        return round(time.process_time() - began, 4)
+
+    start = cpu(lambda: champ.apply(Start()))
+    partidas = [p for p in champ.rounds[0] if p.pairs[1] is not None]
+    for partida in partidas[:-1]:
+        champ.apply(Walkover(partida.id, partida.pairs[0], "bench", "judge"))
+    last = partidas[-1]
+    round_2 = cpu(lambda: champ.apply(Walkover(last.id, last.pairs[0], "bench", "judge")))
+    public: dict[str, Any] = {}
+    to_public = cpu(lambda: public.update(champ.to_public()))
+    return {
+        "pairs": pairs,
+        "start_cpu_s": start,
+        "round_2_pairing_cpu_s": round_2,
+        "to_public_cpu_s": to_public,
+        "json_dumps_cpu_s": cpu(lambda: json.dumps(public)),
+        "jsonable_encoder_cpu_s": cpu(lambda: jsonable_encoder(public)),
+        "copy_cpu_s": cpu(champ.copy),
+    }
+
+
 def health_sizes(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
     for pairs in (int(x) for x in args.health_sizes.split(",")):
@@ -424,9 +465,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--health-sizes", default=None, help="measure /api/health while rounds open, at these sizes (64,256…)"
     )
     parser.add_argument("--probe", type=float, default=0.02, help="the health prober's interval, seconds")
+    parser.add_argument("--pairing-sizes", default=None, help="the library's CPU at these sizes (256,512…)")
     args = parser.parse_args(argv)
     args.gc_trace = False
     args.no_gc_policy = False
+    if args.pairing_sizes:
+        sizes = [pairing_at(int(x)) for x in args.pairing_sizes.split(",")]
+        print(json.dumps({"sizes": sizes, "python": platform.python_version()}, indent=2))
+        return
     if args.health_sizes:
         print(json.dumps({"sizes": health_sizes(args), "python": platform.python_version()}, indent=2))
         return

@@ -4,7 +4,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act, champScreen, pairName, poll, showFailure } from "./champ-common.js";
+import { act, champScreen, pairName, partidaWords, poll, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
 import { renderSheet } from "./hall-sheet.js";
 import { app } from "./store.js";
@@ -78,7 +78,7 @@ function tableCard(c, tb) {
   const data = c.data;
   const partida = (data?.rounds ?? []).flat().find((p) => p.id === tb.partida);
   const pairs = partida?.pairs ?? [];
-  const title = partida ? t("page.champ.partida_title", { table: partida.table, a: pairName(data, pairs[0]), b: pairName(data, pairs[1]) }) : tb.partida;
+  const title = partida ? t("page.champ.partida_title", { table: partida.table, a: pairName(data, pairs[0]), b: pairName(data, pairs[1]) }) : partidaWords(data, tb.partida);
   const scores = (tb.tantos_perros ?? []).map((tp, i) => `${pairName(data, pairs[i])}: ${scoreInWords(tp)}`);
   const reasonId = `reason-${tb.partida}`;
   const reason = el("input", { id: reasonId, type: "text", maxlength: "200", "data-testid": "judge-reason" });

@@ -41,6 +41,14 @@ public page cost when it was encoded per request) — CPU time, so the figures h
 
     python bench/championship.py --pairing-sizes 256,512,1000
 
+With ``--loop-sizes 256,512,1000`` it runs the app in this process (FastAPI's ``TestClient``, no limits per
+address) with a ticker on its event loop every 2 ms, and notes the event loop thread's CPU time between two
+ticks — the longest stretch the loop held on to the CPU without answering anyone else, which a busy machine
+does not inflate (wall-clock latencies it does) — while ``POST /start`` opens round 1 and while the last
+walkover of round 1 pairs and opens round 2, each followed by a read of the public page::
+
+    python bench/championship.py --loop-sizes 256,512,1000
+
 Figures are recorded in docs/performance.md ("A championship of 128 pairs", "How large a championship one
 process runs"). This is a measurement, not a test.
 """
@@ -429,6 +437,81 @@ def pairing_at(pairs: int) -> dict[str, Any]:
     }
 
 
+def loop_at(pairs: int) -> dict[str, Any]:
+    """The event loop thread's longest CPU stretches at ``pairs`` pairs (module docstring)."""
+    from fastapi.testclient import TestClient
+
+    from cuarenta.server.app import create_app
+    from cuarenta.server.ops.gcpolicy import GcPolicy
+    from cuarenta.server.security import Limits
+
+    policy = GcPolicy()  # as cuarenta serve installs it: no full collection over the whole heap
+    policy.install()
+    gaps: list[float] = []
+    ticking = {"on": True}
+
+    async def ticker() -> None:
+        last = time.thread_time()
+        while ticking["on"]:
+            await asyncio.sleep(0.002)
+            now = time.thread_time()
+            gaps.append(now - last)
+            last = now
+
+    def longest() -> float:
+        found = round(max(gaps, default=0.0) * 1000, 1)
+        gaps.clear()
+        return found
+
+    limits = Limits(rooms_per_minute=0, http_per_minute=0)
+    with (
+        tempfile.TemporaryDirectory(prefix="cuarenta-champ-loop-") as tmp,
+        TestClient(
+            create_app(Path(tmp), bot_delay=0, workers=0, championship_pairs=0, limits=limits)
+        ) as client,
+    ):
+        made = client.post(
+            "/api/championships", json={"name": "Copa", "rounds": 3, "wait_minutes": 240}
+        ).json()
+        cid, api = made["championship"], f"/api/championships/{made['championship']}"
+        for i in range(pairs):
+            body = {"name": f"Pareja {i}", "players": [f"P{i}a", f"P{i}b"], "code": made["register"]}
+            client.post(f"{api}/pairs", json=body).raise_for_status()
+        assert client.portal is not None
+        client.portal.start_task_soon(ticker)
+        time.sleep(0.3)
+        longest()
+        began = time.monotonic()
+        client.post(f"{api}/start", headers=bearer(made["organiser"])).raise_for_status()
+        start_s = time.monotonic() - began
+        public = client.get(api).json()
+        start_ms = longest()
+        partidas = [p for p in public["rounds"][0] if p["pairs"][1] is not None]
+        for partida in partidas:
+            if partida is partidas[-1]:
+                longest()
+                began = time.monotonic()
+            answer = client.post(
+                f"{api}/partidas/{partida['id']}/walkover",
+                json={"winner": partida["pairs"][0], "reason": "bench"},
+                headers=bearer(made["judge"]),
+            )
+            answer.raise_for_status()
+        round_s = time.monotonic() - began
+        client.get(api).raise_for_status()
+        round_ms = longest()
+        ticking["on"] = False
+        del cid
+    policy.uninstall()
+    return {
+        "pairs": pairs,
+        "start_answer_s": round(start_s, 3),
+        "start_loop_cpu_max_ms": start_ms,
+        "round_2_answer_s": round(round_s, 3),
+        "round_2_loop_cpu_max_ms": round_ms,
+    }
+
+
 def health_sizes(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
     for pairs in (int(x) for x in args.health_sizes.split(",")):
@@ -466,9 +549,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--probe", type=float, default=0.02, help="the health prober's interval, seconds")
     parser.add_argument("--pairing-sizes", default=None, help="the library's CPU at these sizes (256,512…)")
+    parser.add_argument(
+        "--loop-sizes", default=None, help="the event loop's longest CPU stretch at these sizes"
+    )
     args = parser.parse_args(argv)
     args.gc_trace = False
     args.no_gc_policy = False
+    if args.loop_sizes:
+        sizes = [loop_at(int(x)) for x in args.loop_sizes.split(",")]
+        print(json.dumps({"sizes": sizes, "python": platform.python_version()}, indent=2))
+        return
     if args.pairing_sizes:
         sizes = [pairing_at(int(x)) for x in args.pairing_sizes.split(",")]
         print(json.dumps({"sizes": sizes, "python": platform.python_version()}, indent=2))

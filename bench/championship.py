@@ -22,8 +22,35 @@ Run from the repository root (loopback only; bounded by ``--rounds`` and ``--sec
 
     python bench/championship.py --pairs 128 --rounds 2 --chicas 1
 
-Figures are recorded in docs/performance.md ("A championship of 128 pairs"). This is a measurement, not a
-test.
+With ``--health-sizes 64,256,512`` it measures instead how the **event loop** fares while a round opens
+(issue 25): for each size a fresh server (``--championship-pairs`` raised to the size when the server has
+that option), that many pairs of people registered (none of them sits: no table plays, so nothing but the
+championship loads the process), and a prober asking ``GET /api/health`` every ``--probe`` seconds the whole
+time. It notes the time ``POST /start`` takes and ``/api/health``'s latency meanwhile, then gives every
+partida of round 1 a walkover (the judge's, one at a time): the last one closes the round, so the server
+pairs the Swiss round 2 (the matching) and opens its tables; ``/api/health``'s latency is noted over that
+answer too, with the time from the last walkover sent to round 2 listed on the public page, and the public
+page's time at that size::
+
+    python bench/championship.py --health-sizes 64,128,256,512,1000
+
+With ``--pairing-sizes 256,512,1000`` it measures the library alone, in this process: the CPU seconds of
+opening round 1 (by seed) and of pairing round 2 (the Swiss matching, after a walkover for every partida of
+round 1), of ``to_public()`` and of its JSON text, and of FastAPI's ``jsonable_encoder`` over it (what the
+public page cost when it was encoded per request) — CPU time, so the figures hold on a busy machine::
+
+    python bench/championship.py --pairing-sizes 256,512,1000
+
+With ``--loop-sizes 256,512,1000`` it runs the app in this process (FastAPI's ``TestClient``, no limits per
+address) with a ticker on its event loop every 2 ms, and notes the event loop thread's CPU time between two
+ticks — the longest stretch the loop held on to the CPU without answering anyone else, which a busy machine
+does not inflate (wall-clock latencies it does) — while ``POST /start`` opens round 1 and while the last
+walkover of round 1 pairs and opens round 2, each followed by a read of the public page::
+
+    python bench/championship.py --loop-sizes 256,512,1000
+
+Figures are recorded in docs/performance.md ("A championship of 128 pairs", "How large a championship one
+process runs"). This is a measurement, not a test.
 """
 
 from __future__ import annotations
@@ -47,7 +74,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import cpu_sample, start_server, stop_server, summary, think_range
+from server_load import cpu_sample, serve_help, start_server, stop_server, summary, think_range
 from tables_load import rss_mb
 
 
@@ -269,6 +296,240 @@ async def drive(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]
     return figures
 
 
+# -- the event loop while a round opens (--health-sizes) ---------------------------------------------------
+@dataclass
+class Probe:
+    """``GET /api/health`` every ``every`` seconds: each answer's (sent at, latency)."""
+
+    every: float
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def run(self, client: httpx.AsyncClient) -> None:
+        while not self.stop.is_set():
+            began = time.monotonic()
+            try:
+                (await client.get("/api/health")).raise_for_status()
+            except httpx.HTTPError:
+                self.samples.append((began, float("inf")))
+            else:
+                self.samples.append((began, time.monotonic() - began))
+            await asyncio.sleep(self.every)
+
+    def between(self, start: float, end: float) -> list[float]:
+        """Latencies of the probes that were in flight at some moment of [start, end]."""
+        return [lat for at, lat in self.samples if at <= end and at + lat >= start]
+
+
+async def register_people(client: httpx.AsyncClient, cid: str, code: str, pairs: int) -> None:
+    for i in range(pairs):
+        body = {"name": f"Pareja {i}", "players": [f"P{i}a", f"P{i}b"], "code": code}
+        answer = await client.post(f"/api/championships/{cid}/pairs", json=body)
+        answer.raise_for_status()
+
+
+async def health_at(args: argparse.Namespace, base: str, pid: int, pairs: int) -> dict[str, Any]:
+    """One size: start, then round 2 opened by the walkovers of round 1, with the prober running."""
+    probe = Probe(args.probe)
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=120) as client,
+        httpx.AsyncClient(base_url=base, timeout=120) as prober,
+    ):
+        made = (
+            await client.post(
+                "/api/championships", json={"name": "Copa grande", "rounds": 3, "wait_minutes": 240}
+            )
+        ).json()
+        cid, organiser, judge = made["championship"], made["organiser"], made["judge"]
+        await register_people(client, cid, made["register"], pairs)
+        probing = asyncio.create_task(probe.run(prober))
+        await asyncio.sleep(0.5)  # a few quiet probes first
+        quiet = [lat for _, lat in probe.samples]
+        began = time.monotonic()
+        started = await client.post(f"/api/championships/{cid}/start", headers=bearer(organiser))
+        start_s = time.monotonic() - began
+        started.raise_for_status()
+        await asyncio.sleep(0.5)
+        start_health = probe.between(began, time.monotonic())
+        public = (await client.get(f"/api/championships/{cid}")).json()
+        partidas = [p for p in public["rounds"][0] if p["pairs"][1] is not None]
+        for partida in partidas[:-1]:
+            answer = await client.post(
+                f"/api/championships/{cid}/partidas/{partida['id']}/walkover",
+                json={"winner": partida["pairs"][0], "reason": "bench"},
+                headers=bearer(judge),
+            )
+            answer.raise_for_status()
+        last = partidas[-1]
+        began = time.monotonic()
+        closing = await client.post(
+            f"/api/championships/{cid}/partidas/{last['id']}/walkover",
+            json={"winner": last["pairs"][0], "reason": "bench"},
+            headers=bearer(judge),
+        )
+        closing_s = time.monotonic() - began
+        closing.raise_for_status()
+        listed_s = None
+        while time.monotonic() - began < args.seconds:
+            t0 = time.monotonic()
+            public = (await client.get(f"/api/championships/{cid}")).json()
+            page_s = time.monotonic() - t0
+            if len(public["rounds"]) > 1 and all(
+                p["id"] in public["tables"] or p["pairs"][1] is None for p in public["rounds"][1]
+            ):
+                listed_s = time.monotonic() - began
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        round_health = probe.between(began, time.monotonic())
+        pages = []
+        for _ in range(5):
+            t0 = time.monotonic()
+            (await client.get(f"/api/championships/{cid}")).raise_for_status()
+            pages.append(time.monotonic() - t0)
+        probe.stop.set()
+        await probing
+    return {
+        "pairs": pairs,
+        "quiet_health_ms": summary(quiet),
+        "start_answer_s": round(start_s, 3),
+        "health_during_start_ms": summary(start_health),
+        "last_walkover_answer_s": round(closing_s, 3),
+        "round_2_listed_after_s": None if listed_s is None else round(listed_s, 3),
+        "health_during_round_2_ms": summary(round_health),
+        "public_page_ms": summary(pages),
+        "last_page_s": round(page_s, 3),
+        "server_rss_mb": rss_mb(pid),
+    }
+
+
+def pairing_at(pairs: int) -> dict[str, Any]:
+    """The library's CPU seconds at ``pairs`` pairs (module docstring)."""
+    from fastapi.encoders import jsonable_encoder
+
+    from cuarenta.championship import Championship, Register, Settings, Start, Walkover
+
+    champ = Championship.new(Settings("Copa grande", rounds=3), secret=2024)
+    for i in range(pairs):
+        champ.apply(Register(f"Pareja {i}", (f"P{i}a", f"P{i}b")))
+
+    def cpu(work: Any) -> float:
+        began = time.process_time()
+        work()
+        return round(time.process_time() - began, 4)
+
+    start = cpu(lambda: champ.apply(Start()))
+    partidas = [p for p in champ.rounds[0] if p.pairs[1] is not None]
+    for partida in partidas[:-1]:
+        champ.apply(Walkover(partida.id, partida.pairs[0], "bench", "judge"))
+    last = partidas[-1]
+    round_2 = cpu(lambda: champ.apply(Walkover(last.id, last.pairs[0], "bench", "judge")))
+    public: dict[str, Any] = {}
+    to_public = cpu(lambda: public.update(champ.to_public()))
+    return {
+        "pairs": pairs,
+        "start_cpu_s": start,
+        "round_2_pairing_cpu_s": round_2,
+        "to_public_cpu_s": to_public,
+        "json_dumps_cpu_s": cpu(lambda: json.dumps(public)),
+        "jsonable_encoder_cpu_s": cpu(lambda: jsonable_encoder(public)),
+        "copy_cpu_s": cpu(champ.copy),
+    }
+
+
+def loop_at(pairs: int) -> dict[str, Any]:
+    """The event loop thread's longest CPU stretches at ``pairs`` pairs (module docstring)."""
+    from fastapi.testclient import TestClient
+
+    from cuarenta.server.app import create_app
+    from cuarenta.server.ops.gcpolicy import GcPolicy
+    from cuarenta.server.security import Limits
+
+    policy = GcPolicy()  # as cuarenta serve installs it: no full collection over the whole heap
+    policy.install()
+    gaps: list[float] = []
+    ticking = {"on": True}
+
+    async def ticker() -> None:
+        last = time.thread_time()
+        while ticking["on"]:
+            await asyncio.sleep(0.002)
+            now = time.thread_time()
+            gaps.append(now - last)
+            last = now
+
+    def longest() -> float:
+        found = round(max(gaps, default=0.0) * 1000, 1)
+        gaps.clear()
+        return found
+
+    limits = Limits(rooms_per_minute=0, http_per_minute=0)
+    with (
+        tempfile.TemporaryDirectory(prefix="cuarenta-champ-loop-") as tmp,
+        TestClient(
+            create_app(Path(tmp), bot_delay=0, workers=0, championship_pairs=0, limits=limits)
+        ) as client,
+    ):
+        made = client.post(
+            "/api/championships", json={"name": "Copa", "rounds": 3, "wait_minutes": 240}
+        ).json()
+        cid, api = made["championship"], f"/api/championships/{made['championship']}"
+        for i in range(pairs):
+            body = {"name": f"Pareja {i}", "players": [f"P{i}a", f"P{i}b"], "code": made["register"]}
+            client.post(f"{api}/pairs", json=body).raise_for_status()
+        assert client.portal is not None
+        client.portal.start_task_soon(ticker)
+        time.sleep(0.3)
+        longest()
+        began = time.monotonic()
+        client.post(f"{api}/start", headers=bearer(made["organiser"])).raise_for_status()
+        start_s = time.monotonic() - began
+        public = client.get(api).json()
+        start_ms = longest()
+        partidas = [p for p in public["rounds"][0] if p["pairs"][1] is not None]
+        for partida in partidas:
+            if partida is partidas[-1]:
+                longest()
+                began = time.monotonic()
+            answer = client.post(
+                f"{api}/partidas/{partida['id']}/walkover",
+                json={"winner": partida["pairs"][0], "reason": "bench"},
+                headers=bearer(made["judge"]),
+            )
+            answer.raise_for_status()
+        round_s = time.monotonic() - began
+        client.get(api).raise_for_status()
+        round_ms = longest()
+        ticking["on"] = False
+        del cid
+    policy.uninstall()
+    return {
+        "pairs": pairs,
+        "start_answer_s": round(start_s, 3),
+        "start_loop_cpu_max_ms": start_ms,
+        "round_2_answer_s": round(round_s, 3),
+        "round_2_loop_cpu_max_ms": round_ms,
+    }
+
+
+def health_sizes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    results = []
+    for pairs in (int(x) for x in args.health_sizes.split(",")):
+        serve = list(args.serve_arg)
+        if "--championship-pairs" in serve_help():
+            serve.append(f"--championship-pairs {pairs}")
+        sized = argparse.Namespace(**{**vars(args), "serve_arg": serve})
+        with tempfile.TemporaryDirectory(prefix="cuarenta-champ-health-") as tmp:
+            proc, base = start_server(Path(tmp) / "data", sized)
+            try:
+                figures = asyncio.run(health_at(args, base, proc.pid, pairs))
+            finally:
+                stop_server(proc)
+        print(json.dumps(figures), file=sys.stderr, flush=True)
+        results.append(figures)
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=128)
@@ -283,9 +544,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--serve-arg", action="append", default=[])
+    parser.add_argument(
+        "--health-sizes", default=None, help="measure /api/health while rounds open, at these sizes (64,256…)"
+    )
+    parser.add_argument("--probe", type=float, default=0.02, help="the health prober's interval, seconds")
+    parser.add_argument("--pairing-sizes", default=None, help="the library's CPU at these sizes (256,512…)")
+    parser.add_argument(
+        "--loop-sizes", default=None, help="the event loop's longest CPU stretch at these sizes"
+    )
     args = parser.parse_args(argv)
     args.gc_trace = False
     args.no_gc_policy = False
+    if args.loop_sizes:
+        sizes = [loop_at(int(x)) for x in args.loop_sizes.split(",")]
+        print(json.dumps({"sizes": sizes, "python": platform.python_version()}, indent=2))
+        return
+    if args.pairing_sizes:
+        sizes = [pairing_at(int(x)) for x in args.pairing_sizes.split(",")]
+        print(json.dumps({"sizes": sizes, "python": platform.python_version()}, indent=2))
+        return
+    if args.health_sizes:
+        print(json.dumps({"sizes": health_sizes(args), "python": platform.python_version()}, indent=2))
+        return
     with tempfile.TemporaryDirectory(prefix="cuarenta-champ-bench-") as tmp:
         data = Path(tmp) / "data"
         proc, base = start_server(data, args)

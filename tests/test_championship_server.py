@@ -56,7 +56,7 @@ def test_people_sit_the_judge_pauses_and_the_app_restarts_mid_round(tmp_path: Pa
             f"/api/championships/{cid}/pairs",
             json={"name": "Y", "players": ["a", "b", "c"], "code": made["register"]},
         )
-        assert third.status_code == 422
+        assert third.status_code == 400
         client.post(
             f"/api/championships/{cid}/pairs",
             json={"name": "Reyes", "players": ["Ca", "Do"], "computer": "facil"},

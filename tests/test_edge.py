@@ -80,7 +80,10 @@ def test_a_refusal_from_the_rooms_is_answered_with_its_status(client: TestClient
     assert answer.status_code == 403 and answer.json()["detail"]
     assert client.get("/api/tables/nope").status_code == 404
     missing = client.get("/api/profiles/nobody")
-    assert missing.status_code == 404 and missing.json() == {"detail": "there is no profile 'nobody'"}
+    assert missing.status_code == 404 and missing.json() == {
+        "detail": "there is no profile 'nobody'",
+        "code": "unknown_profile",
+    }
 
 
 @pytest.mark.parametrize(
@@ -94,10 +97,16 @@ def test_the_bearer_secrets(client: TestClient, method: str, path: str, what: st
     body = {"name": "Ana"} if method == "PATCH" else None
     missing = client.request(method, path, json=body)
     assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
-    assert missing.json() == {"detail": f"send the {what} in the header Authorization: Bearer <{word}>"}
+    assert missing.json() == {
+        "detail": f"send the {what} in the header Authorization: Bearer <{word}>",
+        "code": "no_token",
+    }
     long = client.request(method, path, json=body, headers={"Authorization": "Bearer " + "x" * 201})
     assert long.status_code == 403
-    assert long.json() == {"detail": f"that is not a {what} (longer than 200 characters)"}
+    assert long.json() == {
+        "detail": f"that is not a {what} (longer than 200 characters)",
+        "code": "bad_token",
+    }
 
 
 #: Each old module and where its names live now (the old modules re-export them until the lead removes

@@ -206,7 +206,7 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
     operation = api.schema[path][method]
     # The body of POST /api/rooms has rules the schema cannot state (its "rules" are checked by the
     # engine: a valid option value depends on the others; a seed needs "practice": true): a positive
-    # case may rightly be refused with 422, so that one check is left out there.
+    # case may rightly be refused with 400, so that one check is left out there.
     excluded = [positive_data_acceptance] if path in STATEFUL else []
 
     @given(
@@ -239,6 +239,10 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
                 case.body["tokens"] = [real[1], *tokens]
         response = case.call_and_validate(excluded_checks=excluded)
         assert response.status_code < 500, response.text
+        if response.status_code >= 400:  # one error shape everywhere (docs/protocol.md): detail and code
+            body = response.json()
+            assert isinstance(body["detail"], str) and isinstance(body["code"], str), response.text
+            assert response.status_code != 422, response.text  # an invalid request is 400 bad_input
         event(f"status {response.status_code}")  # --hypothesis-show-statistics lists them
 
     run()

@@ -550,7 +550,10 @@ def test_a_token_in_the_sockets_address_is_refused_with_400(tmp_path: Path) -> N
         for query in ("?token=abc", "?room=r&Token=abc", "?tokens=a", "?key=k"):
             refused = refused_handshake("127.0.0.1", served, "/ws" + query)
             assert refused.response.status_code == 400, query
-            assert json.loads(refused.response.body or b"{}") == {"detail": TOKEN_IN_SOCKET_ADDRESS}
+            assert json.loads(refused.response.body or b"{}") == {
+                "detail": TOKEN_IN_SOCKET_ADDRESS,
+                "code": "token_in_address",
+            }
         with ws_from("127.0.0.1", served, "/ws?room=AbC") as ws:  # the room in the address is fine
             pong(ws)
 

@@ -244,7 +244,7 @@ CLEANED = {
 
 
 def expect_refused(answer: httpx.Response, fragment: str) -> None:
-    assert answer.status_code == 422, answer.text
+    assert answer.status_code == 400, answer.text
     assert fragment in answer.json()["detail"], answer.text
 
 

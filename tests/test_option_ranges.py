@@ -109,7 +109,7 @@ def test_a_room_or_table_with_an_unbounded_target_is_refused(module_client: Test
     if path == "/api/tables":
         body["name"] = "Ana"
     answer = client.post(path, json=body)
-    assert answer.status_code == 422, answer.text
+    assert answer.status_code == 400, answer.text
     assert "target=1000000000 is out of range" in answer.json()["detail"]
     assert "from 10 to 200" in answer.json()["detail"]
     body["rules"]["target"] = 200

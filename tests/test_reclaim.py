@@ -155,8 +155,8 @@ def test_a_wrong_or_malformed_code_or_invite_is_refused_clearly_and_changes_noth
         wrong = "ZZZZ-ZZZZ" if joined["code"] != "ZZZZ-ZZZZ" else "YYYY-YYYY"
         cases = [
             (reclaim(client, made, wrong), 403, "wrong_code"),
-            (reclaim(client, made, "K7QX-2M9"), 422, "bad_code"),  # seven characters
-            (reclaim(client, made, "K7QX-2M9U"), 422, "bad_code"),  # U is no code's
+            (reclaim(client, made, "K7QX-2M9"), 400, "bad_code"),  # seven characters
+            (reclaim(client, made, "K7QX-2M9U"), 400, "bad_code"),  # U is no code's
             (reclaim(client, made, joined["code"], invite="not-the-invite"), 403, "bad_invite"),
         ]
         for answer, status, code in cases:

@@ -78,7 +78,7 @@ def test_health_and_options(client: TestClient) -> None:
     # the page's name field takes the server's limit; the quick game is a preset of 1 chica
     assert options["name_max_chars"] == NAME_MAX_CHARS
     assert client.post("/api/rooms", json={"name": "x" * NAME_MAX_CHARS}).status_code == 200
-    assert client.post("/api/rooms", json={"name": "x" * (NAME_MAX_CHARS + 1)}).status_code == 422
+    assert client.post("/api/rooms", json={"name": "x" * (NAME_MAX_CHARS + 1)}).status_code == 400
     quick = {p["name"]: p for p in options["presets"]}[options["quick_preset"]]
     assert quick["options"]["chicas"] == 1
 
@@ -109,11 +109,11 @@ def test_health_and_options(client: TestClient) -> None:
         ({"colour": "red"}, "colour"),
     ],
 )
-def test_new_room_refuses_bad_requests_with_a_clear_422(
+def test_new_room_refuses_bad_requests_with_a_clear_400(
     client: TestClient, body: dict[str, Any], fragment: str
 ) -> None:
     response = client.post("/api/rooms", json=body)
-    assert response.status_code == 422
+    assert response.status_code == 400
     detail = response.json()["detail"]
     assert isinstance(detail, str) and fragment in detail, detail
     assert client.app.state.rooms._rooms == {}  # type: ignore[attr-defined]
@@ -121,9 +121,9 @@ def test_new_room_refuses_bad_requests_with_a_clear_422(
 
 def test_new_room_refuses_a_body_that_is_not_json(client: TestClient) -> None:
     response = client.post("/api/rooms", content=b"{nope", headers={"content-type": "application/json"})
-    assert response.status_code == 422 and isinstance(response.json()["detail"], str)
+    assert response.status_code == 400 and isinstance(response.json()["detail"], str)
     response = client.post("/api/rooms", json=[1, 2])
-    assert response.status_code == 422 and isinstance(response.json()["detail"], str)
+    assert response.status_code == 400 and isinstance(response.json()["detail"], str)
 
 
 def test_new_room_with_a_custom_table_and_a_seed(client: TestClient, spy: Spy) -> None:
@@ -538,7 +538,7 @@ def test_history_and_stats_follow_the_tokens(client: TestClient) -> None:
     assert [(p["room"], p["mesa"], p["moves"]) for p in playing] == [(made["room"], 1, 0)]
     assert client.post("/api/history", json={"tokens": ["nobody"]}).json()["playing"] == []
     # the stats' body is the history's: at most MAX_TOKENS tokens
-    assert client.post("/api/stats", json={"tokens": ["x"] * 101}).status_code == 422
+    assert client.post("/api/stats", json={"tokens": ["x"] * 101}).status_code == 400
 
 
 def test_record_download_errors(client: TestClient) -> None:

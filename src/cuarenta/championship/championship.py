@@ -108,6 +108,23 @@ class Championship:
             champ.apply(action_from_dict(action) if isinstance(action, dict) else action)
         return champ
 
+    def copy(self) -> Championship:
+        """An independent copy: applying an action to it leaves this one as it is (the values, all frozen,
+        are shared; the lists are the copy's own). The server applies a round's pairing to a copy off its
+        event loop while this one is still read (docs/championships.md "Running a championship").
+
+        >>> champ = Championship.new(Settings("Copa"), secret=1)
+        >>> twin = champ.copy()
+        >>> _ = twin.apply(Register("Los Ases", ("Ana", "Beto")))
+        >>> len(champ.pairs), len(twin.pairs), len(champ.actions), len(twin.actions)
+        (0, 1, 0, 1)
+        """
+        twin = object.__new__(Championship)
+        twin.__dict__.update(self.__dict__)
+        twin._restore(self._save())
+        twin.actions = list(self.actions)
+        return twin
+
     # -- reading ------------------------------------------------------------------------------------
     @property
     def current_round(self) -> int:

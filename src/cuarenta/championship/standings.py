@@ -53,8 +53,24 @@ class Standing:
     buchholz: int
     reached: int | None = None
 
+    @property
+    def chicas_difference(self) -> int:
+        """The second tie-break: chicas for − chicas against."""
+        return self.chicas_for - self.chicas_against
+
+    @property
+    def points_difference(self) -> int:
+        """The third tie-break: points for − points against."""
+        return self.points_for - self.points_against
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every field, and the two differences the ranking reads (``chicas_difference``,
+        ``points_difference``)."""
+        return {
+            **asdict(self),
+            "chicas_difference": self.chicas_difference,
+            "points_difference": self.points_difference,
+        }
 
 
 @dataclass

@@ -34,6 +34,8 @@ DEFAULT_MAX_CONNECTIONS: Final = 4096
 DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 50
 DEFAULT_HEADER_TIMEOUT: Final = 10.0
 DEFAULT_BODY_TIMEOUT: Final = 30.0
+#: (the same as ``cuarenta.server.championships.DEFAULT_MAX_PAIRS``, imported only to serve)
+DEFAULT_CHAMPIONSHIP_PAIRS: Final = 256
 
 
 class LogFormat(enum.StrEnum):
@@ -398,6 +400,16 @@ def serve_command(
             help="Rooms kept in memory at most (default 1000); idle ones leave it and come back when needed.",
         ),
     ] = None,
+    championship_pairs: Annotated[
+        int,
+        typer.Option(
+            "--championship-pairs",
+            metavar="N",
+            min=0,
+            help="The most pairs a championship takes (default 256; 0: no limit). One process pairs a "
+            "round of 256 with /api/health under 100 ms (docs/performance.md).",
+        ),
+    ] = DEFAULT_CHAMPIONSHIP_PAIRS,
     log_level: Annotated[
         LogLevel,
         typer.Option(
@@ -495,6 +507,7 @@ def serve_command(
             init=init,
             accept_lost_wal=accept_lost_wal,
             pack_dir=pack,
+            championship_pairs=championship_pairs,
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)

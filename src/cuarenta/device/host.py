@@ -127,15 +127,21 @@ class DeviceHost:
         try:
             return self._http(str(method).upper(), str(path), _plain(body), _plain(token))
         except answers.Refused as exc:
-            return _answer(exc.status, {"detail": exc.detail})
+            return _answer(exc.status, exc.body())
         except TableError as exc:  # the authority's refusals, as the server's error handler answers them
             return _answer(http_status(exc), {"detail": exc.message, "code": exc.code})
         except StoreError as exc:
             log.error("%s %s: the device's store failed: %s", method, path, exc)
-            return _answer(503, {"detail": f"the game could not be saved on this device (try again): {exc}"})
+            return _answer(
+                503,
+                {
+                    "detail": f"the game could not be saved on this device (try again): {exc}",
+                    "code": "store_unavailable",
+                },
+            )
         except Exception:
             log.exception("%s %s failed", method, path)
-            return _answer(500, {"detail": "Internal Server Error"})
+            return _answer(500, {"detail": "Internal Server Error", "code": "server_error"})
 
     def _http(self, method: str, path: str, body: Any, token: str | None) -> str:
         parts = urlsplit(path)
@@ -206,7 +212,7 @@ class DeviceHost:
             try:
                 return json.loads(body)
             except ValueError as exc:
-                raise answers.Refused(422, f"body: JSON decode error ({exc})") from None
+                raise answers.Refused(400, f"body: JSON decode error ({exc})") from None
         return body
 
     @staticmethod
@@ -216,7 +222,7 @@ class DeviceHost:
             raise answers.Refused(401, "send the seat's token in the header Authorization: Bearer <token>")
         if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
             raise answers.Refused(
-                403, f"that is not a seat's token (longer than {MAX_TOKEN_CHARS} characters)"
+                403, f"that is not a seat's token (longer than {MAX_TOKEN_CHARS} characters)", "bad_token"
             )
         return token
 
@@ -228,12 +234,12 @@ class DeviceHost:
             mesa = int(values[-1])
         except ValueError:
             raise answers.Refused(
-                422, "mesa: Input should be a valid integer, unable to parse string as an integer"
+                400, "mesa: Input should be a valid integer, unable to parse string as an integer"
             ) from None
         if mesa < 1:
-            raise answers.Refused(422, "mesa: Input should be greater than or equal to 1")
+            raise answers.Refused(400, "mesa: Input should be greater than or equal to 1")
         if mesa >= 2**31:
-            raise answers.Refused(422, f"mesa: Input should be less than {2**31}")
+            raise answers.Refused(400, f"mesa: Input should be less than {2**31}")
         return mesa
 
     # -- the socket -------------------------------------------------------------------------------------

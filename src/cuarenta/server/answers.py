@@ -8,7 +8,8 @@ source for the server's FastAPI routes (:mod:`cuarenta.server.edge`) and the dev
 - what a browser's tokens played: :func:`history_answer`, :func:`stats_answer`,
   :func:`browser_stats_answer`, :func:`record_answer`, :func:`history_tokens`.
 
-A refusal is a :class:`Refused`: an HTTP status and one clear sentence (``detail``).
+A refusal is a :class:`Refused`: an HTTP status, one clear sentence (``detail``) and its ``code`` (every
+error answer is ``{"detail", "code"}``, docs/protocol.md).
 
 >>> payload = options_payload()
 >>> [o["name"] for o in payload["options"]][:3]
@@ -16,7 +17,7 @@ A refusal is a :class:`Refused`: an HTTP status and one clear sentence (``detail
 >>> new_room_body({"players": 3}).players
 Traceback (most recent call last):
 ...
-cuarenta.server.answers.Refused: 422: players: 3 players: Cuarenta is played by 2 or 4
+cuarenta.server.answers.Refused: 400: players: 3 players: Cuarenta is played by 2 or 4
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
 from cuarenta.server.authority.ports import FinishedRow, PlayingRow, RoomRow, hash_token
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
+from cuarenta.server.edge.statuses import default_code
 from cuarenta.server.names import NAME_MAX_CHARS, clean_name
 
 if TYPE_CHECKING:
@@ -59,12 +61,18 @@ MAX_TOKEN_CHARS: Final = 200
 
 
 class Refused(Exception):
-    """A request refused: the HTTP ``status`` and ``detail``, one sentence saying what is wrong."""
+    """A request refused: the HTTP ``status`` and ``detail``, one sentence saying what is wrong, and its
+    ``code`` (by default the status' own: :func:`~cuarenta.server.edge.statuses.default_code`)."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, code: str | None = None) -> None:
         super().__init__(f"{status}: {detail}")
         self.status = status
         self.detail = detail
+        self.code = code or default_code(status)
+
+    def body(self) -> dict[str, str]:
+        """The answer's body, ``{"detail", "code"}``."""
+        return {"detail": self.detail, "code": self.code}
 
 
 # -- the new-game form and the texts ---------------------------------------------------------------------
@@ -185,19 +193,20 @@ def no_texts(lang: str) -> Refused:
 # -- rooms against the computer ----------------------------------------------------------------------------
 def rules_for(players: int, asked: dict[str, Any]) -> Rules:
     """The rules a new room or table asks for (``{"preset": NAME, ...options}``) for ``players``;
-    :class:`Refused` 422 saying what is wrong.
+    :class:`Refused` 400 saying what is wrong.
 
     >>> rules_for(4, {"preset": "a_todo_rigor"}).players
     4
     """
     data = dict(asked)
     if "players" in data and data["players"] != players:
-        raise Refused(422, f"rules.players is {data['players']!r} but players is {players}: make them agree")
+        agree = f"rules.players is {data['players']!r} but players is {players}: make them agree"
+        raise Refused(400, agree, "bad_rules")
     data["players"] = players
     try:
         return Rules.from_dict(data)
     except (CuarentaError, TypeError, ValueError) as exc:
-        raise Refused(422, f"rules: {exc}") from None
+        raise Refused(400, f"rules: {exc}", "bad_rules") from None
 
 
 #: The sentence of a seed without ``practice`` (the server's validation says the same).
@@ -224,10 +233,10 @@ def _strict_int(value: object) -> bool:
 
 
 def new_room_body(data: object) -> NewRoomBody:
-    """``POST /api/rooms``' body checked as the server checks it: :class:`Refused` 422 with the same
+    """``POST /api/rooms``' body checked as the server checks it: :class:`Refused` 400 with the same
     sentences (``field: what is wrong``; several joined with ``; ``)."""
     if not isinstance(data, dict):
-        raise Refused(422, "body: Input should be a valid dictionary or object to extract fields from")
+        raise Refused(400, "body: Input should be a valid dictionary or object to extract fields from")
     problems: list[str] = []
     values: dict[str, Any] = {}
     for key in data:
@@ -285,7 +294,7 @@ def new_room_body(data: object) -> NewRoomBody:
     if not problems and values.get("seed") is not None and not values.get("practice"):
         problems.append(SEED_ONLY_FOR_PRACTICE)
     if problems:
-        raise Refused(422, "; ".join(problems[:5]))
+        raise Refused(400, "; ".join(problems[:5]))
     return NewRoomBody(**values)
 
 
@@ -330,28 +339,28 @@ class HistoryStore(Protocol):
 
 def history_tokens(data: object) -> list[str]:
     """The tokens of a ``POST /api/history`` or ``POST /api/stats`` body (``{"tokens": [...]}``), checked
-    as the server checks them: :class:`Refused` 422 saying what is wrong."""
+    as the server checks them: :class:`Refused` 400 saying what is wrong."""
     if not isinstance(data, dict):
-        raise Refused(422, "body: Input should be a valid dictionary or object to extract fields from")
+        raise Refused(400, "body: Input should be a valid dictionary or object to extract fields from")
     extra = [f"{key}: Extra inputs are not permitted" for key in data if key != "tokens"]
     if extra:
-        raise Refused(422, "; ".join(extra[:5]))
+        raise Refused(400, "; ".join(extra[:5]))
     tokens = data.get("tokens")
     if "tokens" not in data:
-        raise Refused(422, "tokens: Field required")
+        raise Refused(400, "tokens: Field required")
     if not isinstance(tokens, list):
-        raise Refused(422, "tokens: Input should be a valid list")
+        raise Refused(400, "tokens: Input should be a valid list")
     if len(tokens) > MAX_TOKENS:
         raise Refused(
-            422, f"tokens: List should have at most {MAX_TOKENS} items after validation, not {len(tokens)}"
+            400, f"tokens: List should have at most {MAX_TOKENS} items after validation, not {len(tokens)}"
         )
     for i, token in enumerate(tokens):
         if not isinstance(token, str):
-            raise Refused(422, f"tokens.{i}: Input should be a valid string")
+            raise Refused(400, f"tokens.{i}: Input should be a valid string")
         if not token:
-            raise Refused(422, f"tokens.{i}: String should have at least 1 character")
+            raise Refused(400, f"tokens.{i}: String should have at least 1 character")
         if len(token) > MAX_TOKEN_CHARS:
-            raise Refused(422, f"tokens.{i}: String should have at most {MAX_TOKEN_CHARS} characters")
+            raise Refused(400, f"tokens.{i}: String should have at most {MAX_TOKEN_CHARS} characters")
     return tokens
 
 
@@ -494,11 +503,13 @@ def record_answer(
     current = row.mesa
     wanted = current if mesa is None else mesa
     if wanted > current:
-        raise Refused(404, f"room {room_id} has no mesa {wanted} (it is at mesa {current})")
+        raise Refused(404, f"room {room_id} has no mesa {wanted} (it is at mesa {current})", "unknown_mesa")
     finished = store.finished_mesa(room_id, wanted)
     if finished is None:
         raise Refused(
-            409, f"mesa {wanted} of room {room_id} is still in play: its record exists once it is finished"
+            409,
+            f"mesa {wanted} of room {room_id} is still in play: its record exists once it is finished",
+            "mesa_in_play",
         )
     return RecordAnswer(finished.record, f"cuarenta-{room_id}-mesa{wanted}.cuarenta")
 

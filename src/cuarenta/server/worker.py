@@ -135,6 +135,7 @@ class MoveWorker:
                 await asyncio.wait(busy, timeout=5)
             for task in busy:
                 task.cancel()
+            await self.championships.close()  # the results being reported are stored first
             await self.rooms.close()
 
     async def _take(self, free: int) -> list[tuple[Any, dict[Any, Any] | None]]:

@@ -31,7 +31,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 
 from cuarenta import __version__
 from cuarenta.offline.pack import default_pack_dir
-from cuarenta.server.championships import Championships
+from cuarenta.server.championships import DEFAULT_MAX_PAIRS, Championships
 from cuarenta.server.edge import (
     championships,
     device,
@@ -89,6 +89,7 @@ def create_app(
     integrity_seconds: float = INTEGRITY_SECONDS,
     server_names: Iterable[str] | None = None,
     pack_dir: Path | None = None,
+    championship_pairs: int | None = None,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -113,6 +114,8 @@ def create_app(
     default of the library function; ``cuarenta serve`` always checks) leaves it off.
     ``pack_dir`` is the offline pack served at ``/device/`` (default
     :func:`~cuarenta.offline.pack.default_pack_dir`, where ``cuarenta pack`` builds it).
+    ``championship_pairs`` is the most pairs a championship takes (``cuarenta serve --championship-pairs``;
+    default :data:`~cuarenta.server.championships.DEFAULT_MAX_PAIRS`, 0 for no limit).
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     names = None if server_names is None else ServerNames.with_origins(server_names, allow_origins)
@@ -159,7 +162,9 @@ def create_app(
     state = app.state
     state.rooms = the_rooms
     state.store = store
-    state.championships = Championships(the_rooms, store)
+    state.championships = Championships(
+        the_rooms, store, DEFAULT_MAX_PAIRS if championship_pairs is None else championship_pairs
+    )
     state.redis = redis_client
     state.limits = limits
     state.origins = origins
@@ -180,7 +185,7 @@ def create_app(
     install_error_handlers(app)
 
     app.include_router(operations.router)
-    app.include_router(options.router, responses=errors(404, 422))  # /api/options, /api/texts/{lang}
+    app.include_router(options.router, responses=errors(404))  # /api/options, /api/texts/{lang}
     app.include_router(profiles.router)  # profiles and the leaderboard (docs/tables.md)
     app.include_router(rooms.router)
     app.include_router(tables.router)  # tables with friends (docs/tables.md)

@@ -1,14 +1,17 @@
 """The championships API (docs/championships.md "Running a championship"): create, register, start, the
 pairs' seats, the judge's board and decisions, the committee's reviews, the hall's score sheets and the
-standings. Errors are JSON ``{"detail", "code"}``: 400 bad input, 401/403 a missing or wrong token, 404
-unknown, 409 a wrong state. Tokens travel in ``Authorization: Bearer``; the links that carry them keep
-them in the URL fragment (``/#champ=ID.TOKEN``, ``/#judge=…``, ``/#pair=…``, ``/#register=ID.CODE``).
+standings. Errors are JSON ``{"detail", "code"}`` (and ``params``, the words' values of a refusal of the
+library or the hall sheet, which the page says in its language): 400 bad input, 401/403 a missing or wrong
+token, 404 unknown, 409 a wrong state. Tokens travel in ``Authorization: Bearer``; the links that carry
+them keep them in the URL fragment (``/#champ=ID.TOKEN``, ``/#judge=…``, ``/#pair=…``,
+``/#register=ID.CODE``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -16,7 +19,7 @@ from fastapi import Path as PathParameter
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from cuarenta.championship import Settings, standings
+from cuarenta.championship import Settings
 from cuarenta.championship.actions import Decide, ReplacePlayer, Review, SeedPair, Start, Walkover, Withdraw
 from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallSheet
@@ -34,7 +37,7 @@ from cuarenta.server.edge.tables import ProfileProof, profile_id
 router = APIRouter()
 Id = Annotated[str, PathParameter(min_length=1, max_length=100)]
 _Text = Annotated[StrictStr, Field(min_length=1, max_length=500)]
-ERRORS = errors(400, 401, 403, 404, 409, 413, 422, 429, 503)
+ERRORS = errors(400, 401, 403, 404, 409, 413, 429, 503)
 
 
 class NewChampionship(BaseModel):
@@ -172,15 +175,20 @@ async def create(body: NewChampionship, service: Service) -> dict[str, Any]:
     return service.create(settings)
 
 
-@router.get("/api/championships/{cid}", responses=ERRORS)
-async def describe(cid: Id, service: Service) -> dict[str, Any]:
-    """Everything public: ``to_public()``, each partida's table and its live score."""
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
+
+
+@router.get("/api/championships/{cid}", responses=ERRORS, response_model=dict[str, Any])
+async def describe(cid: Id, service: Service) -> Response:
+    """Everything public: ``to_public()``, each partida's table and its live score. The JSON text of
+    ``to_public()`` is built once per change of the championship; only the tables and live scores are
+    written for each request."""
+    _, public = await service.public_async(cid)
     loaded = service.get(cid)
-    out = loaded.champ.to_public()
-    out["id"] = cid
-    out["tables"] = {p: r for p, (r, _) in loaded.tables.items()}
-    out["live"] = _live(service, cid)
-    return out
+    own = {"id": cid, "tables": {p: r for p, (r, _) in loaded.tables.items()}, "live": _live(service, cid)}
+    head = json.dumps(own, ensure_ascii=False, separators=(",", ":"))
+    return _json(head[:-1] + "," + public[1:])
 
 
 @router.post("/api/championships/{cid}/pairs", responses=ERRORS, dependencies=[Depends(limit_room_creation)])
@@ -196,34 +204,34 @@ async def register(cid: Id, body: NewPair, service: Service, token: Token) -> di
             bearer_secret(None, "registration code or organiser's token", 200)
         if not service.check_code(cid, body.code or ""):
             raise ChampionshipProblem("bad_championship_token", "that is not this championship's code", 403)
-    return service.register(cid, body.name, body.players, body.computer)
+    return await service.register(cid, body.name, body.players, body.computer)
 
 
 @router.post("/api/championships/{cid}/pairs/{pair}/withdraw", responses=ERRORS)
 async def withdraw(cid: Id, pair: Id, body: Empty, service: Service, token: Token) -> dict[str, Any]:
     _need(service, cid, token, "organiser")
-    service.apply(cid, Withdraw(pair))
+    await service.apply_async(cid, Withdraw(pair))
     return {"ok": True}
 
 
 @router.post("/api/championships/{cid}/pairs/{pair}/replace", responses=ERRORS)
 async def replace(cid: Id, pair: Id, body: ReplaceBody, service: Service, token: Token) -> dict[str, Any]:
     _need(service, cid, token, "organiser")
-    service.apply(cid, ReplacePlayer(pair, body.index, body.player))
+    await service.apply_async(cid, ReplacePlayer(pair, body.index, body.player))
     return {"ok": True}
 
 
 @router.post("/api/championships/{cid}/pairs/{pair}/seed", responses=ERRORS)
 async def seed(cid: Id, pair: Id, body: SeedBody, service: Service, token: Token) -> dict[str, Any]:
     _need(service, cid, token, "organiser")
-    service.apply(cid, SeedPair(pair, body.seed))
+    await service.apply_async(cid, SeedPair(pair, body.seed))
     return {"ok": True}
 
 
 @router.post("/api/championships/{cid}/start", responses=ERRORS)
 async def start(cid: Id, service: Service, token: Token) -> dict[str, Any]:
     _need(service, cid, token, "organiser")
-    opened = service.apply(cid, Start())
+    opened = await service.apply_async(cid, Start())
     return {"opened": [p.id for p in opened]}
 
 
@@ -313,7 +321,7 @@ async def walkover(
     cid: Id, partida: Id, body: WalkoverBody, service: Service, token: Token
 ) -> dict[str, Any]:
     _need(service, cid, token, "judge")
-    service.apply(cid, Walkover(partida, body.winner, body.reason, "judge"))
+    await service.apply_async(cid, Walkover(partida, body.winner, body.reason, "judge"))
     return {"decision": len(service.get(cid).champ.decisions) - 1}
 
 
@@ -321,7 +329,7 @@ async def walkover(
 async def decide(cid: Id, partida: Id, body: DecisionBody, service: Service, token: Token) -> dict[str, Any]:
     """The judge's decision: pause and resume act on the table; a restart gives it a fresh table."""
     _need(service, cid, token, "judge")
-    service.apply(cid, Decide(partida, body.decision, body.reason, "judge"))
+    await service.apply_async(cid, Decide(partida, body.decision, body.reason, "judge"))
     out: dict[str, Any] = {"decision": len(service.get(cid).champ.decisions) - 1}
     if body.decision == "restart" and service.get(cid).champ.settings.venue == "online":
         out["room"] = service.restart(cid, partida)  # None: it opens on the next load
@@ -338,7 +346,7 @@ async def review(
 ) -> dict[str, Any]:
     """The committee (the organiser) confirms or reverses a decision."""
     _need(service, cid, token, "organiser")
-    service.apply(cid, Review(index, body.reverse, body.reason, "committee"))
+    await service.apply_async(cid, Review(index, body.reverse, body.reason, "committee"))
     return {"decision": service.get(cid).champ.decisions[index].to_dict()}
 
 
@@ -351,7 +359,7 @@ async def hall(cid: Id, partida: Id, service: Service, token: Token) -> dict[str
 @router.post("/api/championships/{cid}/partidas/{partida}/hall", responses=ERRORS)
 async def hall_entry(cid: Id, partida: Id, body: EntryBody, service: Service, token: Token) -> dict[str, Any]:
     _need(service, cid, token, "judge")
-    return service.tap(cid, partida, body.entry).snapshot()
+    return (await service.tap(cid, partida, body.entry)).snapshot()
 
 
 @router.post("/api/championships/{cid}/partidas/{partida}/hall/undo", responses=ERRORS)
@@ -360,30 +368,31 @@ async def hall_undo(cid: Id, partida: Id, service: Service, token: Token) -> dic
     return service.undo(cid, partida).snapshot()
 
 
-def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:
-    champ = service.get(cid).champ
+async def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:
+    public, _ = await service.public_async(cid)
+    players = {p["id"]: list(p["players"]) for p in public["pairs"]}
     return [
         {
-            "rank": s.rank,
-            "pair": s.pair,
-            "name": s.name,
-            "players": list(champ.pair(s.pair).players),
-            "won": s.won,
-            "lost": s.lost,
-            "byes": s.byes,
-            "chicas": s.chicas_for - s.chicas_against,
-            "points": s.points_for - s.points_against,
-            "buchholz": s.buchholz,
-            "withdrawn": s.withdrawn,
+            "rank": s["rank"],
+            "pair": s["pair"],
+            "name": s["name"],
+            "players": players[s["pair"]],
+            "won": s["won"],
+            "lost": s["lost"],
+            "byes": s["byes"],
+            "chicas": s["chicas_for"] - s["chicas_against"],
+            "points": s["points_for"] - s["points_against"],
+            "buchholz": s["buchholz"],
+            "withdrawn": s["withdrawn"],
         }
-        for s in standings(champ)
+        for s in public["standings"]
     ]
 
 
-@router.get("/api/championships/{cid}/standings.json", responses=ERRORS)
-async def standings_json(cid: Id, service: Service) -> list[dict[str, Any]]:
+@router.get("/api/championships/{cid}/standings.json", responses=ERRORS, response_model=list[dict[str, Any]])
+async def standings_json(cid: Id, service: Service) -> Response:
     """The standings (chicas and points: the differences for − against)."""
-    return _rows(service, cid)
+    return _json(json.dumps(await _rows(service, cid), ensure_ascii=False, separators=(",", ":")))
 
 
 def _cell(value: object) -> object:
@@ -406,7 +415,7 @@ async def standings_csv(cid: Id, service: Service) -> Response:
     writer = csv.writer(out)
     fields = ["rank", "pair", "players", "won", "lost", "byes", "chicas", "points", "buchholz"]
     writer.writerow(fields)
-    for row in _rows(service, cid):
+    for row in await _rows(service, cid):
         writer.writerow(
             [
                 _cell(

@@ -6,15 +6,19 @@
 - **Rate limits.** :func:`limit_room_creation` (new rooms, new tables, joins) and
   :func:`limit_profile_creation` spend a token of the client address' bucket, 429 with ``Retry-After``
   over it; :func:`limit_reclaims` counts wrong seat codes.
-- **Errors.** The one place that turns an error into an answer: :func:`problem_http` maps the domain's
+- **Errors.** The one place that turns an error into an answer, always ``{"detail", "code"}`` (and
+  ``params`` when the refusal's words have some, docs/protocol.md): :func:`problem_http` maps the domain's
   refusals (a room's, a table's, a profile's) to an HTTP status, :func:`install_error_handlers` gives the
-  app its answers to invalid requests (422) and a failed store (503), and :func:`socket_error` makes the
-  WebSocket error frame of a refused message (docs/protocol.md).
+  app its answers to invalid requests (400 ``bad_input``), a failed store (503 ``store_unavailable``) and
+  any :class:`HTTPException` (its :class:`Refusal` code, else the status' own:
+  :func:`~cuarenta.server.edge.statuses.default_code`), and :func:`socket_error` makes the WebSocket error
+  frame of a refused message (docs/protocol.md).
 
 >>> from cuarenta.server.authority.errors import RoomProblem
 >>> from cuarenta.server.protocol import ProtocolError
->>> problem_http(RoomProblem("seat_left", "you left")).status_code
-410
+>>> refused = problem_http(RoomProblem("seat_left", "you left"))
+>>> refused.status_code, refused.code
+(410, 'seat_left')
 >>> socket_error(ProtocolError("stale", "state 3 is older than 4"))
 ('stale', {'v': 1, 'type': 'error', 'code': 'stale', 'message': 'state 3 is older than 4'})
 """
@@ -31,10 +35,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cuarenta.server.authority.errors import TableError
 from cuarenta.server.edge.ratelimits import AddressLimiter, GuessLimiter, GuessLimits, GuessTicket, Limits
-from cuarenta.server.edge.statuses import http_status
+from cuarenta.server.edge.statuses import default_code, http_status
 from cuarenta.server.ops.logs import ThrottledLog
 from cuarenta.server.profiles import ProfileProblem
 from cuarenta.server.protocol import error_message
@@ -55,15 +60,34 @@ Problem = TableError | ProfileProblem
 
 # -- the answers' schema ------------------------------------------------------------------------------
 class ErrorAnswer(BaseModel):
-    """Every HTTP error: one clear sentence in English."""
+    """Every HTTP error: one clear sentence in English (``detail``), the refusal's ``code`` (the page says
+    it in its own language: ``error.<code>`` or its own words), and the ``params`` of its words when it has
+    some."""
 
     detail: str
+    code: str
+    params: dict[str, Any] | None = None
 
 
-# The profiles API's name of ErrorAnswer in the schema (kept, so that the schema is unchanged; no
-# docstring: it would become the schema's description).
+# The profiles API's name of ErrorAnswer in the schema (kept, so that the schema's names are unchanged;
+# no docstring: it would become the schema's description).
 class _Error(BaseModel):
     detail: str
+    code: str
+
+
+class Refusal(HTTPException):
+    """An :class:`HTTPException` with its ``code`` (default: the status' own, :func:`default_code`).
+
+    >>> Refusal(429, "too many").code, Refusal(400, "no", "bad_rules").code
+    ('rate_limited', 'bad_rules')
+    """
+
+    def __init__(
+        self, status: int, detail: str, code: str | None = None, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(status, detail, headers=headers)
+        self.code = code or default_code(status)
 
 
 def errors(*codes: int, model: type[BaseModel] = ErrorAnswer) -> dict[int | str, dict[str, Any]]:
@@ -111,18 +135,19 @@ def bearer_secret(credentials: HTTPAuthorizationCredentials | None, what: str, l
     >>> bearer_secret(None, "seat's token", 9)
     Traceback (most recent call last):
     ...
-    fastapi.exceptions.HTTPException: 401: send the seat's token in the header Authorization: Bearer <token>
+    cuarenta.server.edge.deps.Refusal: 401: send the seat's token in the header Authorization: Bearer <token>
     """
     word = what.rsplit(" ", 1)[-1]
     if credentials is None or not credentials.credentials:
-        raise HTTPException(
+        raise Refusal(
             401,
             f"send the {what} in the header Authorization: Bearer <{word}>",
+            "no_token",
             headers={"WWW-Authenticate": "Bearer"},
         )
     secret = credentials.credentials
     if len(secret) > longest:
-        raise HTTPException(403, f"that is not a {what} (longer than {longest} characters)")
+        raise Refusal(403, f"that is not a {what} (longer than {longest} characters)", "bad_token")
     return secret
 
 
@@ -273,9 +298,9 @@ def problem_status(problem: Problem) -> int:
     return http_status(problem)
 
 
-def problem_http(problem: Problem) -> HTTPException:
-    """A domain refusal as the HTTP error the routes answer: its status and its sentence."""
-    return HTTPException(problem_status(problem), problem.message)
+def problem_http(problem: Problem) -> Refusal:
+    """A domain refusal as the HTTP error the routes answer: its status, its sentence and its code."""
+    return Refusal(problem_status(problem), problem.message, problem.code)
 
 
 def validation_text(exc: RequestValidationError) -> str:
@@ -291,33 +316,87 @@ def validation_text(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is not valid"
 
 
+#: The code of a request that is not valid (a field missing, of the wrong type or out of range).
+BAD_INPUT: Final = "bad_input"
+
+
+def error_body(detail: str, code: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The body of every error answer of the API: ``{"detail", "code"}``, and ``params`` when given.
+
+    >>> error_body("no such room", "unknown_room")
+    {'detail': 'no such room', 'code': 'unknown_room'}
+    """
+    body: dict[str, Any] = {"detail": detail, "code": code}
+    if params:
+        body["params"] = params
+    return body
+
+
 async def _invalid(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return JSONResponse({"detail": validation_text(exc)}, status_code=422)
+    return JSONResponse(error_body(validation_text(exc), BAD_INPUT), status_code=400)
 
 
 async def _store_failed(request: Request, exc: Exception) -> JSONResponse:
     log.error("%s %s: the store failed: %s", request.method, request.url.path, store_text(exc))
     code = "outcome_unknown" if isinstance(exc, StoreUnknown) else "store_unavailable"
-    return JSONResponse({"detail": unavailable_text(exc), "code": code}, status_code=503)
+    return JSONResponse(error_body(unavailable_text(exc), code), status_code=503)
 
 
 async def _refused(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TableError | ProfileProblem)
-    if isinstance(exc, TableError):  # the code too: the page words the refusals of a table itself
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=problem_status(exc))
-    return JSONResponse({"detail": exc.message}, status_code=problem_status(exc))
+    # the code too (the page words the refusals itself), and the params of its words if it has some
+    params = getattr(exc, "params", None)
+    body = error_body(exc.message, exc.code, params if isinstance(params, dict) else None)
+    return JSONResponse(body, status_code=problem_status(exc))
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = getattr(exc, "code", None)
+    body = error_body(str(exc.detail), code if isinstance(code, str) else default_code(exc.status_code))
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """The app's answers to errors: an invalid request 422 with what is wrong, a store that fails 503 with
-    the documented body on every route (never a bare 500, docs/protocol.md), a domain refusal its
-    :func:`problem_status`."""
+    """The app's answers to errors, each ``{"detail", "code"}`` (:func:`error_body`): an invalid request 400
+    ``bad_input`` with what is wrong, a store that fails 503 ``store_unavailable`` on every route (never a
+    bare 500, docs/protocol.md), a domain refusal its :func:`problem_status` and its code, any other
+    :class:`HTTPException` its status and its code (a :class:`Refusal`'s, else the status' own)."""
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(sa.exc.SQLAlchemyError, _store_failed)
     app.add_exception_handler(StoreError, _store_failed)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     for problem in (TableError, ProfileProblem):
         app.add_exception_handler(problem, _refused)
+    _schema_without_422(app)
+
+
+def _schema_without_422(app: FastAPI) -> None:
+    """The schema says what the handlers answer: FastAPI lists a 422 ``HTTPValidationError`` on every route
+    with input, but an invalid request is answered 400 ``ErrorAnswer`` (:func:`_invalid`)."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = made()
+        bad = {
+            "description": "Bad Request",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorAnswer"}}},
+        }
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                answers = operation.get("responses", {})
+                if answers.pop("422", None) is not None:
+                    answers.setdefault("400", bad)
+        components = schema.get("components", {}).get("schemas", {})
+        for name in ("HTTPValidationError", "ValidationError"):
+            components.pop(name, None)
+        components.setdefault("ErrorAnswer", ErrorAnswer.model_json_schema())
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def socket_error(exc: Exception) -> tuple[str, dict[str, Any]]:
@@ -354,16 +433,19 @@ def rate_limited_frame(limits: Limits, *, per_address: bool = False) -> dict[str
 
 
 __all__ = [
+    "BAD_INPUT",
     "MAX_KEY_CHARS",
     "MAX_TOKEN_CHARS",
     "OPTIONAL_SEAT_TOKEN",
     "PROFILE_STATUS",
     "CreationLimits",
     "ErrorAnswer",
+    "Refusal",
     "RoomsDep",
     "SeatToken",
     "StoreDep",
     "bearer_secret",
+    "error_body",
     "errors",
     "install_error_handlers",
     "json_errors",

@@ -147,7 +147,7 @@ class HostCheck:
             if not self.names.allows(header):
                 assert header is not None
                 self._refused("request for host %r refused (not a name of this server)", header[:100])
-                await refuse(scope, send, 400, self.names.refusal(header))
+                await refuse(scope, send, 400, self.names.refusal(header), code="unknown_host")
                 return
         await self.app(scope, receive, send)
 

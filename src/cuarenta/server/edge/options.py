@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from cuarenta.catalogue import LANGS
 from cuarenta.server.answers import (
@@ -33,6 +33,7 @@ from cuarenta.server.answers import (
     texts_body,
 )
 from cuarenta.server.authority.seats import PLAYER_COUNTS  # the player counts a room may have (R3)
+from cuarenta.server.edge.deps import Refusal
 from cuarenta.server.names import NAME_MAX_CHARS, NAME_PATTERN, OPTIONAL_NAME_PATTERN
 
 # The payloads are built without the web framework in cuarenta.server.answers (the device host serves
@@ -53,7 +54,7 @@ def get_texts(lang: str, request: Request) -> Response:
     """One language of the text catalogue; ``304`` when the browser's copy (``If-None-Match``) is current."""
     if lang not in LANGS:
         refused = no_texts(lang)
-        raise HTTPException(refused.status, refused.detail)
+        raise Refusal(refused.status, refused.detail, refused.code)
     body, etag = texts_body(lang)
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     wanted = request.headers.get("if-none-match", "")

@@ -162,7 +162,7 @@ def profile_page(store: Store, profile_id: str, established: Established | None 
 @router.post(
     "/api/profiles",
     response_model=NewProfileAnswer,
-    responses=_errors(400, 413, 422, 429),
+    responses=_errors(400, 413, 429),
     dependencies=[Depends(limit_profile_creation)],
 )
 def new_profile(body: ProfileName, request: Request, store: StoreDep) -> dict[str, Any]:
@@ -183,7 +183,7 @@ def _note(store: Store, request: Request, profile_id: str) -> None:
 @router.patch(
     "/api/profiles/{profile_id}",
     response_model=ProfilePage,
-    responses=_errors(400, 401, 403, 404, 413, 422),
+    responses=_errors(400, 401, 403, 404, 413),
 )
 def rename(
     profile_id: _ProfileId,
@@ -198,13 +198,13 @@ def rename(
     return profile_page(store, profile_id, _established(request))
 
 
-@router.get("/api/profiles/{profile_id}", response_model=ProfilePage, responses=_errors(400, 404, 422))
+@router.get("/api/profiles/{profile_id}", response_model=ProfilePage, responses=_errors(400, 404))
 def get_profile_page(profile_id: _ProfileId, request: Request, store: StoreDep) -> dict[str, Any]:
     """A profile's name, ratings per mode and rated games (newest first, at most 50)."""
     return profile_page(store, profile_id, _established(request))
 
 
-@router.get("/api/leaderboard", response_model=Leaderboard, responses=_errors(400, 422))
+@router.get("/api/leaderboard", response_model=Leaderboard, responses=_errors(400))
 def get_leaderboard(
     request: Request,
     store: StoreDep,

@@ -39,6 +39,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cuarenta.server.edge.limits import AddressSlots
+from cuarenta.server.edge.statuses import default_code
 from cuarenta.server.ops.logs import ThrottledLog
 
 log = logging.getLogger("cuarenta.server")
@@ -135,7 +136,7 @@ def raw_answer(status: int, reason: str, detail: str, headers: Iterable[tuple[st
     >>> raw_answer(408, "Request Timeout", "x").split(b"\\r\\n")[0]
     b'HTTP/1.1 408 Request Timeout'
     """
-    body = json.dumps({"detail": detail}).encode()
+    body = json.dumps({"detail": detail, "code": default_code(status)}).encode()
     lines = [
         f"HTTP/1.1 {status} {reason}",
         "content-type: application/json",
@@ -150,7 +151,7 @@ def raw_answer(status: int, reason: str, detail: str, headers: Iterable[tuple[st
 def _over_per_address(limit: int) -> Any:
     """The ASGI app that answers every request of a connection over the per-address limit."""
     detail = f"too many connections from your address: at most {limit} at once; close some and try again"
-    body = json.dumps({"detail": detail}).encode()
+    body = json.dumps({"detail": detail, "code": "rate_limited"}).encode()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await send(

@@ -40,7 +40,7 @@ def qr_svg(text: str) -> bytes:
 @router.post(
     "/api/qr",
     response_class=Response,
-    responses={200: {"content": {"image/svg+xml": {}}}, **errors(400, 413, 422)},
+    responses={200: {"content": {"image/svg+xml": {}}}, **errors(400, 413)},
 )
 def qr(body: QrText) -> Response:
     """The QR code of a text (an invite link) as SVG, drawn by segno."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
@@ -22,9 +22,11 @@ from cuarenta.server import answers
 from cuarenta.server.answers import MAX_TOKENS
 from cuarenta.server.edge.deps import (
     MAX_TOKEN_CHARS,
+    Refusal,
     RoomsDep,
     SeatToken,
     StoreDep,
+    error_body,
     errors,
     json_errors,
 )
@@ -109,7 +111,7 @@ class BrowserStats(BaseModel):
     all: BrowserLevelStats
 
 
-@router.post("/api/history", response_model=History, responses=errors(400, 413, 422))
+@router.post("/api/history", response_model=History, responses=errors(400, 413))
 def history(body: HistoryRequest, store: StoreDep) -> dict[str, Any]:
     """The finished mesas of the rooms the tokens hold a seat in, newest first, and those rooms whose
     current mesa is still in play (``playing``, most recently changed first)."""
@@ -119,7 +121,7 @@ def history(body: HistoryRequest, store: StoreDep) -> dict[str, Any]:
 @router.get("/api/history", include_in_schema=False)
 def history_by_address() -> JSONResponse:
     return JSONResponse(
-        {"detail": answers.HISTORY_BY_ADDRESS},
+        error_body(answers.HISTORY_BY_ADDRESS, "method_not_allowed"),
         status_code=405,
         headers={"Allow": "POST"},
     )
@@ -130,7 +132,7 @@ def history_by_address() -> JSONResponse:
     response_class=PlainTextResponse,
     responses={
         200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "the record"},
-        **json_errors(400, 401, 403, 404, 409, 410, 422),
+        **json_errors(400, 401, 403, 404, 409, 410),
     },
 )
 async def record(
@@ -144,7 +146,7 @@ async def record(
     try:  # a RoomProblem answers its status (deps)
         found = answers.record_answer(rooms, store, room_id, token, mesa)
     except answers.Refused as exc:
-        raise HTTPException(exc.status, exc.detail) from None
+        raise Refusal(exc.status, exc.detail, exc.code) from None
     return PlainTextResponse(
         found.text,
         media_type="text/plain; charset=utf-8",
@@ -158,7 +160,7 @@ def stats(store: StoreDep) -> dict[str, Any]:
     return answers.stats_answer(store)
 
 
-@router.post("/api/stats", response_model=BrowserStats, responses=errors(400, 413, 422))
+@router.post("/api/stats", response_model=BrowserStats, responses=errors(400, 413))
 def browser_stats(body: HistoryRequest, store: StoreDep) -> dict[str, Any]:
     """The figures of the rooms the tokens hold a seat in (one browser's games): per level and in all,
     mesas played and won, the longest run won in a row, the caídas and limpias of the person's team."""

@@ -10,14 +10,14 @@ computer players' moves, so a room is never loaded or changed from two threads a
 >>> rules_for(2, {"players": 4})
 Traceback (most recent call last):
 ...
-fastapi.exceptions.HTTPException: 422: rules.players is 4 but players is 2: make them agree
+cuarenta.server.edge.deps.Refusal: 400: rules.players is 4 but players is 2: make them agree
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends
 from fastapi import Path as PathParameter
 from pydantic import (
     BaseModel,
@@ -33,7 +33,7 @@ from pydantic import (
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server import answers
 from cuarenta.server.authority.seats import check_players
-from cuarenta.server.edge.deps import RoomsDep, SeatToken, errors, limit_room_creation
+from cuarenta.server.edge.deps import Refusal, RoomsDep, SeatToken, errors, limit_room_creation
 from cuarenta.server.edge.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level
 from cuarenta.server.names import clean_name
 from cuarenta.server.rooms import available_levels
@@ -102,22 +102,22 @@ class RoomInfo(BaseModel):
 
 def rules_for(players: int, asked: dict[str, Any]) -> Rules:
     """The rules a new room or table asks for (``{"preset": NAME, ...options}``) for ``players``;
-    :class:`HTTPException` 422 saying what is wrong (:func:`cuarenta.server.answers.rules_for`)."""
+    :class:`Refusal` 400 ``bad_rules`` saying what is wrong (:func:`cuarenta.server.answers.rules_for`)."""
     try:
         return answers.rules_for(players, asked)
     except answers.Refused as exc:
-        raise HTTPException(exc.status, exc.detail) from None
+        raise Refusal(exc.status, exc.detail, exc.code) from None
 
 
 def rules_of(body: NewRoom) -> Rules:
-    """The rules a new room asks for; :class:`HTTPException` 422 saying what is wrong."""
+    """The rules a new room asks for; :class:`Refusal` 400 saying what is wrong."""
     return rules_for(body.players, body.rules)
 
 
 @router.post(
     "/api/rooms",
     response_model=NewRoomAnswer,
-    responses=errors(400, 413, 422, 429),
+    responses=errors(400, 413, 429),
     dependencies=[Depends(limit_room_creation)],
 )
 async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
@@ -133,12 +133,10 @@ async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
     try:
         return answers.new_room(rooms, checked)
     except answers.Refused as exc:
-        raise HTTPException(exc.status, exc.detail) from None
+        raise Refusal(exc.status, exc.detail, exc.code) from None
 
 
-@router.get(
-    "/api/rooms/{room_id}", response_model=RoomInfo, responses=errors(400, 401, 403, 404, 410, 422, 500)
-)
+@router.get("/api/rooms/{room_id}", response_model=RoomInfo, responses=errors(400, 401, 403, 404, 410, 500))
 async def get_room(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
     """The state of a token's room (used to resume)."""
     return answers.room_info(rooms, room_id, token)  # a RoomProblem answers its status (deps)

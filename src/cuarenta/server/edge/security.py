@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cuarenta.server.answers import TOKEN_IN_ADDRESS  # (answers: the device host says it too)
+from cuarenta.server.edge.statuses import default_code
 from cuarenta.server.ops.logs import TOKEN_PARAMETERS
 
 #: The largest HTTP request body, in bytes (a new room's body is a few hundred; 100 tokens about 4 KiB).
@@ -165,15 +166,21 @@ class SecurityHeaders:
 
 
 async def refuse(
-    scope: Scope, send: Send, status: int, detail: str, headers: Iterable[tuple[str, str]] = ()
+    scope: Scope,
+    send: Send,
+    status: int,
+    detail: str,
+    headers: Iterable[tuple[str, str]] = (),
+    code: str | None = None,
 ) -> None:
-    """Answer ``status`` with the API's error body ``{"detail": detail}``, before the app sees the request.
+    """Answer ``status`` with the API's error body ``{"detail", "code"}`` (``code`` by default the status'
+    own, :func:`~cuarenta.server.edge.statuses.default_code`), before the app sees the request.
 
     On a WebSocket handshake the answer is the same HTTP response (the ASGI ``websocket.http.response``
     extension, which uvicorn and Starlette's TestClient have); a server without it gets the socket closed
     with 1008 before it is accepted (uvicorn's answer to that is a bare 403).
     """
-    body = json.dumps({"detail": detail}).encode()
+    body = json.dumps({"detail": detail, "code": code or default_code(status)}).encode()
     fields = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
@@ -190,8 +197,8 @@ async def refuse(
     await send({"type": "http.response.body", "body": body})
 
 
-async def _answer(send: Send, status: int, detail: str) -> None:
-    await refuse({"type": "http"}, send, status, detail)
+async def _answer(send: Send, status: int, detail: str, code: str | None = None) -> None:
+    await refuse({"type": "http"}, send, status, detail, code=code)
 
 
 def tokens_in_query(scope: Scope) -> bool:
@@ -216,13 +223,13 @@ class RequestGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and tokens_in_query(scope):
-            await refuse(scope, send, 400, TOKEN_IN_SOCKET_ADDRESS)
+            await refuse(scope, send, 400, TOKEN_IN_SOCKET_ADDRESS, code="token_in_address")
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         if str(scope.get("path", "")).startswith("/api/") and tokens_in_query(scope):
-            await _answer(send, 400, TOKEN_IN_ADDRESS)
+            await _answer(send, 400, TOKEN_IN_ADDRESS, "token_in_address")
             return
         length = None
         for key, value in scope.get("headers", ()):

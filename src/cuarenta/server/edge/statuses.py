@@ -1,10 +1,14 @@
-"""The HTTP status of each refusal of the authority (its ``code``): the one table the edge reads.
+"""The HTTP status of each refusal of the authority (its ``code``): the one table the edge reads; and the
+code of a refusal that names none, by its status (every error answer of the API is ``{"detail", "code"}``,
+docs/protocol.md).
 
 >>> from cuarenta.server.authority.errors import TableError
 >>> http_status(TableError("bad_invite", "…")), http_status(TableError("seat_left", "…"))
 (403, 410)
 >>> http_status(TableError("something new", "…"))
 500
+>>> default_code(400), default_code(429), default_code(418)
+('bad_input', 'rate_limited', 'error')
 """
 
 from __future__ import annotations
@@ -45,10 +49,10 @@ STATUS: Final[dict[str, int]] = {
     "rated_table": 409,
     "not_a_person": 409,
     "wrong_code": 403,
-    "bad_code": 422,
-    "bad_seat": 422,
-    "bad_team": 422,
-    "unknown_level": 422,
+    "bad_code": 400,
+    "bad_seat": 400,
+    "bad_team": 400,
+    "unknown_level": 400,
     # a championship's tables and the championships API (docs/championships.md)
     "judge_runs_table": 409,
     "championship_seat": 403,
@@ -67,6 +71,30 @@ STATUS: Final[dict[str, int]] = {
 #: The old name of the room part of :data:`STATUS`.
 PROBLEM_STATUS: Final = STATUS
 
+#: The code of an error answer whose refusal names none (a framework's 404, a rate limit, a body too
+#: large …), by its HTTP status: every error answer of the API carries a code (docs/protocol.md).
+STATUS_CODES: Final[dict[int, str]] = {
+    400: "bad_input",
+    401: "no_token",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "timeout",
+    409: "conflict",
+    410: "gone",
+    413: "too_large",
+    422: "bad_input",
+    429: "rate_limited",
+    500: "server_error",
+    503: "unavailable",
+}
+
+
+def default_code(status: int) -> str:
+    """The code of an error answer of ``status`` that names no code of its own (``"error"`` for a status
+    :data:`STATUS_CODES` does not list)."""
+    return STATUS_CODES.get(status, "error")
+
 
 def http_status(error: TableError) -> int:
     """The HTTP status of a refusal (500 for a code the table does not know: a mistake of the server)."""
@@ -76,4 +104,4 @@ def http_status(error: TableError) -> int:
     return STATUS.get(error.code, 500)
 
 
-__all__ = ["PROBLEM_STATUS", "STATUS", "http_status"]
+__all__ = ["PROBLEM_STATUS", "STATUS", "STATUS_CODES", "default_code", "http_status"]

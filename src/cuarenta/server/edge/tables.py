@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParameter
 from pydantic import (
     BaseModel,
@@ -31,6 +31,7 @@ from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import (
     OPTIONAL_SEAT_TOKEN,
+    Refusal,
     RoomsDep,
     SeatToken,
     errors,
@@ -212,14 +213,14 @@ def profile_id(store: Store, proof: ProfileProof | None, request: Request) -> st
 @router.post(
     "/api/tables",
     response_model=NewTableAnswer,
-    responses=errors(400, 403, 404, 413, 422, 429),
+    responses=errors(400, 403, 404, 413, 429),
     dependencies=[Depends(limit_room_creation)],
 )
 async def new_table(body: NewTable, request: Request, rooms: RoomsDep) -> dict[str, Any]:
     """A new table; the answer's token is the creator's (seat 0), ``invite`` the table's invite code."""
     rules = rules_for(body.players, body.rules)
     if body.rated and set(body.rules) - {"preset", "players"}:
-        raise HTTPException(422, "a rated table plays a preset's rules: send only the preset's name")
+        raise Refusal(400, "a rated table plays a preset's rules: send only the preset's name", "bad_rules")
     profile = profile_id(rooms.store, body.profile, request)
     try:
         _, seat, invite = rooms.create_table(
@@ -234,14 +235,14 @@ async def new_table(body: NewTable, request: Request, rooms: RoomsDep) -> dict[s
             rated=body.rated,
         )
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Refusal(400, str(exc), "bad_input") from None
     return {"room": seat.room, "seat": seat.seat, "token": seat.token, "code": seat.code, "invite": invite}
 
 
 @router.get(
     "/api/tables/{room_id}",
     response_model=TableInfo,
-    responses=errors(400, 403, 404, 410, 422, 500),
+    responses=errors(400, 403, 404, 410, 500),
     openapi_extra=OPTIONAL_SEAT_TOKEN,  # the token is optional here
 )
 async def get_table(
@@ -257,7 +258,7 @@ async def get_table(
 @router.post(
     "/api/tables/{room_id}/join",
     response_model=SeatAnswer,
-    responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
+    responses=errors(400, 403, 404, 409, 413, 429, 503),
     dependencies=[Depends(limit_room_creation)],
 )
 async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: RoomsDep) -> dict[str, Any]:
@@ -279,7 +280,7 @@ async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: 
 @router.post(
     "/api/tables/{room_id}/reclaim",
     response_model=SeatAnswer,
-    responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
+    responses=errors(400, 403, 404, 409, 413, 429, 503),
 )
 async def reclaim_seat(
     room_id: RoomId, body: Reclaim, rooms: RoomsDep, guess: Annotated[GuessTicket, Depends(limit_reclaims)]
@@ -305,7 +306,7 @@ async def reclaim_seat(
 @router.post(
     "/api/tables/{room_id}/code",
     response_model=SeatCode,
-    responses=errors(400, 401, 403, 404, 409, 410, 422, 503),
+    responses=errors(400, 401, 403, 404, 409, 410, 503),
 )
 async def renew_seat_code(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
     """A new seat code for your seat (the old code stops working)."""
@@ -316,7 +317,7 @@ async def renew_seat_code(room_id: RoomId, token: SeatToken, rooms: RoomsDep) ->
 @router.post(
     "/api/tables/{room_id}/seats/{seat}/handover",
     response_model=TableInfo,
-    responses=errors(400, 401, 403, 404, 409, 410, 422, 503),
+    responses=errors(400, 401, 403, 404, 409, 410, 503),
 )
 async def hand_over_seat(
     room_id: RoomId,
@@ -333,7 +334,7 @@ async def hand_over_seat(
 @router.post(
     "/api/tables/{room_id}/seats/{seat}",
     response_model=TableInfo,
-    responses=errors(400, 401, 403, 404, 409, 410, 413, 422, 503),
+    responses=errors(400, 401, 403, 404, 409, 410, 413, 503),
 )
 async def seat_to_computer(
     room_id: RoomId,
@@ -350,7 +351,7 @@ async def seat_to_computer(
 @router.post(
     "/api/tables/{room_id}/start",
     response_model=TableInfo,
-    responses=errors(400, 401, 403, 404, 409, 410, 422, 503),
+    responses=errors(400, 401, 403, 404, 409, 410, 503),
 )
 async def start_table(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
     """The creator starts the table (open seats become computer players)."""
@@ -361,7 +362,7 @@ async def start_table(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dic
 @router.post(
     "/api/tables/{room_id}/leave",
     response_model=TableInfo,
-    responses=errors(400, 401, 403, 404, 409, 422, 503),
+    responses=errors(400, 401, 403, 404, 409, 503),
 )
 async def leave_table(room_id: RoomId, token: SeatToken, rooms: RoomsDep) -> dict[str, Any]:
     """Leave the table for good: the computer plays the seat from now on."""

@@ -89,7 +89,8 @@ export function tableFacts(room, token) {
 
 // -- championships (docs/web.md "Championships"): a link's token goes in a header, never in an address ----
 /** `GET`/`POST api/championships[/ID]PATH` as JSON (`body` given: a POST), with `token` (the organiser's,
- * the judge's or a pair's) in an Authorization header; an Error with the server's `detail` and `code`. */
+ * the judge's or a pair's) in an Authorization header; an Error with the server's `detail`, `code` and
+ * `params` (the values of the refusal's words, when it has some). */
 export async function championship(id, path = "", { body, token } = {}) {
   const url = `api/championships${id ? `/${encodeURIComponent(id)}` : ""}${path}`;
   let init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -100,6 +101,7 @@ export async function championship(id, path = "", { body, token } = {}) {
     const error = new Error(errorDetail(answer) || `HTTP ${res.status}`);
     error.status = res.status;
     error.code = answer?.code ?? "";
+    error.params = answer?.params ?? {};
     throw error;
   }
   return answer;

@@ -1,7 +1,7 @@
 // What the championship screens share (docs/web.md "Championships"): their links (the token or code in
 // the fragment only: `#champ=ID.TOKEN`, `#judge=`, `#pair=`, `#register=ID.CODE`, `#standings=ID`), the
-// screen they draw into, the poll that keeps a screen live, a link box (copy and QR code), pair names and
-// the error banner with the server's `detail`.
+// screen they draw into, the poll that keeps a screen live, a link box (copy and QR code), pair names,
+// partidas and decisions in words, and the error banner: a refusal in the page's language, from its code.
 
 import * as I from "./i18n.js";
 import { showError, hideError } from "./errors.js";
@@ -70,9 +70,29 @@ subscribe("screen", (screen) => {
   if (screen !== "champ") stopPoll();
 });
 
-/** An answer refused or lost: the server's `detail` in the banner (its words, in its language). */
+/** The numbers of a hall refusal's words that name a seat or a team: 0-based on the server, 1-based on the
+ * sheet ("Puesto 1", "Pareja 1"). */
+const SEAT_OR_TEAM = ["seat", "victim", "dealer", "first", "last", "team", "dealer_team"];
+
+/** A refused request (an Error of api.js `championship`) in the page's language: the catalogue's
+ * `error.<code>` with its params (the library's and the hall sheet's refusals), else the page's
+ * `page.champ.err.<code>`, else the server's English `detail`; a lost answer says so. */
+export function refusalText(err) {
+  if (err instanceof TypeError) return t("page.err.network");
+  const code = err?.code ?? "";
+  const params = { ...(err?.params ?? {}) };
+  if (code.startsWith("hall_") && code !== "hall_seat" && code !== "hall_team") {
+    for (const key of SEAT_OR_TEAM) if (Number.isInteger(params[key])) params[key] += 1;
+  }
+  const words = code ? I.errorText({ code, params }) : null;
+  if (words) return I.capitalize(words);
+  if (code && I.hasKey(`page.champ.err.${code}`)) return t(`page.champ.err.${code}`, { ...params, message: err.message });
+  return err?.message || t("page.champ.err.generic");
+}
+
+/** An answer refused or lost: in the banner, in the page's language (refusalText). */
 export function showFailure(err) {
-  showError(err instanceof TypeError ? t("page.err.network") : err.message, err.code ?? "");
+  showError(refusalText(err), err?.code ?? "");
 }
 
 /** Run `action` with `button` off meanwhile; the banner says what went wrong. */
@@ -89,21 +109,53 @@ export async function act(button, action) {
   }
 }
 
-/** The name of pair `id` in the championship `data` (a bye: "descansa"). */
+/** The name of pair `id` in the championship `data` (no pair: "descansa"). */
 export function pairName(data, id) {
   if (id === null || id === undefined) return t("page.champ.bye");
   return data?.pairs?.find((p) => p.id === id)?.name ?? String(id);
 }
 
-/** A partida's line: "Mesa 2 · Los Tigres vs Las Águilas". */
+/** A partida's line: "Mesa 2: Los Tigres contra Las Águilas"; a bye "Descansa: Las Sotas". */
 export function partidaTitle(data, partida) {
   const [a, b] = partida.pairs ?? [];
+  if (b === null || b === undefined) return t("page.champ.bye_title", { name: pairName(data, a) });
   return t("page.champ.partida_title", { table: partida.table, a: pairName(data, a), b: pairName(data, b) });
 }
 
-/** What a partida's result says: its chicas, a walkover, or its status. */
+/** A partida by its id in words: "Ronda 1, mesa 2" (the id `r1t2` read when `data` does not list it). */
+export function partidaWords(data, id) {
+  const partida = (data?.rounds ?? []).flat().find((p) => p.id === id);
+  const m = /^r(\d+)t(\d+)$/.exec(String(id ?? ""));
+  const round = partida?.round ?? (m ? Number(m[1]) : null);
+  const table = partida?.table ?? (m ? Number(m[2]) : null);
+  if (round === null || table === null) return id ?? "—";
+  return t("page.champ.partida_now", { round, table });
+}
+
+/** Who made a decision, in words (the judge, the server on its own, the committee; another name as is). */
+export function byWords(by) {
+  return by && I.hasKey(`page.champ.by.${by}`) ? t(`page.champ.by.${by}`) : String(by ?? "");
+}
+
+/** A decision's reason: one the server wrote is a code, said in the page's language; a person's is kept
+ * as typed. */
+export function reasonWords(decision) {
+  const reason = decision?.reason ?? "";
+  if (decision?.by === "server" && I.hasKey(`page.champ.server_reason.${reason}`)) return t(`page.champ.server_reason.${reason}`);
+  return reason;
+}
+
+/** A decision's line: its kind, its partida in words, who made it ("Walkover · Round 1, table 2 · the
+ * judge's decision"). */
+export function decisionLine(data, decision) {
+  const partida = decision.partida === null || decision.partida === undefined ? "—" : partidaWords(data, decision.partida);
+  return t("page.champ.decision_line", { kind: t(`page.champ.kind.${decision.kind}`), partida, by: byWords(decision.by) });
+}
+
+/** What a partida's result says: its chicas, a walkover, a bye, or its status. */
 export function resultText(data, partida) {
   const r = partida.result;
+  if (r?.by === "bye" || partida.status === "bye") return t("page.champ.bye_result");
   if (!r) return t(`page.champ.status.${partida.status}`);
   const chicas = t("page.champ.chicas", { a: r.chicas?.[0] ?? 0, b: r.chicas?.[1] ?? 0 });
   const who = t("page.champ.won_by", { name: pairName(data, r.winner) });

@@ -4,7 +4,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act, champScreen, pairName, poll, showFailure } from "./champ-common.js";
+import { act, champScreen, pairName, partidaWords, poll, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
 import { renderSheet } from "./hall-sheet.js";
 import { app } from "./store.js";
@@ -48,11 +48,17 @@ export async function judgeAction(button, partida, path, body) {
   return done;
 }
 
-/** A score the server sent as tantos y perros (`[tantos, perros]` or `{tantos, perros}`), as words. */
+/** A score the server sent as tantos y perros (`{perros, tantos}`), in words: "1 perro y 1 tanto". */
 function scoreInWords(value) {
   if (value === null || value === undefined) return "";
-  const [tantos, perros] = Array.isArray(value) ? value : [value.tantos, value.perros];
-  return t("page.champ.tantos_perros", { tantos: tantos ?? 0, perros: perros ?? 0 });
+  const [perros, tantos] = Array.isArray(value) ? value : [value.perros, value.tantos];
+  return I.marksWords(perros ?? 0, tantos ?? 0);
+}
+
+/** An alert of the board (`away`, `clock`, `walkover_due`) in words. */
+function alertWords(alert) {
+  const kind = typeof alert === "string" ? alert : alert?.kind;
+  return kind && I.hasKey(`page.champ.alert.${kind}`) ? t(`page.champ.alert.${kind}`) : String(kind ?? "");
 }
 
 export function renderJudge() {
@@ -72,7 +78,7 @@ function tableCard(c, tb) {
   const data = c.data;
   const partida = (data?.rounds ?? []).flat().find((p) => p.id === tb.partida);
   const pairs = partida?.pairs ?? [];
-  const title = partida ? t("page.champ.partida_title", { table: partida.table, a: pairName(data, pairs[0]), b: pairName(data, pairs[1]) }) : tb.partida;
+  const title = partida ? t("page.champ.partida_title", { table: partida.table, a: pairName(data, pairs[0]), b: pairName(data, pairs[1]) }) : partidaWords(data, tb.partida);
   const scores = (tb.tantos_perros ?? []).map((tp, i) => `${pairName(data, pairs[i])}: ${scoreInWords(tp)}`);
   const reasonId = `reason-${tb.partida}`;
   const reason = el("input", { id: reasonId, type: "text", maxlength: "200", "data-testid": "judge-reason" });
@@ -110,7 +116,7 @@ function tableCard(c, tb) {
     scores.length ? el("p", { class: "choice-main", "data-testid": "judge-score", text: scores.join(" — ") }) : null,
     tb.chicas ? el("p", { class: "choice-sub", "data-testid": "judge-chicas", text: t("page.champ.chicas", { a: tb.chicas[0] ?? 0, b: tb.chicas[1] ?? 0 }) }) : null,
     tb.clock !== null && tb.clock !== undefined ? el("p", { class: "choice-sub", text: t("page.champ.clock", { n: typeof tb.clock === "object" ? tb.clock.left ?? "" : tb.clock }) }) : null,
-    (tb.alerts ?? []).length ? el("ul", { class: "judge-alerts", "data-testid": "judge-alerts" }, tb.alerts.map((a) => el("li", { text: typeof a === "string" ? a : a.text ?? a.kind ?? JSON.stringify(a) }))) : null,
+    (tb.alerts ?? []).length ? el("ul", { class: "judge-alerts", "data-testid": "judge-alerts" }, tb.alerts.map((a) => el("li", { "data-alert": typeof a === "string" ? a : a?.kind ?? "", text: alertWords(a) }))) : null,
   );
   if (tb.status !== "finished") {
     card.append(

@@ -7,7 +7,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act, champLink, champScreen, choice, field, linkBox, pairName, partidaTitle, poll, resultText, showFailure } from "./champ-common.js";
+import { act, champLink, champScreen, choice, decisionLine, field, linkBox, pairName, partidaTitle, poll, reasonWords, resultText, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
 import { app } from "./store.js";
 import { champKey, load, store } from "./storage.js";
@@ -240,8 +240,8 @@ function decisionsSection(data) {
             const li = el(
               "li",
               { class: "champ-decision", "data-testid": "champ-decision", "data-index": d.index },
-              el("span", { class: "choice-main", text: t("page.champ.decision_line", { kind: t(`page.champ.kind.${d.kind}`), partida: d.partida ?? "—", by: d.by ?? "" }) }),
-              el("span", { class: "choice-sub", text: d.reason }),
+              el("span", { class: "choice-main", "data-testid": "decision-line", text: decisionLine(data, d) }),
+              el("span", { class: "choice-sub", "data-testid": "decision-reason", text: reasonWords(d) }),
               d.reversed_by !== null && d.reversed_by !== undefined
                 ? el("span", { class: "choice-sub", text: t("page.champ.reversed", { reason: d.review_reason ?? "" }) })
                 : null,

@@ -1,12 +1,13 @@
 // A hall championship's score sheet of one table, on the judge's board (docs/championships.md "The hall"):
 // big buttons for what happened at the table (caída, limpia, caída y limpia, ronda, caída a la ronda,
 // cuatro iguales, cuatro caídas, cartón with the two counts and the sobrantes, mal repartidas, error de
-// procedimiento, nueva repartida, deshacer; before any of them, who deals first), each sent as an entry; the sheet's score and its refusal as
-// the server tells them. The page works out nothing of the score.
+// procedimiento, nueva repartida, deshacer; before any of them, who deals first), each sent as an entry; the
+// sheet's score as the server tells it, and a refusal in the page's language from its code (the catalogue's
+// `error.hall_*`, champ-common.js refusalText). The page works out nothing of the score.
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act } from "./champ-common.js";
+import { refusalText } from "./champ-common.js";
 import { el } from "./dom.js";
 import { app } from "./store.js";
 
@@ -16,13 +17,15 @@ const { t } = I;
 async function tap(partida, button, entry) {
   const { id, token } = app.champ;
   const path = `/partidas/${encodeURIComponent(partida)}/hall${entry ? "" : "/undo"}`;
+  // the refusal is kept as the server said it (its code and params), and worded when drawn: in the page's
+  // language of that moment
   const said = (problem) => ({ ...app.champ.sheetErrors, [partida]: problem });
   button.disabled = true;
   try {
     const sheet = await championship(id, path, { body: entry ? { entry } : {}, token });
-    app.champ = { ...app.champ, sheets: { ...app.champ.sheets, [partida]: sheet }, sheetErrors: said("") };
+    app.champ = { ...app.champ, sheets: { ...app.champ.sheets, [partida]: sheet }, sheetErrors: said(null) };
   } catch (err) {
-    app.champ = { ...app.champ, sheetErrors: said(err instanceof TypeError ? t("page.err.network") : err.message) };
+    app.champ = { ...app.champ, sheetErrors: said({ code: err.code ?? "", params: err.params ?? {}, message: err.message, network: err instanceof TypeError }) };
   } finally {
     button.disabled = false;
   }
@@ -51,7 +54,14 @@ function sheetSummary(sheet) {
   return parts.join(" · ");
 }
 
+/** A refusal kept by `tap`, in the page's language now ("" for none). */
+function refusedText(refused) {
+  if (!refused) return "";
+  return refused.network ? t("page.err.network") : refusalText(Object.assign(new Error(refused.message), refused));
+}
+
 export function renderSheet(partida, sheet) {
+  const refused = app.champ?.sheetErrors?.[partida] ?? null;
   const uid = `sheet-${partida}`;
   const box = el("div", { class: "hall-sheet", "data-testid": "hall-sheet", "data-partida": partida, role: "group", "aria-labelledby": `${uid}-title` });
   const seat = el("select", { id: `${uid}-seat`, "data-testid": "hall-seat" }, [0, 1, 2, 3].map((s) => el("option", { value: String(s), text: t("page.friends.seat_n", { n: s + 1 }) })));
@@ -91,7 +101,7 @@ export function renderSheet(partida, sheet) {
     el("div", { class: "hall-who" }, label(seat, t("page.champ.hall_seat")), seat, label(team, t("page.champ.hall_team")), team),
     el("div", { class: "hall-who" }, label(a, t("page.champ.hall_cards", { n: 1 })), a, label(b, t("page.champ.hall_cards", { n: 2 })), b, label(left, t("page.champ.hall_left")), left, el("label", { class: "check-row" }, limpia, el("span", { text: t("page.champ.hall_with_limpia") }))),
     el("div", { class: "hall-buttons" }, buttons, undo),
-    el("p", { class: "options-error", role: "alert", "data-testid": "hall-error", text: app.champ?.sheetErrors?.[partida] ?? "" }),
+    el("p", { class: "options-error", role: "alert", "data-testid": "hall-error", "data-code": refused?.code || null, text: refusedText(refused) }),
   );
   return box;
 }

@@ -137,8 +137,17 @@ export function cardsText(cards) {
   return cards.map(cardText).join(" ");
 }
 
-function count(key, n) {
+/** `n` with the word of `key` in the singular or the plural (`key.one`, `key.other`): "1 tanto", "3 perros". */
+export function plural(key, n) {
   return t(n === 1 ? `${key}.one` : `${key}.other`, { n });
+}
+
+/** Points as the judge hands them out, in words: "1 perro y 1 tanto", "1 tanto", "0 tantos". */
+export function marksWords(perros, tantos) {
+  const words = [];
+  if (perros) words.push(plural("points.perros", perros));
+  if (tantos || !perros) words.push(plural("points.tantos", tantos));
+  return words.join(` ${t("word.and")} `);
 }
 
 /** "14 = 1 perro y 2 tantos" (points_text in i18n.py): the points and their `marks`, [perros, tantos],
@@ -146,8 +155,8 @@ function count(key, n) {
 export function pointsWords(points, marks) {
   const [perros, tantos] = Array.isArray(marks) ? marks : [0, 0];
   const words = [];
-  if (perros) words.push(count("points.perros", perros));
-  if (tantos) words.push(count("points.tantos", tantos));
+  if (perros) words.push(plural("points.perros", perros));
+  if (tantos) words.push(plural("points.tantos", tantos));
   if (!words.length) return String(points);
   return t("points.equal", { points, words: words.join(` ${t("word.and")} `) });
 }

@@ -105,8 +105,8 @@ class Table:
 
     async def play_until_turn_of(self, seat: int) -> None:
         """The people at the table play their first legal move until it is ``seat``'s turn."""
+        room = self.room
         for _ in range(200):
-            room = self.room
             assert await settle(lambda: room.game.turn == seat or moving(room) == "person"), "it stands still"
             if room.game.turn == seat:
                 return

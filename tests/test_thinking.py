@@ -14,6 +14,7 @@ import asyncio
 import gc
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -28,11 +29,13 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta import Game, Rules
+from cuarenta.players.dificil import Budget, DificilPlayer
 from cuarenta.server.gcpolicy import GcPolicy
 from cuarenta.server.protocol import JoinMessage
 from cuarenta.server.rooms import Connection, Rooms
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import (
+    THINK_SECONDS,
     InProcessThinking,
     PlayerCache,
     ThinkingError,
@@ -41,6 +44,7 @@ from cuarenta.server.thinking import (
     answer,
     default_workers,
     make_thinking,
+    think_seconds,
 )
 from support.ports import free_port
 from support.served import program
@@ -325,6 +329,114 @@ def test_a_closed_pool_leaves_no_process_and_starts_again_on_use() -> None:
     assert len(first) == 2 and len(second) == 2 and not set(first) & set(second)
     for pid in first + second:
         assert not Path(f"/proc/{pid}").exists()
+
+
+# -- a busy pool: the rooms in turn, a time to think that shrinks with the queue (issue 25, item 17) -------
+def positions(players: int, count: int, seed: int = 3) -> list[Game]:
+    """``count`` positions of random games where the seat to move has more than one kind of move."""
+    found: list[Game] = []
+    rng = random.Random(seed)
+    while len(found) < count:
+        game = Game.new(Rules(players=players), rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 12)):
+            game.play(rng.choice(game.legal_moves()))
+        if not game.is_over and len(game.legal_moves()) > 1:
+            found.append(game)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_hurried_dificil_player_answers_from_one_world(players: int) -> None:
+    """With its deadline passed, ``dificil`` searches one world and plays what it shows: the choice of a
+    player whose budget is one world (the same seed, the same world drawn); without a deadline it
+    searches its whole budget, and its choices are not all that one world's."""
+    one_world = Budget(min_worlds=1, max_worlds=1)
+    differs = 0
+    for i, game in enumerate(positions(players, 12)):
+        seat, view, legal = game.turn, game.view(game.turn), game.legal_moves()
+        hurried, single, full = (
+            DificilPlayer(seed=i),
+            DificilPlayer(seed=i, budget=one_world),
+            DificilPlayer(seed=i),
+        )
+        for player in (hurried, single, full):
+            player.start(seat, game.rules)
+        hurried.deadline = 0.0  # long past
+        assert hurried.choose(view, legal) == single.choose(view, legal)
+        differs += full.choose(view, legal) != single.choose(view, legal)
+    assert differs  # the whole budget is more than one world
+
+
+def test_a_request_with_seconds_hurries_its_player_for_that_move_only() -> None:
+    game = positions(4, 1)[0]
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="dificil")
+    assert "seconds" not in request.to_wire(1)
+    hurried = ThinkRequest.from_wire(request.to_wire(1, 0.0))
+    assert hurried.seconds == 0.0 and hurried.to_wire(1)["seconds"] == 0.0
+    cache = PlayerCache()
+    one_world = DificilPlayer(seed=request.seed, budget=Budget(min_worlds=1, max_worlds=1))
+    one_world.start(request.seat, game.rules)
+    assert answer(hurried, cache) == str(one_world.choose(game.view(game.turn), game.legal_moves()))
+    assert cache.player(request).deadline is None  # the next move thinks with the whole budget again
+    for bad in (-1, "1", True, float("nan")):
+        with pytest.raises(ValueError, match="seconds"):
+            ThinkRequest.from_wire({**request.to_wire(1), "seconds": bad})
+
+
+def test_the_time_to_think_shrinks_with_the_wait_and_the_queue() -> None:
+    assert think_seconds(0.0, 0) == THINK_SECONDS
+    assert think_seconds(0.0, 3) == THINK_SECONDS / 4  # shared with the three behind it
+    assert think_seconds(1.0, 0) == THINK_SECONDS - 1.0  # what is left after its wait
+    assert think_seconds(THINK_SECONDS + 5, 0) == 0.0  # never below nothing
+    assert [think_seconds(0.2, n) for n in range(5)] == sorted(
+        (think_seconds(0.2, n) for n in range(5)), reverse=True
+    )
+    with pytest.raises(ValueError, match="0 or more"):
+        think_seconds(-1.0, 0)
+
+
+def test_a_saturated_pool_takes_the_rooms_in_turn_and_hurries_each_request_by_its_queue() -> None:
+    """One worker, nine rooms asking at once and one room whose three computers move one after another
+    (it asks again as soon as it is answered, as a room's loop does). Each request goes to the back of the
+    queue: the busy room gets no further ahead than any other, and nobody waits behind more than the
+    rooms that asked before it. Every request that met the busy worker is given a time to think no longer
+    than its share of :data:`THINK_SECONDS` with the requests behind it; once the queue is empty a lone
+    request thinks with its whole budget again."""
+    games = positions(4, 10, seed=8)
+
+    async def run() -> tuple[list[str], list[tuple[int, float]], int]:
+        pool = WorkerPool(1)
+        answered: list[str] = []
+
+        async def ask(room: str, game: Game, times: int) -> None:
+            for _ in range(times):
+                request = ThinkRequest.for_seat(game, room=room, mesa=1, seat=game.turn, level="dificil")
+                text = await pool.choose(request)
+                assert text in request.legal
+                answered.append(room)
+
+        try:
+            await ask("warm-up", games[0], 1)  # the worker is started, idle again
+            before = len(pool.hurried)
+            await asyncio.gather(
+                ask("busy", games[0], 3), *(ask(f"room{i}", games[i], 1) for i in range(1, 10))
+            )
+            hurried = list(pool.hurried)[before:]
+            lone = len(pool.hurried)
+            await ask("alone", games[1], 1)
+            return answered, hurried, len(pool.hurried) - lone
+        finally:
+            await pool.close()
+
+    answered, hurried, lone = asyncio.run(run())
+    rooms = [f"room{i}" for i in range(1, 10)]
+    assert answered == ["warm-up", "busy", *rooms, "busy", "busy", "alone"]
+    # the busy room's first request found the worker idle but nine others behind it: hurried too; its
+    # second waited behind the nine rooms; its third found the worker free and nobody behind: not hurried
+    assert [behind for behind, _ in hurried] == [9, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+    for behind, seconds in hurried:
+        assert 0 <= seconds <= THINK_SECONDS / (1 + behind)
+    assert lone == 0  # alone, with the worker free: the whole budget
 
 
 # -- the room drops an answer for a state that is gone -------------------------------------------------------

@@ -19,7 +19,10 @@ With two players the last deal of a hand hides nothing (the stock is empty and
 every other card has been seen): that deal is solved exactly, cartón included.
 
 The work per move is bounded by a node budget (:class:`Budget`), not by the
-clock, so the same seed and the same views always give the same choices.
+clock, so the same seed and the same views always give the same choices — unless
+the host sets a :attr:`~cuarenta.players.base.Player.deadline` (a server whose
+thinking workers are saturated): then no new world is started once it has
+passed, one world at least being searched.
 
 >>> from cuarenta import Game, Rules
 >>> from cuarenta.players import act
@@ -33,6 +36,7 @@ True
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,7 +95,10 @@ class DificilPlayer(Player):
         voids = {} if exact else passed_caidas(view)
         streak = view_streak(view) if rules.cuatro_caidas_gana else None
         node_budget = budget.nodes if know.players == 2 else budget.nodes4
+        deadline = self.deadline
         while worlds < limit and (worlds < budget.min_worlds or nodes < node_budget):
+            if worlds and deadline is not None and time.monotonic() >= deadline:
+                break  # the host is in a hurry: answer from the worlds searched so far
             world = sample_inferred(view, self.rng, know, voids)
             search = WorldSearch(world, model, depth, budget.quiet, streak)
             for i, v in enumerate(search.values(classes)):

@@ -31,6 +31,18 @@ A seat's player lives in one worker
     it left the cache), a fresh player of the same level and seed takes over:
     its moves stay legal and seeded, exactly as after a server restart.
 
+A busy pool
+    A room has at most one request in the pool at a time (its computers move one after another), so
+    each worker's first-come-first-served queue takes the rooms in turn: a room with three computers
+    does not get ahead of a table with one. What grows when the workers are saturated (many tables, a
+    machine busy with other work: the workers run at a lower priority) is each request's wait behind the
+    others. So a request that met a busy worker is given a time to think (``seconds``): what is left of
+    :data:`THINK_SECONDS` since it was asked, shared with the requests waiting behind it
+    (:func:`think_seconds`). A searching player (``dificil``) then stops widening its search when that
+    time is up (:attr:`cuarenta.players.base.Player.deadline`; one world at least); a request that found
+    its worker free thinks with its whole budget, as in-process. docs/performance.md, "A soak of mixed
+    tables", measured it.
+
 Failures
     A worker that dies (killed, out of memory, a crash) is replaced at once and
     the request it held is asked again of the new one, at most ``attempts``
@@ -59,6 +71,7 @@ import logging
 import os
 import signal
 import sys
+import time
 import zlib
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -82,6 +95,9 @@ DEFAULT_ATTEMPTS: Final = 3
 CACHE_SIZE: Final = 4096
 #: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
 WORKER_NICE: Final = 10
+#: Seconds from a request to its answer that a busy pool aims at: a request that met a busy worker
+#: thinks for what is left of them, shared with those waiting behind it (:func:`think_seconds`).
+THINK_SECONDS: Final = 2.0
 #: Seconds a closing pool waits for its workers to leave before killing them.
 CLOSE_GRACE: Final = 3.0
 
@@ -138,6 +154,9 @@ class ThinkRequest:
     seed: str  #: the player's seed (``"{mesa seed}/{seat}"``)
     view: dict[str, Any]  #: ``game.view(seat).to_dict()``
     legal: tuple[str, ...]  #: the legal actions, as text, in the engine's order
+    #: the longest the player should think (wall-clock seconds, :func:`think_seconds`), or ``None``: its
+    #: whole budget
+    seconds: float | None = None
 
     @property
     def key(self) -> str:
@@ -159,9 +178,9 @@ class ThinkRequest:
             legal=tuple(str(a) for a in game.legal_moves()),
         )
 
-    def to_wire(self, request_id: int) -> dict[str, Any]:
-        """The JSON request a worker reads."""
-        return {
+    def to_wire(self, request_id: int, seconds: float | None = None) -> dict[str, Any]:
+        """The JSON request a worker reads (``seconds``: the time to think it is given, if any)."""
+        wire = {
             "id": request_id,
             "room": self.room,
             "mesa": self.mesa,
@@ -171,6 +190,10 @@ class ThinkRequest:
             "view": self.view,
             "legal": list(self.legal),
         }
+        seconds = self.seconds if seconds is None else seconds
+        if seconds is not None:
+            wire["seconds"] = seconds
+        return wire
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> ThinkRequest:
@@ -178,6 +201,11 @@ class ThinkRequest:
         legal = data["legal"]
         if not isinstance(legal, list) or not all(isinstance(t, str) for t in legal):
             raise ValueError("legal must be a list of actions as text")
+        seconds = data.get("seconds")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds >= 0
+        ):
+            raise ValueError(f"seconds must be a number of seconds, 0 or more, not {seconds!r}")
         return cls(
             room=str(data["room"]),
             mesa=int(data["mesa"]),
@@ -186,6 +214,7 @@ class ThinkRequest:
             seed=str(data["seed"]),
             view=dict(data["view"]),
             legal=tuple(legal),
+            seconds=None if seconds is None else float(seconds),
         )
 
 
@@ -240,7 +269,30 @@ def answer(request: ThinkRequest, cache: PlayerCache) -> str:
         raise ValueError("no legal action to choose from")
     legal = [parse_action(text) for text in request.legal]
     player = cache.player(request)
-    return str(player.choose(view, legal))
+    if request.seconds is None:
+        return str(player.choose(view, legal))
+    player.deadline = time.monotonic() + request.seconds
+    try:
+        return str(player.choose(view, legal))
+    finally:
+        player.deadline = None
+
+
+def think_seconds(waited: float, behind: int, *, target: float = THINK_SECONDS) -> float:
+    """The time to think given to a request that met a busy worker: what is left of ``target`` seconds
+    after it ``waited`` in the queue, shared with the ``behind`` requests queued after it (each of them
+    will get its share in turn). Never below 0: a player given 0 answers from the least it can search.
+
+    >>> think_seconds(0.0, 0)
+    2.0
+    >>> think_seconds(0.5, 2)
+    0.5
+    >>> think_seconds(3.0, 9)
+    0.0
+    """
+    if waited < 0 or behind < 0 or target <= 0:
+        raise ValueError(f"waited ({waited}) and behind ({behind}) are 0 or more, target ({target}) above 0")
+    return max(0.0, target - waited) / (1 + behind)
 
 
 # -- the worker process ------------------------------------------------------------------------------------
@@ -354,8 +406,9 @@ class InlineThinking:
 class _Job:
     id: int
     request: ThinkRequest
-    line: bytes
     future: asyncio.Future[str]
+    asked: float  #: when it was asked (the loop's clock)
+    contended: bool  #: its worker was busy when it was asked
     tries: int = 0
 
 
@@ -368,6 +421,7 @@ class _Worker:
         self.queue: deque[_Job] = deque()
         self.wakeup = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.busy = False  #: a request is with the process now
         self.started = 0  #: processes started in this slot (1 + replacements)
         self.silent_deaths = 0  #: processes in a row that died before answering anything
         self.closed = False  #: the pool is closing: no new process, no new request
@@ -386,15 +440,21 @@ class WorkerPool:
         timeout: float = DEFAULT_TIMEOUT,
         attempts: int = DEFAULT_ATTEMPTS,
         nice: int = WORKER_NICE,
+        think: float = THINK_SECONDS,
     ) -> None:
         if workers < 1:
             raise ValueError(f"a worker pool has 1 worker or more, not {workers}")
         if timeout <= 0 or attempts < 1:
             raise ValueError("timeout must be positive and attempts 1 or more")
+        if not think > 0:
+            raise ValueError(f"think must be more than 0 seconds, not {think}")
         self.workers = workers
         self.timeout = timeout
         self.attempts = attempts
         self.nice = nice
+        self.think = think  #: :data:`THINK_SECONDS`
+        #: the last requests sent that met a busy worker: (requests queued behind it, seconds given)
+        self.hurried: deque[tuple[int, float]] = deque(maxlen=1000)
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots: list[_Worker] = []
@@ -402,9 +462,9 @@ class WorkerPool:
     # -- the public face ------------------------------------------------------------------------------------
     async def choose(self, request: ThinkRequest) -> str:
         slot = self._slot(request.key)
-        job_id = next(self._ids)
-        line = (json.dumps(request.to_wire(job_id), separators=(",", ":")) + "\n").encode()
-        job = _Job(job_id, request, line, asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        contended = slot.busy or any(not j.future.done() for j in slot.queue)
+        job = _Job(next(self._ids), request, loop.create_future(), loop.time(), contended)
         slot.queue.append(job)
         slot.wakeup.set()
         return await job.future  # cancelling the caller cancels the job: its reply will be dropped
@@ -524,8 +584,12 @@ class WorkerPool:
                 if died.done():
                     slot.queue.appendleft(job)
                     return answered
-                if not await self._settle(slot, process, job):
-                    return answered
+                slot.busy = True
+                try:
+                    if not await self._settle(slot, process, job):
+                        return answered
+                finally:
+                    slot.busy = False
                 answered = True
         finally:
             died.cancel()
@@ -535,7 +599,7 @@ class WorkerPool:
         assert process.stdin is not None and process.stdout is not None
         job.tries += 1
         try:
-            process.stdin.write(job.line)
+            process.stdin.write(self._line(slot, job))
             await process.stdin.drain()
             # asyncio.timeout, not asyncio.wait_for: on Python 3.11 wait_for may swallow a cancellation
             # that meets the reply, and the pool's close() would then wait on this task for ever
@@ -567,6 +631,18 @@ class WorkerPool:
                 ThinkingError(f"the {job.request.level} player of {job.request.key}: {error}")
             )
         return True
+
+    def _line(self, slot: _Worker, job: _Job) -> bytes:
+        """The request as the worker reads it, now that it goes: with a time to think if it met a busy
+        worker or others wait behind it (:func:`think_seconds`), else with the player's whole budget."""
+        behind = sum(1 for j in slot.queue if not j.future.done())
+        seconds = None
+        if job.contended or behind:
+            waited = max(0.0, asyncio.get_running_loop().time() - job.asked)
+            seconds = think_seconds(waited, behind, target=self.think)
+            self.hurried.append((behind, seconds))
+        wire = job.request.to_wire(job.id, seconds)
+        return (json.dumps(wire, separators=(",", ":")) + "\n").encode()
 
     async def _next(self, slot: _Worker) -> _Job | None:
         """The slot's next request still awaited, or None once the pool is closing."""
@@ -613,6 +689,7 @@ __all__ = [
     "CACHE_SIZE",
     "DEFAULT_ATTEMPTS",
     "DEFAULT_TIMEOUT",
+    "THINK_SECONDS",
     "InProcessThinking",
     "InlineThinking",
     "PlayerCache",
@@ -623,5 +700,6 @@ __all__ = [
     "answer",
     "default_workers",
     "make_thinking",
+    "think_seconds",
     "worker_main",
 ]

@@ -24,7 +24,8 @@ A seat's player lives in one worker
     hash of (room, mesa, seat) to the same worker, which keeps the player object
     in a bounded LRU cache (:class:`PlayerCache`). The seat's player therefore
     sees the same views in the same order as it would in-process, and makes the
-    same choices: ``--workers 0`` and ``--workers N`` play the same games. The
+    same choices: ``--workers 0`` and ``--workers N`` play the same games (as long
+    as no search is cut short by a busy machine: "A busy pool" below). The
     alternative — any worker, the player rebuilt from the views it needs — would
     balance load better but would lose what a player remembers, or replay every
     earlier turn's search. When a player is lost anyway (its worker crashed, or
@@ -34,14 +35,15 @@ A seat's player lives in one worker
 A busy pool
     A room has at most one request in the pool at a time (its computers move one after another), so
     each worker's first-come-first-served queue takes the rooms in turn: a room with three computers
-    does not get ahead of a table with one. What grows when the workers are saturated (many tables, a
+    does not get ahead of a table with one. What grows when the workers are saturated (many tables, or a
     machine busy with other work: the workers run at a lower priority) is each request's wait behind the
-    others. So a request that met a busy worker is given a time to think (``seconds``): what is left of
-    :data:`THINK_SECONDS` since it was asked, shared with the requests waiting behind it
-    (:func:`think_seconds`). A searching player (``dificil``) then stops widening its search when that
-    time is up (:attr:`cuarenta.players.base.Player.deadline`; one world at least); a request that found
-    its worker free thinks with its whole budget, as in-process. docs/performance.md, "A soak of mixed
-    tables", measured it.
+    others and its own search. So every request is given a time to think (``seconds``, on the wire):
+    what is left of :data:`THINK_SECONDS` since it was asked, shared with the requests queued behind it
+    (:func:`think_seconds`). A searching player (``dificil``) stops widening its search when that time is
+    up (:attr:`cuarenta.players.base.Player.deadline`; one world at least). On a quiet machine a request
+    that finds its worker free has time to spare and the player's node budget ends its search first, so
+    it chooses as in-process; on a busy one the computer answers sooner, from fewer worlds.
+    docs/performance.md, "A soak of mixed tables", measured it.
 
 Failures
     A worker that dies (killed, out of memory, a crash) is replaced at once and
@@ -95,8 +97,9 @@ DEFAULT_ATTEMPTS: Final = 3
 CACHE_SIZE: Final = 4096
 #: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
 WORKER_NICE: Final = 10
-#: Seconds from a request to its answer that a busy pool aims at: a request that met a busy worker
-#: thinks for what is left of them, shared with those waiting behind it (:func:`think_seconds`).
+#: Seconds from a request to its answer that the pool aims at: a request thinks for what is left of
+#: them when it reaches its worker, shared with those waiting behind it (:func:`think_seconds`). A
+#: ``dificil`` move on a quiet 2-core machine takes 0.75 s at most (docs/performance.md).
 THINK_SECONDS: Final = 2.0
 #: Seconds a closing pool waits for its workers to leave before killing them.
 CLOSE_GRACE: Final = 3.0
@@ -279,7 +282,7 @@ def answer(request: ThinkRequest, cache: PlayerCache) -> str:
 
 
 def think_seconds(waited: float, behind: int, *, target: float = THINK_SECONDS) -> float:
-    """The time to think given to a request that met a busy worker: what is left of ``target`` seconds
+    """The time to think given to a request as it reaches its worker: what is left of ``target`` seconds
     after it ``waited`` in the queue, shared with the ``behind`` requests queued after it (each of them
     will get its share in turn). Never below 0: a player given 0 answers from the least it can search.
 
@@ -408,7 +411,6 @@ class _Job:
     request: ThinkRequest
     future: asyncio.Future[str]
     asked: float  #: when it was asked (the loop's clock)
-    contended: bool  #: its worker was busy when it was asked
     tries: int = 0
 
 
@@ -421,7 +423,6 @@ class _Worker:
         self.queue: deque[_Job] = deque()
         self.wakeup = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
-        self.busy = False  #: a request is with the process now
         self.started = 0  #: processes started in this slot (1 + replacements)
         self.silent_deaths = 0  #: processes in a row that died before answering anything
         self.closed = False  #: the pool is closing: no new process, no new request
@@ -429,6 +430,8 @@ class _Worker:
 
 class WorkerPool:
     """``workers`` worker processes; a seat's requests always go to the same one (see the module doc).
+    ``think``: the seconds from a request to its answer the pool aims at (:data:`THINK_SECONDS`, "A busy
+    pool" in the module doc); :attr:`given` keeps what the last requests were given.
 
     Started on first use, on the running event loop; every method must be called from that loop.
     """
@@ -453,8 +456,8 @@ class WorkerPool:
         self.attempts = attempts
         self.nice = nice
         self.think = think  #: :data:`THINK_SECONDS`
-        #: the last requests sent that met a busy worker: (requests queued behind it, seconds given)
-        self.hurried: deque[tuple[int, float]] = deque(maxlen=1000)
+        #: the last requests sent: (requests queued behind it then, seconds it was given to think)
+        self.given: deque[tuple[int, float]] = deque(maxlen=1000)
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots: list[_Worker] = []
@@ -463,8 +466,7 @@ class WorkerPool:
     async def choose(self, request: ThinkRequest) -> str:
         slot = self._slot(request.key)
         loop = asyncio.get_running_loop()
-        contended = slot.busy or any(not j.future.done() for j in slot.queue)
-        job = _Job(next(self._ids), request, loop.create_future(), loop.time(), contended)
+        job = _Job(next(self._ids), request, loop.create_future(), loop.time())
         slot.queue.append(job)
         slot.wakeup.set()
         return await job.future  # cancelling the caller cancels the job: its reply will be dropped
@@ -584,12 +586,8 @@ class WorkerPool:
                 if died.done():
                     slot.queue.appendleft(job)
                     return answered
-                slot.busy = True
-                try:
-                    if not await self._settle(slot, process, job):
-                        return answered
-                finally:
-                    slot.busy = False
+                if not await self._settle(slot, process, job):
+                    return answered
                 answered = True
         finally:
             died.cancel()
@@ -633,14 +631,12 @@ class WorkerPool:
         return True
 
     def _line(self, slot: _Worker, job: _Job) -> bytes:
-        """The request as the worker reads it, now that it goes: with a time to think if it met a busy
-        worker or others wait behind it (:func:`think_seconds`), else with the player's whole budget."""
+        """The request as the worker reads it, now that it goes, with its time to think
+        (:func:`think_seconds`: what is left of :attr:`think`, shared with the requests behind it)."""
         behind = sum(1 for j in slot.queue if not j.future.done())
-        seconds = None
-        if job.contended or behind:
-            waited = max(0.0, asyncio.get_running_loop().time() - job.asked)
-            seconds = think_seconds(waited, behind, target=self.think)
-            self.hurried.append((behind, seconds))
+        waited = max(0.0, asyncio.get_running_loop().time() - job.asked)
+        seconds = think_seconds(waited, behind, target=self.think)
+        self.given.append((behind, seconds))
         wire = job.request.to_wire(job.id, seconds)
         return (json.dumps(wire, separators=(",", ":")) + "\n").encode()
 

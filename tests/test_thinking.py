@@ -29,7 +29,9 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta import Game, Rules
+from cuarenta.players import dificil
 from cuarenta.players.dificil import Budget, DificilPlayer
+from cuarenta.players.normal import NormalPlayer
 from cuarenta.server.gcpolicy import GcPolicy
 from cuarenta.server.protocol import JoinMessage
 from cuarenta.server.rooms import Connection, Rooms
@@ -347,26 +349,54 @@ def positions(players: int, count: int, seed: int = 3) -> list[Game]:
     return found
 
 
+class Clock:
+    """A scripted ``time`` for the ``dificil`` module: ``monotonic()`` gives ``readings`` in turn."""
+
+    def __init__(self, *readings: float) -> None:
+        self.readings = list(readings)
+
+    def monotonic(self) -> float:
+        return self.readings.pop(0)
+
+
+def test_a_hurried_dificil_player_searches_until_its_deadline_then_plays_quickly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given until t=10, ``dificil`` searches worlds while the clock says there is time (here three: the
+    clock reads 0 before each, then 100) and plays what those worlds show — the choice of a player whose
+    budget is three worlds. Its next move, given 20 s when a world took 33 s, is chosen as ``normal``
+    chooses (no world searched); with no deadline it searches its whole budget again."""
+    three = Budget(min_worlds=3, max_worlds=3)
+    for i, game in enumerate(positions(4, 3, seed=4)):
+        seat, view, legal = game.turn, game.view(game.turn), game.legal_moves()
+        hurried, budgeted, normal = DificilPlayer(i), DificilPlayer(i, budget=three), NormalPlayer(i)
+        for player in (hurried, budgeted, normal):
+            player.start(seat, game.rules)
+        three_worlds, normals = budgeted.choose(view, legal), normal.choose(view, legal)
+        with monkeypatch.context() as patch:
+            patch.setattr(dificil, "time", Clock(0, 0, 0, 100, 100))  # start, before worlds 2-4, end
+            hurried.deadline = 10.0
+            assert hurried.choose(view, legal) == three_worlds
+            assert hurried.world_seconds == pytest.approx(100 / 3)
+            patch.setattr(dificil, "time", Clock(100))
+            hurried.deadline = 120.0  # 20 s left: not enough for one world
+            assert hurried.choose(view, legal) == normals
+
+
 @pytest.mark.parametrize("players", [2, 4])
-def test_a_hurried_dificil_player_answers_from_one_world(players: int) -> None:
-    """With its deadline passed, ``dificil`` searches one world and plays what it shows: the choice of a
-    player whose budget is one world (the same seed, the same world drawn); without a deadline it
-    searches its whole budget, and its choices are not all that one world's."""
-    one_world = Budget(min_worlds=1, max_worlds=1)
+def test_a_dificil_player_with_no_time_left_plays_as_normal(players: int) -> None:
+    """With its deadline passed before it starts, ``dificil`` searches nothing and plays ``normal``'s move
+    (its seed); with its whole budget its choices are not all ``normal``'s."""
     differs = 0
     for i, game in enumerate(positions(players, 12)):
         seat, view, legal = game.turn, game.view(game.turn), game.legal_moves()
-        hurried, single, full = (
-            DificilPlayer(seed=i),
-            DificilPlayer(seed=i, budget=one_world),
-            DificilPlayer(seed=i),
-        )
-        for player in (hurried, single, full):
+        hurried, normal, full = DificilPlayer(seed=i), NormalPlayer(seed=i), DificilPlayer(seed=i)
+        for player in (hurried, normal, full):
             player.start(seat, game.rules)
         hurried.deadline = 0.0  # long past
-        assert hurried.choose(view, legal) == single.choose(view, legal)
-        differs += full.choose(view, legal) != single.choose(view, legal)
-    assert differs  # the whole budget is more than one world
+        assert hurried.choose(view, legal) == normal.choose(view, legal)
+        differs += full.choose(view, legal) != hurried.choose(view, legal)
+    assert differs
 
 
 def test_a_request_with_seconds_hurries_its_player_for_that_move_only() -> None:
@@ -376,9 +406,9 @@ def test_a_request_with_seconds_hurries_its_player_for_that_move_only() -> None:
     hurried = ThinkRequest.from_wire(request.to_wire(1, 0.0))
     assert hurried.seconds == 0.0 and hurried.to_wire(1)["seconds"] == 0.0
     cache = PlayerCache()
-    one_world = DificilPlayer(seed=request.seed, budget=Budget(min_worlds=1, max_worlds=1))
-    one_world.start(request.seat, game.rules)
-    assert answer(hurried, cache) == str(one_world.choose(game.view(game.turn), game.legal_moves()))
+    normal = NormalPlayer(seed=request.seed)
+    normal.start(request.seat, game.rules)
+    assert answer(hurried, cache) == str(normal.choose(game.view(game.turn), game.legal_moves()))
     assert cache.player(request).deadline is None  # the next move thinks with the whole budget again
     for bad in (-1, "1", True, float("nan")):
         with pytest.raises(ValueError, match="seconds"):

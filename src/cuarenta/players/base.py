@@ -42,8 +42,9 @@ class Player(ABC):
     #: When the choice being made is due (:func:`time.monotonic`), or ``None``: no hurry. A host that must
     #: answer in time sets it around :meth:`choose` (a server whose thinking workers are busy:
     #: :mod:`cuarenta.server.thinking`); a player that searches stops widening its search once it has
-    #: passed (``dificil``: no new world), the others are quick and ignore it. With it set, the same seed
-    #: and views may give other choices on a slower or busier machine.
+    #: passed (``dificil``: no new world, and ``normal``'s choice when there is no time for one), the
+    #: others are quick and ignore it. With it set, the same seed and views may give other choices on a
+    #: slower or busier machine.
     deadline: float | None = None
 
     def __init__(self, seed: int | str = 0) -> None:

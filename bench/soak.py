@@ -308,15 +308,18 @@ async def watchdog(base: str, runs: list[Run], args: argparse.Namespace, stop: a
                 version = run.last.get("state")
                 if run.stalls and run.stalls[-1]["version"] == version:
                     continue
+                changed = run.changed
                 seen = None
                 if KINDS[run.kind][0] == "table":
                     with contextlib.suppress(httpx.HTTPError, ValueError):
                         seen = (await client.get(f"{base}/api/tables/{run.room}")).json()
+                if run.changed != changed:  # it went on while the server was asked
+                    continue
                 stall = {
                     "kind": run.kind,
                     "room": run.room,
                     "version": version,
-                    "for_s": round(now - run.changed, 1),
+                    "for_s": round(now - changed, 1),
                     "mover": mover(run.last) if run.last else None,
                     "turn": run.last.get("view", {}).get("turn"),
                     "people_connected": run.connected,

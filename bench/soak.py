@@ -50,7 +50,6 @@ import os
 import platform
 import random
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -64,7 +63,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
-from server_load import cpu_sample, start_server, stop_server, summary, think_range  # noqa: E402
+from server_load import cpu_sample, served, summary, think_range  # noqa: E402
 from support.wire import Reducer  # noqa: E402
 
 #: The kinds of table (module docstring): seat 0 first, ``+`` marks a table with friends of two seats.
@@ -470,17 +469,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         parser.error("--tables must be 1..1000, --mesas 1..10000 and --minutes up to 240")
     args.per_table = -(-args.mesas // args.tables)
     args.gc_trace, args.no_gc_policy = False, False  # what start_server reads besides ours
-    with tempfile.TemporaryDirectory(prefix="cuarenta-soak-") as tmp:
-        data = Path(tmp) / "data"
-        proc, base = start_server(data, args)
-        try:
-            figures = asyncio.run(drive(base, args, proc.pid))
-        except BaseException:
-            print((Path(tmp) / "server.log").read_text(errors="replace")[-3000:], file=sys.stderr)
-            raise
-        finally:
-            stop_server(proc)
-        log = (Path(tmp) / "server.log").read_text(errors="replace")
+    with served(args, "cuarenta-soak-") as server:
+        figures = asyncio.run(drive(server.base, args, server.proc.pid))
+        log = server.stop()
     figures["python"] = platform.python_version()
     figures["cpus"] = os.cpu_count()
     if "Traceback" in log:

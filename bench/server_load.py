@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,39 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+@dataclass
+class Served:
+    """A ``cuarenta serve`` of :func:`served`: its process, its address and its temporary directory."""
+
+    proc: subprocess.Popen[bytes]
+    base: str
+    dir: Path
+
+    def log(self) -> str:
+        return (self.dir / "server.log").read_text(errors="replace")
+
+    def stop(self) -> str:
+        """Stop the server (the directory stays until the ``with`` ends); its whole log."""
+        stop_server(self.proc)
+        return self.log()
+
+
+@contextlib.contextmanager
+def served(args: argparse.Namespace, prefix: str) -> Iterator[Served]:
+    """``cuarenta serve`` (:func:`start_server`) in a temporary directory for the length of a ``with``
+    block, stopped at its end; if the block fails, the tail of the server's log is printed first."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        proc, base = start_server(Path(tmp) / "data", args)
+        server = Served(proc, base, Path(tmp))
+        try:
+            yield server
+        except BaseException:
+            print(server.log()[-3000:], file=sys.stderr)
+            raise
+        finally:
+            stop_server(proc)
 
 
 # -- /proc -------------------------------------------------------------------------------------------------
@@ -467,21 +500,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not 1 <= args.rooms <= 2000 or not 1 <= args.seconds <= 1800:
         parser.error("--rooms must be 1..2000 and --seconds 1..1800")
-    with tempfile.TemporaryDirectory(prefix="cuarenta-load-") as tmp:
-        data = Path(tmp) / "data"
-        proc, base = start_server(data, args)
-        try:
-            figures = asyncio.run(drive(base, args, proc.pid))
-        except BaseException:
-            print((Path(tmp) / "server.log").read_text(errors="replace")[-3000:], file=sys.stderr)
-            raise
-        finally:
-            stop_server(proc)
-        log = (Path(tmp) / "server.log").read_text(errors="replace")
+    with served(args, "cuarenta-load-") as server:
+        proc = server.proc
+        figures = asyncio.run(drive(server.base, args, proc.pid))
+        log = server.stop()
         window = figures.pop("window")
-        trace = gc_summary(Path(tmp) / "gc.trace", *window)
-        if args.keep_trace and (Path(tmp) / "gc.trace").exists():
-            lines = (Path(tmp) / "gc.trace").read_text().splitlines()
+        trace = gc_summary(server.dir / "gc.trace", *window)
+        if args.keep_trace and (server.dir / "gc.trace").exists():
+            lines = (server.dir / "gc.trace").read_text().splitlines()
             args.keep_trace.write_text(
                 "".join(f"{line}\n" for line in lines if window[0] <= float(line.split()[0]) < window[1])
             )

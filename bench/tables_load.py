@@ -47,7 +47,6 @@ import os
 import platform
 import random
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -63,8 +62,7 @@ from server_load import (
     cpu_sample,
     descendants,
     gc_summary,
-    start_server,
-    stop_server,
+    served,
     summary,
     think_range,
     tree_cpu_seconds,
@@ -399,20 +397,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.pids or args.component:
         parser.error("--pids and --component go with --url")
     args.bot_delay, args.no_gc_policy = 0.05, False  # what start_server reads besides ours
-    with tempfile.TemporaryDirectory(prefix="cuarenta-tables-") as tmp:
-        data = Path(tmp) / "data"
-        proc, base = start_server(data, args)
-        try:
-            figures = asyncio.run(drive(base, args, proc.pid))
-        except BaseException:
-            print((Path(tmp) / "server.log").read_text(errors="replace")[-3000:], file=sys.stderr)
-            raise
-        finally:
-            stop_server(proc)
-        log = (Path(tmp) / "server.log").read_text(errors="replace")
+    with served(args, "cuarenta-tables-") as server:
+        figures = asyncio.run(drive(server.base, args, server.proc.pid))
+        log = server.stop()
         window = figures.pop("window")
         if args.gc_trace:
-            figures["gc"] = gc_summary(Path(tmp) / "gc.trace", *window)
+            figures["gc"] = gc_summary(server.dir / "gc.trace", *window)
     figures["python"] = platform.python_version()
     figures["cpus"] = os.cpu_count()
     if "Traceback" in log:

@@ -14,6 +14,7 @@ import asyncio
 import gc
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -28,11 +29,15 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta import Game, Rules
+from cuarenta.players import dificil
+from cuarenta.players.dificil import Budget, DificilPlayer
+from cuarenta.players.normal import NormalPlayer
 from cuarenta.server.gcpolicy import GcPolicy
 from cuarenta.server.protocol import JoinMessage
 from cuarenta.server.rooms import Connection, Rooms
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import (
+    THINK_SECONDS,
     InProcessThinking,
     PlayerCache,
     ThinkingError,
@@ -41,6 +46,7 @@ from cuarenta.server.thinking import (
     answer,
     default_workers,
     make_thinking,
+    think_seconds,
 )
 from support.ports import free_port
 from support.served import program
@@ -82,7 +88,9 @@ def play(thinking: Any, rules: Rules, level: str, seed: int, plies: int, room: s
 )
 def test_the_pool_plays_legal_moves_like_in_process_thinking(players: int, level: str, plies: int) -> None:
     rules = Rules(players=players)
-    pooled = play(WorkerPool(2), rules, level, seed=11, plies=plies)
+    # all the time a search needs: on a busy machine THINK_SECONDS would cut a dificil search short
+    # (tested below), and a shorter search may choose otherwise
+    pooled = play(WorkerPool(2, think=3600.0), rules, level, seed=11, plies=plies)
     local = play(InProcessThinking(), rules, level, seed=11, plies=plies)
     assert len(pooled) == plies
     # each seat's player lived in one worker and saw every view of its seat in order: the same choices
@@ -325,6 +333,137 @@ def test_a_closed_pool_leaves_no_process_and_starts_again_on_use() -> None:
     assert len(first) == 2 and len(second) == 2 and not set(first) & set(second)
     for pid in first + second:
         assert not Path(f"/proc/{pid}").exists()
+
+
+# -- a busy pool: the rooms in turn, a time to think that shrinks with the queue (issue 25, item 17) -------
+def positions(players: int, count: int, seed: int = 3) -> list[Game]:
+    """``count`` positions of random games where the seat to move has more than one kind of move."""
+    found: list[Game] = []
+    rng = random.Random(seed)
+    while len(found) < count:
+        game = Game.new(Rules(players=players), rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 12)):
+            game.play(rng.choice(game.legal_moves()))
+        if not game.is_over and len(game.legal_moves()) > 1:
+            found.append(game)
+    return found
+
+
+class Clock:
+    """A scripted ``time`` for the ``dificil`` module: ``monotonic()`` gives ``readings`` in turn."""
+
+    def __init__(self, *readings: float) -> None:
+        self.readings = list(readings)
+
+    def monotonic(self) -> float:
+        return self.readings.pop(0)
+
+
+def test_a_hurried_dificil_player_searches_until_its_deadline_then_plays_quickly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given until t=10, ``dificil`` searches worlds while the clock says there is time (here three: the
+    clock reads 0 before each, then 100) and plays what those worlds show — the choice of a player whose
+    budget is three worlds. Its next move, given 20 s when a world took 33 s, is chosen as ``normal``
+    chooses (no world searched); with no deadline it searches its whole budget again."""
+    three = Budget(min_worlds=3, max_worlds=3)
+    for i, game in enumerate(positions(4, 3, seed=4)):
+        seat, view, legal = game.turn, game.view(game.turn), game.legal_moves()
+        hurried, budgeted, normal = DificilPlayer(i), DificilPlayer(i, budget=three), NormalPlayer(i)
+        for player in (hurried, budgeted, normal):
+            player.start(seat, game.rules)
+        three_worlds, normals = budgeted.choose(view, legal), normal.choose(view, legal)
+        with monkeypatch.context() as patch:
+            patch.setattr(dificil, "time", Clock(0, 0, 0, 100, 100))  # start, before worlds 2-4, end
+            hurried.deadline = 10.0
+            assert hurried.choose(view, legal) == three_worlds
+            assert hurried.world_seconds == pytest.approx(100 / 3)
+            patch.setattr(dificil, "time", Clock(100))
+            hurried.deadline = 120.0  # 20 s left: not enough for one world
+            assert hurried.choose(view, legal) == normals
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_dificil_player_with_no_time_left_plays_as_normal(players: int) -> None:
+    """With its deadline passed before it starts, ``dificil`` searches nothing and plays ``normal``'s move
+    (its seed); with its whole budget its choices are not all ``normal``'s."""
+    differs = 0
+    for i, game in enumerate(positions(players, 12)):
+        seat, view, legal = game.turn, game.view(game.turn), game.legal_moves()
+        hurried, normal, full = DificilPlayer(seed=i), NormalPlayer(seed=i), DificilPlayer(seed=i)
+        for player in (hurried, normal, full):
+            player.start(seat, game.rules)
+        hurried.deadline = 0.0  # long past
+        assert hurried.choose(view, legal) == normal.choose(view, legal)
+        differs += full.choose(view, legal) != hurried.choose(view, legal)
+    assert differs
+
+
+def test_a_request_with_seconds_hurries_its_player_for_that_move_only() -> None:
+    game = positions(4, 1)[0]
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="dificil")
+    assert "seconds" not in request.to_wire(1)
+    hurried = ThinkRequest.from_wire(request.to_wire(1, 0.0))
+    assert hurried.seconds == 0.0 and hurried.to_wire(1)["seconds"] == 0.0
+    cache = PlayerCache()
+    normal = NormalPlayer(seed=request.seed)
+    normal.start(request.seat, game.rules)
+    assert answer(hurried, cache) == str(normal.choose(game.view(game.turn), game.legal_moves()))
+    assert cache.player(request).deadline is None  # the next move thinks with the whole budget again
+    for bad in (-1, "1", True, float("nan")):
+        with pytest.raises(ValueError, match="seconds"):
+            ThinkRequest.from_wire({**request.to_wire(1), "seconds": bad})
+
+
+def test_the_time_to_think_shrinks_with_the_wait_and_the_queue() -> None:
+    assert think_seconds(0.0, 0) == THINK_SECONDS
+    assert think_seconds(0.0, 3) == THINK_SECONDS / 4  # shared with the three behind it
+    assert think_seconds(1.0, 0) == THINK_SECONDS - 1.0  # what is left after its wait
+    assert think_seconds(THINK_SECONDS + 5, 0) == 0.0  # never below nothing
+    assert [think_seconds(0.2, n) for n in range(5)] == sorted(
+        (think_seconds(0.2, n) for n in range(5)), reverse=True
+    )
+    with pytest.raises(ValueError, match="0 or more"):
+        think_seconds(-1.0, 0)
+
+
+def test_a_saturated_pool_takes_the_rooms_in_turn_and_gives_each_request_its_share_of_the_time() -> None:
+    """One worker, nine rooms asking at once and one room whose three computers move one after another
+    (it asks again as soon as it is answered, as a room's loop does). Each request goes to the back of the
+    queue: the busy room gets no further ahead than any other, and nobody waits behind more than the
+    rooms that asked before it. Each request is given no more than its share of :data:`THINK_SECONDS`
+    with the requests behind it: the time to think shrinks as the queue grows."""
+    games = positions(4, 10, seed=8)
+
+    async def run() -> tuple[list[str], list[tuple[int, float]]]:
+        pool = WorkerPool(1)
+        answered: list[str] = []
+
+        async def ask(room: str, game: Game, times: int) -> None:
+            for _ in range(times):
+                request = ThinkRequest.for_seat(game, room=room, mesa=1, seat=game.turn, level="dificil")
+                text = await pool.choose(request)
+                assert text in request.legal
+                answered.append(room)
+
+        try:
+            await ask("warm-up", games[0], 1)  # the worker is started, idle again
+            await asyncio.gather(
+                ask("busy", games[0], 3), *(ask(f"room{i}", games[i], 1) for i in range(1, 10))
+            )
+            await ask("alone", games[1], 1)
+            return answered, list(pool.given)
+        finally:
+            await pool.close()
+
+    answered, given = asyncio.run(run())
+    rooms = [f"room{i}" for i in range(1, 10)]
+    assert answered == ["warm-up", "busy", *rooms, "busy", "busy", "alone"]
+    # the busy room's first request had the nine rooms behind it; its second waited behind them; its
+    # third, and the lone request after, found nobody behind
+    assert [behind for behind, _ in given] == [0, 9, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]
+    for behind, seconds in given:
+        assert 0 <= seconds <= THINK_SECONDS / (1 + behind)
 
 
 # -- the room drops an answer for a state that is gone -------------------------------------------------------

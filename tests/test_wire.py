@@ -339,8 +339,14 @@ def test_a_reconnect_with_since_gets_exactly_the_missed_events_or_a_snapshot(
     reducer = Reducer()
     for frame in [first, *[f for f in watcher.frames if f["version"] <= since and f["type"] == "event"]]:
         reducer.apply(frame)
+    told = v1_states(player.frames)
+    assert reducer.state["legal"] == told[since]["legal"] != []  # the person was to move at since
     for frame in back.frames:
         reducer.apply(frame)
+        # never a move of another version on offer: while the missed events replay, none (the person
+        # played meanwhile: the moves held were spent); with resumed, the seat's own at the version
+        assert reducer.state["legal"] in ([], told[reducer.state["state"]]["legal"]), frame["type"]
+    assert reducer.state["legal"] == told[now]["legal"] != []
     full = Reducer()
     for frame in watcher.frames:
         full.apply(frame)

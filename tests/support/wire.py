@@ -10,11 +10,13 @@ from typing import Any
 class Reducer:
     """A version-2 client: applies snapshot, events, ``resumed`` and ``table`` messages; ``states`` holds,
     by version, the version-1 ``state`` (without ``events``) it has reached there (the last it held at
-    that version, ``table`` messages included)."""
+    that version, ``table`` messages included). ``keep=False`` keeps no ``states`` (a long run, a bench:
+    only ``state``, the one it holds now)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep: bool = True) -> None:
         self.state: dict[str, Any] = {}
         self.states: dict[int, dict[str, Any]] = {}
+        self.keep = keep
 
     def _private(self, private: dict[str, Any] | None) -> None:
         s = self.state
@@ -50,7 +52,10 @@ class Reducer:
             view.update(copy.deepcopy(frame["view"]))
             history = view["history"] + frame["events"]
             view["history"] = history[-frame["history"] :] if frame["history"] else []
-            self._private(frame.get("private", {"legal": s["legal"], "moves": s["moves"]}))
+            # a replayed event (after a join with since) has no private part: the moves held are of an
+            # older version, so nothing may be played from them until ``resumed`` says what is (a client
+            # that played one was refused illegal_move and stood still: issue 25, item 17)
+            self._private(frame.get("private", {"legal": [], "moves": []}))
         elif kind == "resumed":
             s["state"] = frame["version"]
             for k in ("seats", "status", "table", "event_count"):
@@ -61,7 +66,8 @@ class Reducer:
             s["seats"], s["status"], s["table"] = frame["seats"], frame["status"], frame["table"]
         else:
             return
-        self.states[s["state"]] = copy.deepcopy(s)
+        if self.keep:
+            self.states[s["state"]] = copy.deepcopy(s)
 
 
 def v1_states(frames: list[dict[str, Any]], hints: bool = True) -> dict[int, dict[str, Any]]:

@@ -39,6 +39,13 @@ class Player(ABC):
     name: ClassVar[str] = "player"
     #: True only for measurement players that are given the whole game (``oracle``).
     sees_all: ClassVar[bool] = False
+    #: When the choice being made is due (:func:`time.monotonic`), or ``None``: no hurry. A host that must
+    #: answer in time sets it around :meth:`choose` (a server whose thinking workers are busy:
+    #: :mod:`cuarenta.server.thinking`); a player that searches stops widening its search once it has
+    #: passed (``dificil``: no new world, and ``normal``'s choice when there is no time for one), the
+    #: others are quick and ignore it. With it set, the same seed and views may give other choices on a
+    #: slower or busier machine.
+    deadline: float | None = None
 
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed

@@ -19,7 +19,12 @@ With two players the last deal of a hand hides nothing (the stock is empty and
 every other card has been seen): that deal is solved exactly, cartón included.
 
 The work per move is bounded by a node budget (:class:`Budget`), not by the
-clock, so the same seed and the same views always give the same choices.
+clock, so the same seed and the same views always give the same choices — unless
+the host sets a :attr:`~cuarenta.players.base.Player.deadline` (a server whose
+thinking workers are saturated): then no new world is started once it has
+passed, and when there is not time for one world (the last search says what a
+world costs) the move is chosen as ``normal`` would choose it, in a fraction of a
+millisecond instead of tens.
 
 >>> from cuarenta import Game, Rules
 >>> from cuarenta.players import act
@@ -33,6 +38,7 @@ True
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +48,7 @@ from cuarenta.game import Game
 from cuarenta.moves import Action
 from cuarenta.players.base import Player, View
 from cuarenta.players.knowledge import Knowledge, sample_world
+from cuarenta.players.normal import NormalPlayer
 from cuarenta.players.search import WorldSearch, move_classes, view_streak
 from cuarenta.players.winprob import win_model
 
@@ -70,6 +77,9 @@ class DificilPlayer(Player):
         super().__init__(seed)
         if budget is not None:
             self.budget = budget
+        #: wall-clock seconds one world took in the last search (what a hurried move may afford)
+        self.world_seconds: float | None = None
+        self._quick: NormalPlayer | None = None
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         know = Knowledge.from_view(view)
@@ -77,6 +87,12 @@ class DificilPlayer(Player):
         classes = move_classes(legal, rules.capture == "manual")
         if len(classes) == 1:
             return classes[0]
+        started = time.monotonic()
+        deadline = self.deadline
+        if deadline is not None:
+            left = deadline - started
+            if left <= 0 or (self.world_seconds is not None and left < self.world_seconds):
+                return self.quick(view, legal)  # no time for one world
         budget = self.budget
         hidden = sum(know.hand_sizes) - len(know.hand)
         exact = know.players == 2 and know.stock_size == 0 and len(know.unseen) == hidden
@@ -92,15 +108,26 @@ class DificilPlayer(Player):
         streak = view_streak(view) if rules.cuatro_caidas_gana else None
         node_budget = budget.nodes if know.players == 2 else budget.nodes4
         while worlds < limit and (worlds < budget.min_worlds or nodes < node_budget):
+            if worlds and deadline is not None and time.monotonic() >= deadline:
+                break  # the host is in a hurry: answer from the worlds searched so far
             world = sample_inferred(view, self.rng, know, voids)
             search = WorldSearch(world, model, depth, budget.quiet, streak)
             for i, v in enumerate(search.values(classes)):
                 totals[i] += v
             nodes += search.nodes
             worlds += 1
+        self.world_seconds = (time.monotonic() - started) / worlds
         sign = 1.0 if know.seat % 2 == 0 else -1.0
         best = max(range(len(classes)), key=lambda i: sign * totals[i])
         return classes[best]
+
+    def quick(self, view: View, legal: Sequence[Action]) -> Action:
+        """The move ``normal`` (seeded from this player's seed) chooses: what a hurried player plays when
+        there is not time to search one world."""
+        if self._quick is None:
+            self._quick = NormalPlayer(seed=self.seed)
+        self._quick.start(self.seat, self.rules)
+        return self._quick.choose(view, legal)
 
 
 def passed_caidas(view: View) -> dict[int, set[int]]:

@@ -24,12 +24,26 @@ A seat's player lives in one worker
     hash of (room, mesa, seat) to the same worker, which keeps the player object
     in a bounded LRU cache (:class:`PlayerCache`). The seat's player therefore
     sees the same views in the same order as it would in-process, and makes the
-    same choices: ``--workers 0`` and ``--workers N`` play the same games. The
+    same choices: ``--workers 0`` and ``--workers N`` play the same games (as long
+    as no search is cut short by a busy machine: "A busy pool" below). The
     alternative — any worker, the player rebuilt from the views it needs — would
     balance load better but would lose what a player remembers, or replay every
     earlier turn's search. When a player is lost anyway (its worker crashed, or
     it left the cache), a fresh player of the same level and seed takes over:
     its moves stay legal and seeded, exactly as after a server restart.
+
+A busy pool
+    A room has at most one request in the pool at a time (its computers move one after another), so
+    each worker's first-come-first-served queue takes the rooms in turn: a room with three computers
+    does not get ahead of a table with one. What grows when the workers are saturated (many tables, or a
+    machine busy with other work: the workers run at a lower priority) is each request's wait behind the
+    others and its own search. So every request is given a time to think (``seconds``, on the wire):
+    what is left of :data:`THINK_SECONDS` since it was asked, shared with the requests queued behind it
+    (:func:`think_seconds`). A searching player (``dificil``) stops widening its search when that time is
+    up (:attr:`cuarenta.players.base.Player.deadline`; one world at least). On a quiet machine a request
+    that finds its worker free has time to spare and the player's node budget ends its search first, so
+    it chooses as in-process; on a busy one the computer answers sooner, from fewer worlds.
+    docs/performance.md, "A soak of mixed tables", measured it.
 
 Failures
     A worker that dies (killed, out of memory, a crash) is replaced at once and
@@ -59,6 +73,7 @@ import logging
 import os
 import signal
 import sys
+import time
 import zlib
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -82,6 +97,10 @@ DEFAULT_ATTEMPTS: Final = 3
 CACHE_SIZE: Final = 4096
 #: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
 WORKER_NICE: Final = 10
+#: Seconds from a request to its answer that the pool aims at: a request thinks for what is left of
+#: them when it reaches its worker, shared with those waiting behind it (:func:`think_seconds`). A
+#: ``dificil`` move on a quiet 2-core machine takes 0.75 s at most (docs/performance.md).
+THINK_SECONDS: Final = 2.0
 #: Seconds a closing pool waits for its workers to leave before killing them.
 CLOSE_GRACE: Final = 3.0
 
@@ -138,6 +157,9 @@ class ThinkRequest:
     seed: str  #: the player's seed (``"{mesa seed}/{seat}"``)
     view: dict[str, Any]  #: ``game.view(seat).to_dict()``
     legal: tuple[str, ...]  #: the legal actions, as text, in the engine's order
+    #: the longest the player should think (wall-clock seconds, :func:`think_seconds`), or ``None``: its
+    #: whole budget
+    seconds: float | None = None
 
     @property
     def key(self) -> str:
@@ -159,9 +181,9 @@ class ThinkRequest:
             legal=tuple(str(a) for a in game.legal_moves()),
         )
 
-    def to_wire(self, request_id: int) -> dict[str, Any]:
-        """The JSON request a worker reads."""
-        return {
+    def to_wire(self, request_id: int, seconds: float | None = None) -> dict[str, Any]:
+        """The JSON request a worker reads (``seconds``: the time to think it is given, if any)."""
+        wire = {
             "id": request_id,
             "room": self.room,
             "mesa": self.mesa,
@@ -171,6 +193,10 @@ class ThinkRequest:
             "view": self.view,
             "legal": list(self.legal),
         }
+        seconds = self.seconds if seconds is None else seconds
+        if seconds is not None:
+            wire["seconds"] = seconds
+        return wire
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> ThinkRequest:
@@ -178,6 +204,11 @@ class ThinkRequest:
         legal = data["legal"]
         if not isinstance(legal, list) or not all(isinstance(t, str) for t in legal):
             raise ValueError("legal must be a list of actions as text")
+        seconds = data.get("seconds")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds >= 0
+        ):
+            raise ValueError(f"seconds must be a number of seconds, 0 or more, not {seconds!r}")
         return cls(
             room=str(data["room"]),
             mesa=int(data["mesa"]),
@@ -186,6 +217,7 @@ class ThinkRequest:
             seed=str(data["seed"]),
             view=dict(data["view"]),
             legal=tuple(legal),
+            seconds=None if seconds is None else float(seconds),
         )
 
 
@@ -240,7 +272,30 @@ def answer(request: ThinkRequest, cache: PlayerCache) -> str:
         raise ValueError("no legal action to choose from")
     legal = [parse_action(text) for text in request.legal]
     player = cache.player(request)
-    return str(player.choose(view, legal))
+    if request.seconds is None:
+        return str(player.choose(view, legal))
+    player.deadline = time.monotonic() + request.seconds
+    try:
+        return str(player.choose(view, legal))
+    finally:
+        player.deadline = None
+
+
+def think_seconds(waited: float, behind: int, *, target: float = THINK_SECONDS) -> float:
+    """The time to think given to a request as it reaches its worker: what is left of ``target`` seconds
+    after it ``waited`` in the queue, shared with the ``behind`` requests queued after it (each of them
+    will get its share in turn). Never below 0: a player given 0 answers from the least it can search.
+
+    >>> think_seconds(0.0, 0)
+    2.0
+    >>> think_seconds(0.5, 2)
+    0.5
+    >>> think_seconds(3.0, 9)
+    0.0
+    """
+    if waited < 0 or behind < 0 or target <= 0:
+        raise ValueError(f"waited ({waited}) and behind ({behind}) are 0 or more, target ({target}) above 0")
+    return max(0.0, target - waited) / (1 + behind)
 
 
 # -- the worker process ------------------------------------------------------------------------------------
@@ -354,8 +409,8 @@ class InlineThinking:
 class _Job:
     id: int
     request: ThinkRequest
-    line: bytes
     future: asyncio.Future[str]
+    asked: float  #: when it was asked (the loop's clock)
     tries: int = 0
 
 
@@ -375,6 +430,8 @@ class _Worker:
 
 class WorkerPool:
     """``workers`` worker processes; a seat's requests always go to the same one (see the module doc).
+    ``think``: the seconds from a request to its answer the pool aims at (:data:`THINK_SECONDS`, "A busy
+    pool" in the module doc); :attr:`given` keeps what the last requests were given.
 
     Started on first use, on the running event loop; every method must be called from that loop.
     """
@@ -386,15 +443,21 @@ class WorkerPool:
         timeout: float = DEFAULT_TIMEOUT,
         attempts: int = DEFAULT_ATTEMPTS,
         nice: int = WORKER_NICE,
+        think: float = THINK_SECONDS,
     ) -> None:
         if workers < 1:
             raise ValueError(f"a worker pool has 1 worker or more, not {workers}")
         if timeout <= 0 or attempts < 1:
             raise ValueError("timeout must be positive and attempts 1 or more")
+        if not think > 0:
+            raise ValueError(f"think must be more than 0 seconds, not {think}")
         self.workers = workers
         self.timeout = timeout
         self.attempts = attempts
         self.nice = nice
+        self.think = think  #: :data:`THINK_SECONDS`
+        #: the last requests sent: (requests queued behind it then, seconds it was given to think)
+        self.given: deque[tuple[int, float]] = deque(maxlen=1000)
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots: list[_Worker] = []
@@ -402,9 +465,8 @@ class WorkerPool:
     # -- the public face ------------------------------------------------------------------------------------
     async def choose(self, request: ThinkRequest) -> str:
         slot = self._slot(request.key)
-        job_id = next(self._ids)
-        line = (json.dumps(request.to_wire(job_id), separators=(",", ":")) + "\n").encode()
-        job = _Job(job_id, request, line, asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        job = _Job(next(self._ids), request, loop.create_future(), loop.time())
         slot.queue.append(job)
         slot.wakeup.set()
         return await job.future  # cancelling the caller cancels the job: its reply will be dropped
@@ -535,7 +597,7 @@ class WorkerPool:
         assert process.stdin is not None and process.stdout is not None
         job.tries += 1
         try:
-            process.stdin.write(job.line)
+            process.stdin.write(self._line(slot, job))
             await process.stdin.drain()
             # asyncio.timeout, not asyncio.wait_for: on Python 3.11 wait_for may swallow a cancellation
             # that meets the reply, and the pool's close() would then wait on this task for ever
@@ -567,6 +629,16 @@ class WorkerPool:
                 ThinkingError(f"the {job.request.level} player of {job.request.key}: {error}")
             )
         return True
+
+    def _line(self, slot: _Worker, job: _Job) -> bytes:
+        """The request as the worker reads it, now that it goes, with its time to think
+        (:func:`think_seconds`: what is left of :attr:`think`, shared with the requests behind it)."""
+        behind = sum(1 for j in slot.queue if not j.future.done())
+        waited = max(0.0, asyncio.get_running_loop().time() - job.asked)
+        seconds = think_seconds(waited, behind, target=self.think)
+        self.given.append((behind, seconds))
+        wire = job.request.to_wire(job.id, seconds)
+        return (json.dumps(wire, separators=(",", ":")) + "\n").encode()
 
     async def _next(self, slot: _Worker) -> _Job | None:
         """The slot's next request still awaited, or None once the pool is closing."""
@@ -613,6 +685,7 @@ __all__ = [
     "CACHE_SIZE",
     "DEFAULT_ATTEMPTS",
     "DEFAULT_TIMEOUT",
+    "THINK_SECONDS",
     "InProcessThinking",
     "InlineThinking",
     "PlayerCache",
@@ -623,5 +696,6 @@ __all__ = [
     "answer",
     "default_workers",
     "make_thinking",
+    "think_seconds",
     "worker_main",
 ]

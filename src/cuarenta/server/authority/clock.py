@@ -33,10 +33,22 @@ def came_back(room: Room, seat: int) -> None:
 
 def grace_at_start(room: Room, *, now: float) -> None:
     """A table starts: each person not here gets the grace from now."""
+    unaccounted(room, now=now)
+
+
+def unaccounted(room: Room, *, now: float) -> bool:
+    """Each person the table knows nothing of — not here, no grace running, not stood in for — gets the
+    grace from now: at the start, and when someone joins a table read back from the store (after a
+    restart, after it left memory, on another cluster node: presence is kept in memory only). Without it
+    such a person's turn would wait for ever: nobody asked to move, no timer to bring the computer in.
+    Whether anyone did."""
     assert room.table is not None
+    found = False
     for s in room.seats:
-        if s.kind == "person" and not room.connected(s.seat) and s.away_until is None:
+        if s.kind == "person" and not room.connected(s.seat) and s.away_until is None and not s.stand_in:
             s.away_until = now + room.table.grace
+            found = True
+    return found
 
 
 def turn_deadline(room: Room, *, now: float) -> None:
@@ -99,4 +111,13 @@ def presence(room: Room, away: dict[int, float], *, now: float) -> bool:
     return changed
 
 
-__all__ = ["came_back", "expire", "grace_at_start", "next_wake", "presence", "turn_deadline", "went_away"]
+__all__ = [
+    "came_back",
+    "expire",
+    "grace_at_start",
+    "next_wake",
+    "presence",
+    "turn_deadline",
+    "unaccounted",
+    "went_away",
+]

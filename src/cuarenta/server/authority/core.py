@@ -1045,6 +1045,12 @@ class Authority:
                     except StoreError:
                         log.exception("the network of profile %s could not be noted", s.profile)
                 clock.came_back(room, seat)
+                if room.started:
+                    now = self.wall()
+                    # a table read back from the store knows nothing of who is away: they get the
+                    # grace from now; and a seat handed back on its turn gets the turn clock
+                    clock.unaccounted(room, now=now)
+                    clock.turn_deadline(room, now=now)
                 self._tell_table(room)
                 self._arm(room)
         self.bus.followed(room)

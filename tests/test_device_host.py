@@ -303,13 +303,15 @@ def test_two_against_two_with_a_computer_partner(level: str) -> None:
         ("GET", "api/leaderboard?mode=1v1&limit=50"),
         ("POST", "api/qr"),
         ("GET", "api/lobby"),
+        ("POST", "api/championships"),
+        ("GET", "api/championships/abc"),
     ],
 )
 def test_playing_with_friends_needs_a_server(method: str, path: str) -> None:
     answer = json.loads(DeviceHost().http(method, path, "{}", None))
     assert answer["status"] == 404
     assert answer["body"]["code"] == DEVICE_ONLY_COMPUTER
-    assert "needs a server" in answer["body"]["detail"]
+    assert "need a server" in answer["body"]["detail"]
 
 
 def test_reactions_and_rematches_are_refused_and_the_rest_answered() -> None:

@@ -56,10 +56,11 @@ log = logging.getLogger("cuarenta.device")
 BOT_DELAY: Final = 0.8
 #: What a frame for a connection calls: the connection's id and the frame's text.
 Send = Callable[[int, str], None]
-#: The code of the answer to what needs a server (tables with friends, profiles, the leaderboard).
+#: The code of the answer to what needs a server (tables with friends, championships, profiles, the
+#: leaderboard).
 DEVICE_ONLY_COMPUTER: Final = "device_only_computer"
 #: The first part of the paths that need a server.
-SERVER_ONLY: Final = ("tables", "profiles", "leaderboard", "qr", "lobby")
+SERVER_ONLY: Final = ("tables", "championships", "profiles", "leaderboard", "qr", "lobby")
 #: The longest seat token the API reads (as the server's).
 MAX_TOKEN_CHARS: Final = 200
 
@@ -148,8 +149,8 @@ class DeviceHost:
             return _answer(
                 404,
                 {
-                    "detail": "playing with friends needs a server: this device plays against the "
-                    "computer only (open the game from a server to play with friends)",
+                    "detail": "playing with friends and championships need a server: this device plays "
+                    "against the computer only (open the game from a Cuarenta server for them)",
                     "code": DEVICE_ONLY_COMPUTER,
                 },
             )

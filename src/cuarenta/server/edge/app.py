@@ -30,6 +30,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from cuarenta import __version__
+from cuarenta.offline.keeper import PackKeeper
 from cuarenta.offline.pack import default_pack_dir
 from cuarenta.server.championships import Championships
 from cuarenta.server.edge import (
@@ -89,6 +90,7 @@ def create_app(
     integrity_seconds: float = INTEGRITY_SECONDS,
     server_names: Iterable[str] | None = None,
     pack_dir: Path | None = None,
+    make_pack: bool = False,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -112,7 +114,9 @@ def create_app(
     address, ``localhost``, this machine, one of these names or a host of ``allow_origins``; ``None`` (the
     default of the library function; ``cuarenta serve`` always checks) leaves it off.
     ``pack_dir`` is the offline pack served at ``/device/`` (default
-    :func:`~cuarenta.offline.pack.default_pack_dir`, where ``cuarenta pack`` builds it).
+    :func:`~cuarenta.offline.pack.default_pack_dir`, where ``cuarenta pack`` builds it); with ``make_pack``
+    (``cuarenta serve`` without ``--no-pack``) the app makes it there in the background when it is missing
+    or stale (:class:`~cuarenta.offline.keeper.PackKeeper`).
     """
     origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
     names = None if server_names is None else ServerNames.with_origins(server_names, allow_origins)
@@ -135,8 +139,11 @@ def create_app(
         cluster, redis_client = _cluster_rooms(store, redis, node, bot_delay, kept)
         the_rooms = cluster
 
+    keeper = PackKeeper(default_pack_dir() if pack_dir is None else Path(pack_dir), build=make_pack)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        keeper.start()  # the offline pack, made in a thread of its own when it is missing
         if cluster is not None:
             await cluster.open()
         await app.state.championships.open()
@@ -189,7 +196,8 @@ def create_app(
     app.include_router(records.router)
     app.include_router(sockets.router)
     static = STATIC_DIR if static_dir is None else Path(static_dir)
-    device.mount_device(app, default_pack_dir() if pack_dir is None else Path(pack_dir), static)
+    state.pack = keeper
+    device.mount_device(app, keeper, static)
     pages.mount_page(app, static)  # last: it takes "/"
     return app
 

@@ -42,14 +42,17 @@ import { showScreen } from "./screens.js";
 import { app } from "./store.js";
 import { KEYS, load, store, useDeviceKeys } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
-import { chooseTransport, startDevice } from "./device.js";
+import { chooseTransport, onDevice, startDevice } from "./device.js";
 import { renderDeviceBox, wireDeviceBox } from "./devicebox.js";
 import { cachePack, packState, registerServiceWorker } from "./offline.js";
 
 const { t } = I;
 
 // -- language, keyboard, wiring, start --------------------------------------------------------------
-function applyLanguage() {
+/** The page's own words in place: every labelled element, the language switch, the device's box. They
+ * come with the page (the catalogue, cached with it by the service worker), so this runs before the game
+ * on the device has started (docs/web.md "Playing on the device"). */
+function applyWords() {
   const lang = I.getLang();
   document.documentElement.lang = lang;
   I.applyStatic();
@@ -59,8 +62,13 @@ function applyLanguage() {
   sw.setAttribute("aria-label", t("page.lang_switch_aria"));
   $("#nav-rules").href = t("page.rules_href");
   document.title = app.screen === "table" ? `${t("page.table_title")} · Cuarenta` : "Cuarenta";
-  buildForm();
   renderDeviceBox();
+  document.body.dataset.words = "ready";
+}
+
+function applyLanguage() {
+  applyWords();
+  buildForm();
   if (app.msg) {
     renderAll();
     if (app.msg.status === "finished") showResult(app.msg, true);
@@ -256,7 +264,9 @@ async function main() {
   const transport = chooseTransport();
   restoreForm();
   await textsOf(I.getLang());
-  if ((await transport) === "device" && !(await bootDevice())) return;
+  await transport;
+  applyWords(); // the start screen reads at once, before the game on the device has started
+  if (onDevice() && !(await bootDevice())) return;
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();

@@ -12,7 +12,8 @@ file server on a loopback port, and reports:
 
 Run from the repository root::
 
-    python bench/device.py [--runs 3] [--count 40] [--throttle 4] [--site DIR] [--no-moves | --no-starts]
+    python bench/device.py [--runs 3] [--count 40] [--throttle 4] [--device-players] [--site DIR]
+                           [--no-moves | --no-starts]
 
 This is a measurement, not a test.
 """
@@ -55,12 +56,14 @@ for (const w of pack.wheels) {
   py.FS.writeFile(`/lib/wheels/${w}`, new Uint8Array(bytes));
   py.runPython(`import sys; sys.path.insert(0, "/lib/wheels/${w}")`);
 }
-const count = new URLSearchParams(location.search).get("count");
+const query = new URLSearchParams(location.search);
+const count = query.get("count");
+const device = query.get("device") === "1" ? "True" : "False";
 const source = await (await fetch("bench-work.py")).text();
 py.FS.writeFile("device_work.py", source);  // in Pyodide's working folder
 window.benchResult = py.runPython(
   "import sys, json\\nsys.path.insert(0, '.')\\nimport device_work\\n"
-  + `json.dumps(device_work.measure(${Number(count)}))`);
+  + `json.dumps(device_work.measure(${Number(count)}, device=${device}))`);
 </script>"""
 
 
@@ -103,7 +106,7 @@ def measure_starts(url: str, runs: int) -> dict[str, list[tuple[float, float, di
     return figures
 
 
-def measure_moves(url: str, count: int, throttle: float) -> dict[str, Any]:
+def measure_moves(url: str, count: int, throttle: float, device: bool) -> dict[str, Any]:
     """bench/device_work.py's figures in a Pyodide of the page, the CPU slowed ``throttle`` times (Chrome's
     CPU throttling: a slower phone, or a loaded one)."""
     with sync_playwright() as pw:
@@ -112,7 +115,7 @@ def measure_moves(url: str, count: int, throttle: float) -> dict[str, Any]:
         page = ctx.new_page()
         if throttle > 1:
             ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-        page.goto(f"{url}bench.html?count={count}")
+        page.goto(f"{url}bench.html?count={count}&device={int(device)}")
         page.wait_for_function("() => window.benchResult !== undefined", timeout=3_600_000)
         result: dict[str, Any] = json.loads(page.evaluate("window.benchResult"))
         ctx.close()
@@ -130,15 +133,17 @@ def print_starts(figures: dict[str, list[tuple[float, float, dict[str, int]]]]) 
 
 
 def print_moves(pyodide: dict[str, Any], cpython: dict[str, Any], throttle: float) -> None:
+    budget = "the device's players" if pyodide.get("device") else "the server's players"
     print(
         f"\n{'computer move (ms)':24}{'Pyodide p50':>12}{'p95':>8}{'max':>8}"
-        f"{'CPython p50':>13}{'p95':>8}{'max':>8}   (Pyodide's CPU slowed {throttle:g}×)"
+        f"{'CPython p50':>13}{'p95':>8}{'max':>8}{'p95 nodes':>11}{'max nodes':>11}"
+        f"   ({budget}; Pyodide's CPU slowed {throttle:g}×)"
     )
     for key, py in pyodide["moves"].items():
         cp = cpython["moves"][key]
         print(
             f"{key:24}{py['median_ms']:12.1f}{py['p95_ms']:8.1f}{py['max_ms']:8.1f}"
-            f"{cp['median_ms']:13.1f}{cp['p95_ms']:8.1f}{cp['max_ms']:8.1f}"
+            f"{cp['median_ms']:13.1f}{cp['p95_ms']:8.1f}{cp['max_ms']:8.1f}{py['p95_nodes']:11,}{py['max_nodes']:11,}"
         )
     slower = cpython["random_plies_per_s"] / max(1, pyodide["random_plies_per_s"])
     print(
@@ -159,6 +164,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--throttle", type=float, default=1.0, help="slow the moves' page's CPU N times (a loaded phone: 4)"
     )
+    parser.add_argument(
+        "--device-players", action="store_true", help="the device's players (difícil on its device budget)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site
@@ -172,8 +180,9 @@ def main(argv: list[str] | None = None) -> None:
             if not args.no_starts:
                 print_starts(measure_starts(url, args.runs))
             if not args.no_moves:
-                pyodide = measure_moves(url, args.count, args.throttle)
-                print_moves(pyodide, device_work.measure(args.count), args.throttle)
+                pyodide = measure_moves(url, args.count, args.throttle, args.device_players)
+                cpython = device_work.measure(args.count, device=args.device_players)
+                print_moves(pyodide, cpython, args.throttle)
 
 
 if __name__ == "__main__":

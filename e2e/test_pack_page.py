@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from harness import ROOT, PHONE, Server, new_context, static_server, watch_page
+from harness import PHONE, ROOT, Server, new_context, static_server, watch_page
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from cuarenta import catalogue
@@ -141,7 +141,9 @@ def test_the_page_says_the_pack_is_being_made_then_that_it_could_not_be(
         expect(page.get_by_test_id("mode-friends")).to_be_enabled()  # the rest of the page is the server's
         expect(page.get_by_test_id("start")).to_be_enabled()
         release.write_text("go", encoding="utf-8")  # npm fails: the registry cannot be reached
-        expect(page.get_by_test_id("device-note")).to_have_text(words("page.device.pack_failed"), timeout=60_000)
+        expect(page.get_by_test_id("device-note")).to_have_text(
+            words("page.device.pack_failed"), timeout=60_000
+        )
         expect(page.get_by_test_id("device-toggle")).to_be_hidden()
         assert "could not be made" in server.log() and "ENOTFOUND" in server.log()
         assert not log.errors, log.errors
@@ -210,7 +212,11 @@ def _open_box(page: Page, url: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_failed_download_says_why_and_leaves_no_cache(
-    browser: Browser, tmp_path: Path, pack_dir: Path, start_server: Callable[..., Server], size: tuple[int, int]
+    browser: Browser,
+    tmp_path: Path,
+    pack_dir: Path,
+    start_server: Callable[..., Server],
+    size: tuple[int, int],
 ) -> None:
     server = start_server(tmp_path / "data", options=("--pack", str(pack_dir)))
     ctx = new_context(browser, *size, service_workers="block")
@@ -242,10 +248,14 @@ def test_a_failed_download_says_why_and_leaves_no_cache(
 
         # unavailable: the server no longer has the pack it described
         page = ctx.new_page()
-        page.route(re.compile(r"/device/stdlib\.zip\?fetch$"), lambda route: route.fulfill(status=404, body="{}"))
+        page.route(
+            re.compile(r"/device/stdlib\.zip\?fetch$"), lambda route: route.fulfill(status=404, body="{}")
+        )
         _open_box(page, server.url)
         page.get_by_test_id("device-toggle").click()
-        expect(page.get_by_test_id("device-note")).to_have_text(words("page.device.unavailable"), timeout=60_000)
+        expect(page.get_by_test_id("device-note")).to_have_text(
+            words("page.device.unavailable"), timeout=60_000
+        )
         assert page.evaluate(CACHES) == []
         expect(page.get_by_test_id("device-toggle")).to_be_enabled()  # the next try starts afresh
         page.close()

@@ -37,7 +37,7 @@ import sys
 import tempfile
 import warnings
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -256,9 +256,9 @@ def _compiled(wheel: Path, pyodide: Path, cache: Path) -> tuple[dict[str, bytes]
     game, lib = bytecode.compile_pack(pyodide, wheel, pyodide / STDLIB_SOURCE)
     cache.mkdir(parents=True, exist_ok=True)
     files = {f"game/{k}": v for k, v in game.items()} | {f"stdlib/{k}": v for k, v in lib.items()}
-    temporary = kept.with_suffix(".tmp")
+    temporary = _temporary(kept)
     write_zip(temporary, files)
-    temporary.replace(kept)
+    temporary.replace(kept)  # whole, or not there: another process may compile the same at once
     return game, lib
 
 
@@ -275,8 +275,13 @@ def _encodable(path: Path) -> bool:
     return path.suffix in _ENCODED_SUFFIXES and path.name != "pack.json" and path.stat().st_size >= 1024
 
 
+def _temporary(path: Path) -> Path:
+    """A new name beside ``path`` for this process (two processes may fill one cache at once)."""
+    return path.with_name(f"{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+
+
 def _write_whole(path: Path, data: bytes) -> None:
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = _temporary(path)
     temporary.write_bytes(data)
     temporary.replace(path)
 
@@ -297,12 +302,13 @@ def encode(pack_dir: Path, cache: Path) -> None:
             brotli.append((path, br))
     node = shutil.which("node")
     if brotli and node is not None:
-        pairs = [str(x) for path, br in brotli for x in (path, br.with_name(br.name + ".tmp"))]
-        done = subprocess.run([node, "-e", _BROTLI, *pairs], capture_output=True, text=True, check=False)
+        pairs = [(path, br, _temporary(br)) for path, br in brotli]
+        names = [str(x) for path, _, temporary in pairs for x in (path, temporary)]
+        done = subprocess.run([node, "-e", _BROTLI, *names], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise PackError(f"brotli (Node.js's zlib) failed: {done.stderr.strip()[-500:]}")
-        for _, br in brotli:
-            br.with_name(br.name + ".tmp").replace(br)
+        for _, br, temporary in pairs:
+            temporary.replace(br)
     for path in files:
         digest = sha256_of(path)
         for suffix in ENCODINGS.values():
@@ -342,21 +348,10 @@ def describe(
     return described
 
 
-@contextlib.contextmanager
-def _locked(into: Path) -> Iterator[None]:
+def _locked(into: Path) -> contextlib.AbstractContextManager[None]:
     """Hold a lock beside ``into`` while a pack is built there: two processes (two ``cuarenta serve``, or
-    one and ``cuarenta pack``) never build one pack at once; the second waits, then finds it built."""
-    try:
-        import fcntl
-    except ImportError:  # not on POSIX: no lock
-        yield
-        return
-    with (into.parent / f".{into.name}.lock").open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    one and ``cuarenta pack``) never build one pack at once; the second waits, then builds its own."""
+    return npm.locked(into.parent / f".{into.name}.lock")
 
 
 def build_pack(
@@ -378,9 +373,10 @@ def build_pack(
     cache = npm_cache.parent
     into.parent.mkdir(parents=True, exist_ok=True)
     with _locked(into):
-        for stale in into.parent.glob(".pack-*"):  # a build cut short (its process ended) left it
+        prefix = f".{into.name}.building-"
+        for stale in into.parent.glob(prefix + "*"):  # a build of this pack cut short (its process ended)
             shutil.rmtree(stale, ignore_errors=True)
-        staging = Path(tempfile.mkdtemp(prefix=".pack-", dir=into.parent))
+        staging = Path(tempfile.mkdtemp(prefix=prefix, dir=into.parent))
         try:
             pin = npm.pin_of("pyodide")
             say(f"fetching Pyodide {pin['version']} with npm (kept in {npm_cache} for the next time)")

@@ -44,12 +44,12 @@ const read = (name) => new Uint8Array(readFileSync(work + "/" + name));
 async function run(script, inputs, output) {
   const options = { indexURL: pyodideDir + "/", env: { PYTHONHASHSEED: "0" }, stdout: () => {} };
   const py = await loadPyodide(options);
-  py.FS.mkdirTree("/work");
-  for (const name of inputs) py.FS.writeFile("/work/" + name, read(name));
+  py.FS.mkdirTree("/job");
+  for (const name of inputs) py.FS.writeFile("/job/" + name, read(name));
   py.FS.mkdirTree(__WHEEL_HOME__);
   py.FS.writeFile(__WHEEL_HOME__ + "/" + wheel, read(wheel));
   py.runPython(readFileSync(work + "/" + script, "utf8"));
-  writeFileSync(work + "/" + output, py.FS.readFile("/work/" + output));
+  writeFileSync(work + "/" + output, py.FS.readFile("/job/" + output));
 }
 try {
   await run("smoke.py", [], "hot.json");
@@ -79,7 +79,7 @@ prefix = "/lib/python%d%d.zip/" % sys.version_info[:2]
 hot = sorted({m.__file__[len(prefix):] for m in list(sys.modules.values())
               if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(prefix)
               and m.__file__.endswith(".py")})
-with open("/work/hot.json", "w") as f:
+with open("/job/hot.json", "w") as f:
     json.dump({"hot": hot, "python": "%d.%d" % sys.version_info[:2]}, f)
 """
 
@@ -89,25 +89,25 @@ COMPILE: Final = r"""
 import json, os, py_compile, sys, zipfile
 mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
 stdlib_home = "/lib/python%d%d.zip" % sys.version_info[:2]
-hot = json.load(open("/work/hot.json"))["hot"]
+hot = json.load(open("/job/hot.json"))["hot"]
 out = {}
 def compile_one(source, display):
-    os.makedirs("/work/src", exist_ok=True)
-    with open("/work/src/m.py", "wb") as f:
+    os.makedirs("/job/src", exist_ok=True)
+    with open("/job/src/m.py", "wb") as f:
         f.write(source)
-    py_compile.compile("/work/src/m.py", cfile="/work/src/m.pyc", dfile=display, doraise=True,
+    py_compile.compile("/job/src/m.py", cfile="/job/src/m.pyc", dfile=display, doraise=True,
                        invalidation_mode=mode)
-    with open("/work/src/m.pyc", "rb") as f:
+    with open("/job/src/m.pyc", "rb") as f:
         return f.read()
 with zipfile.ZipFile(WHEEL) as wheel:
     for name in sorted(n for n in wheel.namelist() if n.endswith(".py")):
         out["game/" + name] = compile_one(wheel.read(name), WHEEL + "/" + name)
-with zipfile.ZipFile("/work/python_stdlib.zip") as lib:
+with zipfile.ZipFile("/job/python_stdlib.zip") as lib:
     names = set(lib.namelist())
     for name in sorted(hot):
         if name in names:
             out["stdlib/" + name] = compile_one(lib.read(name), stdlib_home + "/" + name)
-with zipfile.ZipFile("/work/out.zip", "w") as z:
+with zipfile.ZipFile("/job/out.zip", "w") as z:
     for name in sorted(out):
         z.writestr(name, out[name])
 """

@@ -206,8 +206,13 @@ def test_championships_and_friends_are_offered_only_where_a_server_is(
 
 
 def _open_box(page: Page, url: str) -> None:
+    """The server's page, its box offering the download and saying what it weighs for this browser."""
     page.goto(url)
     expect(page.get_by_test_id("device-toggle")).to_have_text(words("page.device.offer"))
+    weight = page.evaluate("fetch('site.json').then((r) => r.json()).then((s) => s.pack_bytes)")
+    assert 6_000_000 < weight < 16_000_000, weight  # the pack as this server sends it to this browser
+    size = f"{weight / 1e6:.1f}".replace(".", ",")
+    expect(page.get_by_test_id("device-sub")).to_have_text(words("page.device.offer_sub", mb=size))
 
 
 @pytest.mark.parametrize("size", SIZES)

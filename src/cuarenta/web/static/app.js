@@ -44,7 +44,7 @@ import { KEYS, load, store, useDeviceKeys } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
 import { chooseTransport, onDevice, startDevice } from "./device.js";
 import { renderDeviceBox, wireDeviceBox } from "./devicebox.js";
-import { cachePack, packState, registerServiceWorker } from "./offline.js";
+import { cachePack, packState, registerServiceWorker, storedPack } from "./offline.js";
 
 const { t } = I;
 
@@ -218,8 +218,9 @@ async function switchLanguage() {
 }
 
 /** Start the game on the device (its worker and Python) before anything asks it: the pack first into
- * the cache when it is not there (a static site's first visit), with its progress; false when it cannot
- * start, and the boot line says why. */
+ * the cache when none is stored (a static site's first visit), with its progress; false when it cannot
+ * start, and the boot line says why. With a pack stored, the game starts from it at once, whatever the
+ * network; a newer pack of the site is stored meanwhile, for the next visit. */
 async function bootDevice() {
   useDeviceKeys();
   app.session = load(KEYS.session);
@@ -228,9 +229,8 @@ async function bootDevice() {
   boot.hidden = false;
   line.textContent = t("page.device.booting");
   try {
-    // offline, the pack is the cache's (or there is none: the worker says so)
-    const state = navigator.onLine ? await packState().catch(() => ({ cached: false })) : { cached: true };
-    if (!state.cached) {
+    let stored = await storedPack().catch(() => null);
+    if (!stored && navigator.onLine) {
       const progress = $("#device-boot-progress");
       progress.hidden = false;
       await cachePack((done, total) => {
@@ -243,8 +243,13 @@ async function bootDevice() {
       });
       progress.hidden = true;
       line.textContent = t("page.device.booting");
+      stored = await storedPack().catch(() => null);
+    } else if (stored && navigator.onLine) {
+      packState()
+        .then((state) => (state.cached ? null : cachePack(() => {})))
+        .catch(() => {}); // the next visit's pack, quietly: this one plays on the stored pack
     }
-    await startDevice();
+    await startDevice(stored);
     boot.hidden = true;
     return true;
   } catch (err) {

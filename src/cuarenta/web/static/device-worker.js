@@ -84,7 +84,7 @@ function send(conn, text) {
  * modules' bytecode is in it, cuarenta.offline.compile.WHEEL_HOME). */
 const WHEEL_HOME = "/lib/wheels";
 
-async function boot(base) {
+async function boot(base, stored) {
   const started = performance.now();
   const ms = {};
   let last = started;
@@ -94,9 +94,14 @@ async function boot(base) {
     last = now;
   };
   const at = (path) => new URL(path, base).href;
-  const packRes = await fetch(at("device/pack.json"));
-  if (!packRes.ok) throw Object.assign(new Error(`device/pack.json: HTTP ${packRes.status}`), { code: "no_pack" });
-  const pack = await packRes.json();
+  // the pack stored on the device, as the page read it from Cache Storage: no network asked (a weak
+  // signal must not hold the start); else the site's
+  let pack = stored;
+  if (!pack) {
+    const packRes = await fetch(at("device/pack.json"));
+    if (!packRes.ok) throw Object.assign(new Error(`device/pack.json: HTTP ${packRes.status}`), { code: "no_pack" });
+    pack = await packRes.json();
+  }
   // the wheels and the saved rooms are read while Pyodide starts
   const wheels = Promise.all(
     pack.wheels.map(async (wheel) => {
@@ -163,7 +168,7 @@ function answer(id, run) {
 self.addEventListener("message", (event) => {
   const m = event.data || {};
   if (m.type === "boot") {
-    boot(m.base).catch((err) => post({ type: "failed", code: err?.code || "boot_failed", message: String(err?.message || err) }));
+    boot(m.base, m.pack || null).catch((err) => post({ type: "failed", code: err?.code || "boot_failed", message: String(err?.message || err) }));
     return;
   }
   if (!host) {

@@ -61,8 +61,9 @@ export function preferDevice(yes) {
   store(KEYS.device, yes ? "1" : null);
 }
 
-/** Start the worker (once) and wait until its Python host is ready: `{pyodide, rooms, ms}`. */
-export function startDevice() {
+/** Start the worker (once) and wait until its Python host is ready: `{pyodide, rooms, ms}`. `pack` is the
+ * pack.json of the pack stored on the device (the worker then asks no network for it), or null. */
+export function startDevice(pack = null) {
   if (readyPromise) return readyPromise;
   readyPromise = new Promise((resolve, reject) => {
     try {
@@ -96,7 +97,7 @@ export function startDevice() {
     worker.addEventListener("error", (event) => {
       reject(Object.assign(new Error(event.message || "the device game could not start"), { code: "boot_failed" }));
     });
-    worker.postMessage({ type: "boot", base: new URL(".", location.href).href });
+    worker.postMessage({ type: "boot", base: new URL(".", location.href).href, pack });
   });
   return readyPromise;
 }

@@ -4,6 +4,7 @@
 //   (a page module imports registerServiceWorker, packState and cachePack of this module)
 //   await registerServiceWorker();                  // null where there is no service worker
 //   const { cached, bytes } = await packState();    // is the pack stored? how big is it?
+//   const pack = await storedPack();                  // the stored pack's pack.json (no network), or null
 //   await cachePack((done, total) => show(done / total));  // rejects with error.code "storage_refused",
 //                                                            // "offline", "unavailable" or "corrupt"
 //
@@ -49,6 +50,12 @@ async function cachedPacks() {
     if (stored) packs.push({ name, pack: await stored.json() });
   }
   return packs;
+}
+
+/** The pack.json of the newest whole pack in Cache Storage, or null; asks no network. */
+export async function storedPack() {
+  const stored = await cachedPacks();
+  return stored.length ? stored[stored.length - 1].pack : null;
 }
 
 /** The server's (or static site's) pack.json past any cache: {pack} or {pack: null, offline}. */

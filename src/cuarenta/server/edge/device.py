@@ -36,7 +36,7 @@ NOT_BUILT: Final = (
     "(it makes the pack by itself)"
 )
 #: The answer's detail while the pack is being made.
-PREPARING: Final = "the offline pack is being made by the server (a minute or two the first time): ask again"
+PREPARING: Final = "the offline pack is being made by the server (a few minutes the first time): ask again"
 #: How long a client waits before asking again while the pack is made (``Retry-After``), in seconds.
 RETRY_SECONDS: Final = 15
 _TYPES: Final = {

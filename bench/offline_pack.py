@@ -19,6 +19,8 @@ from pathlib import Path
 from cuarenta.offline.pack import build_pack, default_pack_dir, read_pack
 
 GOAL_BYTES = 8_000_000
+
+
 def mb(n: int) -> str:
     return f"{n / 1e6:.2f}"
 

@@ -1,7 +1,9 @@
 """The Python work that bench/device.py times both in CPython and in Pyodide (the same source, sent to the
 browser as text): computer moves at the positions of seeded games, and bench/engine.py's random games.
+With ``device=True`` the players are the device's (:func:`cuarenta.device.device_player`: difícil on its
+device budget); each move's work is counted in search nodes too (the same in both interpreters).
 
-    python bench/device_work.py          # the CPython figures alone, as JSON
+    python bench/device_work.py [--device]   # the CPython figures alone, as JSON
 
 Nothing here may import beyond the engine and the players: it runs in Pyodide with the offline pack's
 wheel only. This is a measurement, not a test.
@@ -16,6 +18,7 @@ from typing import Any
 
 from cuarenta import Game, Rules
 from cuarenta.players import make_player
+from cuarenta.players import search as _search
 
 
 def positions(players: int, count: int, seed: int) -> list[Game]:
@@ -33,17 +36,36 @@ def positions(players: int, count: int, seed: int) -> list[Game]:
     return out
 
 
-def move_times(level: str, players: int, count: int, seed: int) -> list[float]:
-    """Seconds a ``level`` player takes for each position (its own seat's view only)."""
-    times = []
+def move_times(
+    level: str, players: int, count: int, seed: int, device: bool = False
+) -> list[tuple[float, int]]:
+    """Seconds a ``level`` player takes for each position (its own seat's view only), and the search nodes
+    it visited (0 for the players that do not search)."""
+    if device:
+        from cuarenta.device import device_player as make
+    else:
+        make = make_player
+    out = []
+    original = _search.WorldSearch.values
     for i, game in enumerate(positions(players, count, seed)):
-        player = make_player(level, seed=i)
+        player = make(level, seed=i)
         view = game.view(game.turn)
         legal = game.legal_moves()
-        started = time.perf_counter()
-        player.choose(view, legal)
-        times.append(time.perf_counter() - started)
-    return times
+        nodes = [0]
+
+        def counted(self: _search.WorldSearch, classes: Any, nodes: list[int] = nodes) -> Any:
+            values = original(self, classes)
+            nodes[0] += self.nodes
+            return values
+
+        _search.WorldSearch.values = counted  # type: ignore[method-assign]
+        try:
+            started = time.perf_counter()
+            player.choose(view, legal)
+            out.append((time.perf_counter() - started, nodes[0]))
+        finally:
+            _search.WorldSearch.values = original  # type: ignore[method-assign]
+    return out
 
 
 def random_plies(seconds: float, seed: int) -> float:
@@ -64,20 +86,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(count: int = 40, seed: int = 18) -> dict[str, Any]:
-    """Every figure: per level and table size, the median and p95 move time in ms; random plies/s."""
-    out: dict[str, Any] = {"moves": {}}
+def measure(count: int = 40, seed: int = 18, device: bool = False) -> dict[str, Any]:
+    """Every figure: per level and table size, the median and p95 move time in ms and search nodes; random
+    plies/s."""
+    out: dict[str, Any] = {"moves": {}, "device": device}
     for players in (2, 4):
         for level in ("facil", "normal", "dificil"):
-            times = move_times(level, players, count, seed)
+            found = move_times(level, players, count, seed, device)
+            times = [t for t, _ in found]
+            nodes = [float(n) for _, n in found]
             out["moves"][f"{level} {players // 2}v{players // 2}"] = {
                 "median_ms": round(1000 * percentile(times, 0.5), 1),
                 "p95_ms": round(1000 * percentile(times, 0.95), 1),
                 "max_ms": round(1000 * max(times), 1),
+                "p95_nodes": int(percentile(nodes, 0.95)),
+                "max_nodes": int(max(nodes)),
             }
     out["random_plies_per_s"] = round(random_plies(5.0, seed))
     return out
 
 
 if __name__ == "__main__":
-    print(json.dumps(measure(), indent=2))
+    import sys
+
+    print(json.dumps(measure(device="--device" in sys.argv), indent=2))

@@ -16,6 +16,9 @@ from harness import CHROMIUM, PHONE, PageLog, People, Server, launch_browser, ne
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 HERE = Path(__file__).resolve().parent
+# The servers of the browser tests do not make the offline pack in the background: those that play on the
+# device build it first (``cuarenta pack``), e2e/test_pack_page.py lets a server make it (or fail to).
+os.environ.setdefault("CUARENTA_NO_PACK", "1")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -92,10 +92,16 @@ class Server:
     """``cuarenta serve --port P --data DIR --bot-delay D`` as a subprocess."""
 
     def __init__(
-        self, data_dir: Path, bot_delay: float = 0.05, port: int | None = None, options: tuple[str, ...] = ()
+        self,
+        data_dir: Path,
+        bot_delay: float = 0.05,
+        port: int | None = None,
+        options: tuple[str, ...] = (),
+        env: dict[str, str | None] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.options = options  #: more options of ``cuarenta serve``
+        self.env = env or {}  #: changes to the process' environment (``None``: removed)
         self.bot_delay = bot_delay
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -129,7 +135,8 @@ class Server:
         log = self.log_path.open("ab")
         log.write(f"\n== start {self.starts}: {' '.join(cmd)}\n".encode())
         log.flush()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        changed = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        env = {name: value for name, value in changed.items() if value is not None}
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
         log.close()
         deadline = time.monotonic() + timeout

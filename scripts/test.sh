@@ -14,7 +14,7 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresq
 command -v redis-server >/dev/null || packages+=(redis-server)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || packages+=(nginx)
 command -v curl >/dev/null || packages+=(curl)
-command -v npm >/dev/null || packages+=(npm)  # fetches the pinned browser-side packages (axe-core)
+command -v npm >/dev/null || packages+=(npm)  # the pinned browser-side packages (axe-core, Pyodide) and Node.js (the offline pack)
 if [ ${#packages[@]} -gt 0 ]; then
   echo "== installing ${packages[*]} (apt)"
   SUDO=""

@@ -19,11 +19,16 @@ imports another (tests/test_layers.py checks it).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+# The servers the tests start do not make the offline pack in the background (docs/web.md "Install and
+# offline"): tests/test_pack_serve.py does, on purpose, with this removed from its server's environment.
+os.environ.setdefault("CUARENTA_NO_PACK", "1")
 
 if TYPE_CHECKING:  # the server is imported when a test asks for it, not to run the engine's tests
     from fastapi.testclient import TestClient

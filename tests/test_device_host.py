@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from cuarenta.device import DEVICE_ONLY_COMPUTER, DeviceHost
+from cuarenta.device import DEVICE_ONLY_COMPUTER, DeviceHost, device_player
 from cuarenta.device.messages import parse_client_message as device_parse
+from cuarenta.players.dificil import DEVICE_BUDGET, Budget, DificilPlayer
 from cuarenta.record import GameRecord
 from cuarenta.server.protocol import parse_client_message as server_parse
 from cuarenta.server.protocolcore import ProtocolError
@@ -292,6 +293,26 @@ def test_two_against_two_with_a_computer_partner(level: str) -> None:
     asyncio.run(play())
 
 
+def test_dificil_thinks_on_the_device_budget() -> None:
+    """On the device difícil searches less (a loaded phone answers within 3 s at the 95th percentile:
+    docs/performance.md "The game on the device"), by work, not the clock: its computers in a 2 v 2 are
+    DificilPlayer on DEVICE_BUDGET, the other levels the server's."""
+
+    async def play() -> list[Any]:
+        host, page = device_page()
+        made = page.new_room({"players": 4, "level": "dificil"})
+        page.join(made["room"], made["token"])
+        await page.play_until(lambda p: p.moves >= 1 or p.status == "finished")
+        players = [entry[2] for entry in host.authority.thinking.cache._players.values()]
+        await host.shutdown()
+        return players
+
+    players = asyncio.run(play())
+    assert players and all(isinstance(p, DificilPlayer) and p.budget == DEVICE_BUDGET for p in players)
+    assert DEVICE_BUDGET.depth4 < Budget().depth4 and DEVICE_BUDGET.nodes4 < Budget().nodes4
+    assert device_player("normal").name == "normal" and device_player("facil").name == "facil"
+
+
 # -- what needs a server ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("method", "path"),
@@ -303,13 +324,15 @@ def test_two_against_two_with_a_computer_partner(level: str) -> None:
         ("GET", "api/leaderboard?mode=1v1&limit=50"),
         ("POST", "api/qr"),
         ("GET", "api/lobby"),
+        ("POST", "api/championships"),
+        ("GET", "api/championships/abc"),
     ],
 )
 def test_playing_with_friends_needs_a_server(method: str, path: str) -> None:
     answer = json.loads(DeviceHost().http(method, path, "{}", None))
     assert answer["status"] == 404
     assert answer["body"]["code"] == DEVICE_ONLY_COMPUTER
-    assert "needs a server" in answer["body"]["detail"]
+    assert "need a server" in answer["body"]["detail"]
 
 
 def test_reactions_and_rematches_are_refused_and_the_rest_answered() -> None:

@@ -14,12 +14,14 @@ import json
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import msgspec
 
+from cuarenta.offline.wheel import build_device_wheel
 from cuarenta.server.authority.wire import messages as real
 
 TESTS = Path(__file__).parent
@@ -39,6 +41,8 @@ SCRIPT = textwrap.dedent(
             return None
     sys.meta_path.insert(0, Blocker())
     sys.path.insert(0, sys.argv[1])
+    if len(sys.argv) > 3:  # the offline pack's wheel: the game from it alone
+        sys.path.insert(0, sys.argv[3])
 
     from cuarenta.record import GameRecord
     from support.device import device_page, finished, watching
@@ -64,6 +68,8 @@ SCRIPT = textwrap.dedent(
             "checked": watcher.check(),
             "frames": len(page.frames),
             "loaded": sorted(m for m in BLOCKED if m in sys.modules),
+            "origin": sys.modules["cuarenta"].__file__,
+            "modules": sorted(m for m in sys.modules if m.startswith("cuarenta")),
         }))
 
     asyncio.run(main())
@@ -72,15 +78,7 @@ SCRIPT = textwrap.dedent(
 
 
 def test_a_whole_mesa_against_the_computer_without_the_server_stack() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(TESTS), " ".join(BLOCKED)],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = _play_a_mesa()
     assert out["loaded"] == []
     assert out["types"] == ["event", "snapshot"]  # the protocol's version 2, nothing else
     assert out["versions"] == [2]
@@ -88,6 +86,38 @@ def test_a_whole_mesa_against_the_computer_without_the_server_stack() -> None:
     assert out["record"] == 200 and out["filename"].endswith("-mesa1.cuarenta")
     assert out["history"] == 1
     assert out["checked"] >= out["frames"]  # every frame was checked for hidden cards
+
+
+def _play_a_mesa(*command: str) -> dict[str, Any]:
+    """SCRIPT's figures, run by this Python with ``command`` (its options and SCRIPT's extra argument)."""
+    options = [c for c in command if c.startswith("-")]
+    extra = [c for c in command if not c.startswith("-")]
+    done = subprocess.run(
+        [sys.executable, *options, "-c", SCRIPT, str(TESTS), " ".join(BLOCKED), *extra],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
+
+
+def test_the_offline_packs_wheel_alone_plays_a_whole_mesa(tmp_path: Path) -> None:
+    """The pack's wheel holds only the modules the device imports (cuarenta.offline.wheel): with no
+    site-packages and no source tree (``python -I -S``), a mesa is played from the wheel's zip alone."""
+    wheel = build_device_wheel(tmp_path)
+    out = _play_a_mesa("-I", "-S", str(wheel))
+    assert out["origin"].startswith(str(wheel))  # the game came from the wheel
+    assert out["status"] == "finished" and out["record"] == 200 and out["history"] == 1
+    with zipfile.ZipFile(wheel) as archive:
+        inside = {
+            n[:-3].replace("/", ".").removesuffix(".__init__")
+            for n in archive.namelist()
+            if n.endswith(".py")
+        }
+    assert set(out["modules"]) <= inside
 
 
 # -- the msgspec fallback --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,12 +64,26 @@ class Served:
 
 @contextmanager
 def serve_process(
-    log: Path, *args: str, port: int | None = None, health: str = "/api/health"
+    log: Path,
+    *args: str,
+    port: int | None = None,
+    health: str = "/api/health",
+    env: Mapping[str, str | None] | None = None,
 ) -> Iterator[Served]:
     """``cuarenta serve --port PORT *args`` (a free port unless given), its output appended to ``log``,
-    until ``health`` answers 200 (at most 60 s; the failure shows the log); stopped at the end."""
+    until ``health`` answers 200 (at most 60 s; the failure shows the log); stopped at the end. ``env``
+    changes the process' environment (``None``: the variable is removed)."""
     port = free_port() if port is None else port
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    env = {
+        name: value
+        for name, value in {
+            **os.environ,
+            "PYTHONIOENCODING": "utf-8",
+            "PYTHONUNBUFFERED": "1",
+            **(env or {}),
+        }.items()
+        if value is not None
+    }
     with log.open("ab") as out:
         proc = subprocess.Popen(
             [program(), "serve", "--port", str(port), *args], stdout=out, stderr=subprocess.STDOUT, env=env

@@ -27,13 +27,14 @@ def pack_command(
         ),
     ] = None,
 ) -> None:
-    """Build the offline pack (Pyodide pinned from npm, the wheel of this tree): the game on the device."""
+    """Build the offline pack (Pyodide pinned from npm, the game compiled with it under Node.js): the game on
+    the device. `cuarenta serve` makes it by itself when it is missing; this makes it now."""
     from cuarenta.offline.npm import PackageError
     from cuarenta.offline.pack import PackError, build_pack, default_pack_dir
 
     where = default_pack_dir() if into is None else into
     try:
-        described = build_pack(into=where)
+        described = build_pack(into=where, progress=typer.echo)
     except (PackError, PackageError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -51,7 +52,7 @@ def site_command(
     from cuarenta.offline.site import SiteError, write_site
 
     try:
-        described = write_site(target)
+        described = write_site(target, progress=typer.echo)
     except (PackError, PackageError, SiteError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None

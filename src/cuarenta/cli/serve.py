@@ -467,9 +467,19 @@ def serve_command(
             "--pack",
             metavar="DIR",
             help="The offline pack served at /device/ (default: where `cuarenta pack` builds it; "
-            'docs/web.md "Install and offline").',
+            'docs/web.md "Install and offline"). Made there by the server when it is missing.',
         ),
     ] = None,
+    no_pack: Annotated[
+        bool,
+        typer.Option(
+            "--no-pack",
+            envvar="CUARENTA_NO_PACK",
+            help="Do not make the offline pack (the game on the device) when it is missing or stale: serve "
+            "/device/ only if a pack is there. By default the server makes it in the background (npm and "
+            "Node.js needed; its progress in the log).",
+        ),
+    ] = False,
 ) -> None:
     """Start the web app: play Cuarenta in the browser (prints the address to open)."""
     import uvicorn
@@ -508,6 +518,7 @@ def serve_command(
             accept_lost_wal=accept_lost_wal,
             pack_dir=pack,
             championship_pairs=championship_pairs,
+            make_pack=not no_pack,
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)

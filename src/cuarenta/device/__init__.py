@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from cuarenta.device.host import BOT_DELAY, DEVICE_ONLY_COMPUTER, DeviceHost, Send
+from cuarenta.device.host import BOT_DELAY, DEVICE_ONLY_COMPUTER, DeviceHost, Send, device_player
 from cuarenta.device.store import MemoryStore
 
-__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHost", "MemoryStore", "Send"]
+__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHost", "MemoryStore", "Send", "device_player"]

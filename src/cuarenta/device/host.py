@@ -39,6 +39,8 @@ from urllib.parse import parse_qs, urlsplit
 from cuarenta.catalogue import LANGS
 from cuarenta.device.messages import parse_client_message
 from cuarenta.device.store import MemoryStore, Persist
+from cuarenta.players import Player, make_player
+from cuarenta.players.dificil import DEVICE_BUDGET, DificilPlayer
 from cuarenta.server import answers
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.core import Authority
@@ -56,10 +58,26 @@ log = logging.getLogger("cuarenta.device")
 BOT_DELAY: Final = 0.8
 #: What a frame for a connection calls: the connection's id and the frame's text.
 Send = Callable[[int, str], None]
-#: The code of the answer to what needs a server (tables with friends, profiles, the leaderboard).
+
+
+def device_player(level: str, seed: int | str = 0) -> Player:
+    """A computer player of the device: ``dificil`` thinks on :data:`~cuarenta.players.dificil.DEVICE_BUDGET`
+    (a move of a loaded phone within 3 s at its 95th percentile: docs/performance.md "The game on the
+    device"; its cost in strength: docs/strength.md "On the device"); the other levels as on the server.
+
+    >>> device_player("dificil", 3).budget.depth4, device_player("normal").name
+    (10, 'normal')
+    """
+    if level == "dificil":
+        return DificilPlayer(seed, budget=DEVICE_BUDGET)
+    return make_player(level, seed)
+
+
+#: The code of the answer to what needs a server (tables with friends, championships, profiles, the
+#: leaderboard).
 DEVICE_ONLY_COMPUTER: Final = "device_only_computer"
 #: The first part of the paths that need a server.
-SERVER_ONLY: Final = ("tables", "profiles", "leaderboard", "qr", "lobby")
+SERVER_ONLY: Final = ("tables", "championships", "profiles", "leaderboard", "qr", "lobby")
 #: The longest seat token the API reads (as the server's).
 MAX_TOKEN_CHARS: Final = 200
 
@@ -106,7 +124,9 @@ class DeviceHost:
             raise TypeError(f"saved must map room ids to their texts, not {type(found).__name__}")
         self.send: Send = _no_send if send is None else send
         self.store = MemoryStore(found, persist)
-        self.authority = Authority(self.store, bot_delay=bot_delay, thinking=InlineThinking(), bus=LocalBus())
+        self.authority = Authority(
+            self.store, bot_delay=bot_delay, thinking=InlineThinking(device_player), bus=LocalBus()
+        )
         self._conns: dict[int, Connection] = {}
         self._pumps: dict[int, asyncio.Task[None]] = {}
         self._last = 0
@@ -154,8 +174,8 @@ class DeviceHost:
             return _answer(
                 404,
                 {
-                    "detail": "playing with friends needs a server: this device plays against the "
-                    "computer only (open the game from a server to play with friends)",
+                    "detail": "playing with friends and championships need a server: this device plays "
+                    "against the computer only (open the game from a Cuarenta server for them)",
                     "code": DEVICE_ONLY_COMPUTER,
                 },
             )
@@ -346,4 +366,4 @@ def _json_frame(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False)
 
 
-__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHost", "Send"]
+__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHost", "Send", "device_player"]

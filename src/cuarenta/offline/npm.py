@@ -14,12 +14,14 @@ fetched again. A tarball whose integrity differs from the pin is refused and not
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import shutil
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -136,10 +138,31 @@ def fetch(pin: Pin, cache: Path) -> Path:
 
 
 def ensure(pin: Pin, cache: Path) -> Path:
-    """The folder of ``pin``'s files, fetched first if they are not in the cache."""
-    if not present(pin, cache):
-        fetch(pin, cache)
+    """The folder of ``pin``'s files, fetched first if they are not in the cache (by one process at a
+    time: another one waits, then finds them there)."""
+    if present(pin, cache):
+        return folder(pin, cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    with locked(cache / f".{pin['name']}@{pin['version']}.lock"):
+        if not present(pin, cache):
+            fetch(pin, cache)
     return folder(pin, cache)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on the file ``path`` for the length of a ``with`` block (POSIX; none elsewhere)."""
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no lock
+        yield
+        return
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 __all__ = [
@@ -150,6 +173,7 @@ __all__ = [
     "fetch",
     "folder",
     "integrity_of",
+    "locked",
     "pin_of",
     "present",
     "product_pins",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -37,9 +38,16 @@ def site_json(version: str = __version__) -> dict[str, Any]:
     }
 
 
-def write_site(target: Path, static: Path = STATIC_DIR, npm_cache: Path | None = None) -> dict[str, Any]:
+def write_site(
+    target: Path,
+    static: Path = STATIC_DIR,
+    npm_cache: Path | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Write the static site into ``target`` (a new or empty folder, or one an earlier ``cuarenta site``
-    wrote, which is replaced); return the pack's ``pack.json``. :class:`SiteError` for any other folder."""
+    wrote, which is replaced); return the pack's ``pack.json``. :class:`SiteError` for any other folder.
+    ``progress`` is told each step of the pack's making."""
     if target.exists():
         if not target.is_dir():
             raise SiteError(f"{target} is a file, not a folder")
@@ -49,7 +57,7 @@ def write_site(target: Path, static: Path = STATIC_DIR, npm_cache: Path | None =
     shutil.rmtree(staging, ignore_errors=True)
     try:
         shutil.copytree(static, staging, ignore=_SKIP)
-        described = build_pack(into=staging / "device", npm_cache=npm_cache)
+        described = build_pack(into=staging / "device", npm_cache=npm_cache, progress=progress)
         shell = shell_description(static)
         (staging / "device" / "shell.json").write_text(json.dumps(shell, indent=1) + "\n", encoding="utf-8")
         (staging / "site.json").write_text(json.dumps(site_json(), indent=1) + "\n", encoding="utf-8")

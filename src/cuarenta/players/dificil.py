@@ -66,6 +66,14 @@ class Budget:
     quiet: bool = False  #: at the depth limit, let the seat to move make its caída or limpia
 
 
+#: The budget on the device (the game in the browser, docs/architecture.md "The device host"): Pyodide is
+#: 1.3–1.9× slower than CPython and a phone, or a loaded one, several times slower again, so in 2 vs 2 each
+#: world is searched 10 plies deep (not 12), the node budget is 60,000 and at least 6 worlds are searched
+#: (not 10). The work of a move at its 95th percentile is a fifth of the default's (docs/performance.md
+#: "The game on the device"); what it costs in strength: docs/strength.md "On the device".
+DEVICE_BUDGET = Budget(depth4=10, nodes4=60000, min_worlds=6)
+
+
 class DificilPlayer(Player):
     """Samples worlds consistent with its view and searches each to the end of the deal."""
 

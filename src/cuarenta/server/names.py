@@ -38,7 +38,8 @@ needs one visible character), so a client can check a name before sending it.
 from __future__ import annotations
 
 import unicodedata
-from typing import Final
+from functools import cache
+from typing import TYPE_CHECKING, Final
 
 #: The longest name a person may give, in characters as typed (the page's field takes its limit from here).
 NAME_MAX_CHARS: Final = 40
@@ -77,46 +78,36 @@ _BLACK_FLAG: Final = "\U0001f3f4"
 #: Where format characters (Cf), spaces and default-ignorable characters live: planes 0, 1 and 14
 #: (tests/test_names.py checks this against every code point).
 _PLANES: Final = (range(0x20000), range(0xE0000, 0xE1000))
-_CATEGORY: Final = {code: unicodedata.category(chr(code)) for plane in _PLANES for code in plane}
-#: What kind of character each refused one is.
-_REFUSED: Final = {
-    chr(code): (
-        "control characters"
-        if cat == "Cc"
-        else "direction controls"
-        if chr(code) in BIDI_CONTROLS
-        else "line separators"
-        if cat in ("Zl", "Zp")
-        else "surrogate halves"
-    )
-    for code, cat in _CATEGORY.items()
-    if cat in ("Cc", "Zl", "Zp", "Cs") or chr(code) in BIDI_CONTROLS
-}
-#: Characters that draw nothing and are not refused: default-ignorable ones and format characters.
-_INVISIBLE: Final = frozenset(
-    {chr(code) for lo, hi in DEFAULT_IGNORABLE for code in range(lo, hi + 1)}
-    | {chr(code) for code, cat in _CATEGORY.items() if cat == "Cf"}
-) - frozenset(_REFUSED)
-#: Spaces (``str.isspace``) and other blanks that are not refused: stripped at the ends.
-_BLANK: Final = frozenset(
-    c
-    for c in (chr(code) for plane in _PLANES for code in plane)
-    if (c.isspace() or c in BLANKS) and c not in _REFUSED
-)
 
 
+# Each character is judged on its own, by its Unicode category: no table of every code point is built
+# at import (it took 0.1 s in CPython and 1-3 s under Pyodide, at every start of the game on the device:
+# docs/performance.md "The game on the device"). Only NAME_PATTERN needs the whole tables, built when
+# it is first asked for.
 def _refused(c: str) -> str | None:
     """What kind of character ``c`` is if a name may not hold it, else ``None``."""
-    return _REFUSED.get(c)
+    cat = unicodedata.category(c)
+    if cat == "Cc":
+        return "control characters"
+    if c in BIDI_CONTROLS:
+        return "direction controls"
+    if cat in ("Zl", "Zp"):
+        return "line separators"
+    if cat == "Cs":
+        return "surrogate halves"
+    return None
 
 
 def _invisible(c: str) -> bool:
     """A character that draws nothing: default-ignorable or a format character (and not refused)."""
-    return c in _INVISIBLE
+    code = ord(c)
+    ignorable = any(lo <= code <= hi for lo, hi in DEFAULT_IGNORABLE)
+    return (ignorable or unicodedata.category(c) == "Cf") and _refused(c) is None
 
 
 def _blank(c: str) -> bool:
-    return c in _BLANK
+    """A space (``str.isspace``) or another blank, not refused: stripped at the ends."""
+    return (c.isspace() or c in BLANKS) and _refused(c) is None
 
 
 def is_visible(c: str) -> bool:
@@ -125,7 +116,7 @@ def is_visible(c: str) -> bool:
     >>> [is_visible(c) for c in ("A", " ", "\\u200b", "\\u3164", "\\u0301", "\\u2800")]
     [True, False, False, False, True, False]
     """
-    return c not in _REFUSED and c not in _BLANK and c not in _INVISIBLE
+    return _refused(c) is None and not _blank(c) and not _invisible(c)
 
 
 def _emoji(c: str) -> bool:
@@ -208,21 +199,34 @@ def _char_class(codes: list[int]) -> str:
     return "".join(_escape(lo) if lo == hi else f"{_escape(lo)}-{_escape(hi)}" for lo, hi in _ranges(codes))
 
 
+@cache
 def _pattern() -> str:
     # Surrogate halves are left out: no UTF-8 JSON text holds one (the API refuses it when it reads the
     # body) and the schema's regular expressions (Rust's, ECMA's) cannot name them.
-    refused = [ord(c) for c in _REFUSED if not 0xD800 <= ord(c) <= 0xDFFF]
-    hidden = [*refused, *(ord(c) for c in (*_BLANK, *_INVISIBLE))]
+    codes = [code for plane in _PLANES for code in plane]
+    refused = [code for code in codes if _refused(chr(code)) and not 0xD800 <= code <= 0xDFFF]
+    hidden = [*refused, *(code for code in codes if _blank(chr(code)) or _invisible(chr(code)))]
     allowed = f"[^{_char_class(refused)}]"
     visible = f"[^{_char_class(hidden)}]"
     return f"^{allowed}*{visible}{allowed}*$"
 
 
-#: The schema's ``pattern`` of a name (a seat's, a profile's): no refused character, one visible one at
-#: least (built from the same tables as :func:`clean_name`, so the two agree).
-NAME_PATTERN: Final = _pattern()
-#: The pattern of an optional name (a room's): the empty text, or a name.
-OPTIONAL_NAME_PATTERN: Final = f"^$|{NAME_PATTERN}"
+if TYPE_CHECKING:
+    #: The schema's ``pattern`` of a name (a seat's, a profile's): no refused character, one visible one
+    #: at least (built from the same judgement as :func:`clean_name`, so the two agree; built when first
+    #: named, PEP 562: the device never needs it).
+    NAME_PATTERN: str
+    #: The pattern of an optional name (a room's): the empty text, or a name.
+    OPTIONAL_NAME_PATTERN: str
+
+
+def __getattr__(name: str) -> str:
+    if name == "NAME_PATTERN":
+        return _pattern()
+    if name == "OPTIONAL_NAME_PATTERN":
+        return f"^$|{_pattern()}"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BIDI_CONTROLS",

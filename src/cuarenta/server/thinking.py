@@ -76,6 +76,7 @@ import sys
 import time
 import zlib
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -232,10 +233,11 @@ class PlayerCache:
     (True, 1)
     """
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE, make: Callable[[str, str], Player] = make_player) -> None:
         if size < 1:
             raise ValueError(f"a player cache holds at least 1 player, not {size}")
         self.size = size
+        self._make = make  #: a new player of a level, seeded (the device's is cuarenta.device.device_player)
         self.made = 0  #: players built so far (a measure of cache misses)
         self._players: OrderedDict[str, tuple[str, str, Player]] = OrderedDict()
 
@@ -249,7 +251,7 @@ class PlayerCache:
         if found is not None and found[0] == request.level and found[1] == request.seed:
             self._players.move_to_end(key)
             return found[2]
-        player = make_player(request.level, seed=request.seed)
+        player = self._make(request.level, request.seed)
         if player.sees_all:
             raise ValueError(f"level {request.level!r} needs hidden cards: it cannot play from a view")
         player.start(request.seat, SeatView.from_dict(request.view).rules)
@@ -358,8 +360,8 @@ class InProcessThinking:
 
     workers = 0
 
-    def __init__(self) -> None:
-        self.cache = PlayerCache()
+    def __init__(self, make: Callable[[str, str], Player] = make_player) -> None:
+        self.cache = PlayerCache(make=make)
         self._executor: ThreadPoolExecutor | None = None
 
     async def choose(self, request: ThinkRequest) -> str:
@@ -388,8 +390,8 @@ class InlineThinking:
 
     workers = 0
 
-    def __init__(self) -> None:
-        self.cache = PlayerCache()
+    def __init__(self, make: Callable[[str, str], Player] = make_player) -> None:
+        self.cache = PlayerCache(make=make)
 
     async def choose(self, request: ThinkRequest) -> str:
         await asyncio.sleep(0)  # let what is queued (the frames of the last move) go out first

@@ -30,6 +30,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from cuarenta import __version__
+from cuarenta.offline.keeper import PackKeeper
 from cuarenta.offline.pack import default_pack_dir
 from cuarenta.server.championships import DEFAULT_MAX_PAIRS, Championships
 from cuarenta.server.edge import (
@@ -90,6 +91,7 @@ def create_app(
     server_names: Iterable[str] | None = None,
     pack_dir: Path | None = None,
     championship_pairs: int | None = None,
+    make_pack: bool = False,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -113,7 +115,9 @@ def create_app(
     address, ``localhost``, this machine, one of these names or a host of ``allow_origins``; ``None`` (the
     default of the library function; ``cuarenta serve`` always checks) leaves it off.
     ``pack_dir`` is the offline pack served at ``/device/`` (default
-    :func:`~cuarenta.offline.pack.default_pack_dir`, where ``cuarenta pack`` builds it).
+    :func:`~cuarenta.offline.pack.default_pack_dir`, where ``cuarenta pack`` builds it); with ``make_pack``
+    (``cuarenta serve`` without ``--no-pack``) the app makes it there in the background when it is missing
+    or stale (:class:`~cuarenta.offline.keeper.PackKeeper`).
     ``championship_pairs`` is the most pairs a championship takes (``cuarenta serve --championship-pairs``;
     default :data:`~cuarenta.server.championships.DEFAULT_MAX_PAIRS`, 0 for no limit).
     """
@@ -138,8 +142,11 @@ def create_app(
         cluster, redis_client = _cluster_rooms(store, redis, node, bot_delay, kept)
         the_rooms = cluster
 
+    keeper = PackKeeper(default_pack_dir() if pack_dir is None else Path(pack_dir), build=make_pack)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        keeper.start()  # the offline pack, made in a thread of its own when it is missing
         if cluster is not None:
             await cluster.open()
         await app.state.championships.open()
@@ -194,7 +201,8 @@ def create_app(
     app.include_router(records.router)
     app.include_router(sockets.router)
     static = STATIC_DIR if static_dir is None else Path(static_dir)
-    device.mount_device(app, default_pack_dir() if pack_dir is None else Path(pack_dir), static)
+    state.pack = keeper
+    device.mount_device(app, keeper, static)
     pages.mount_page(app, static)  # last: it takes "/"
     return app
 

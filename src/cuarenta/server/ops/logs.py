@@ -44,6 +44,9 @@ LogFormat = Literal["text", "json"]
 LOG_FORMATS: Final[tuple[LogFormat, ...]] = ("text", "json")
 #: The loggers of the app itself (``cuarenta.server``, ``cuarenta.cluster`` …).
 APP_LOGGER: Final = "cuarenta"
+#: The logger of the offline pack's making (:mod:`cuarenta.offline.keeper`): at ``info`` even when the
+#: server logs only warnings, so a first ``cuarenta serve`` shows the pack's progress.
+PACK_LOGGER: Final = "cuarenta.pack"
 #: The text format of the app's own lines (uvicorn's lines keep uvicorn's).
 TEXT_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: The filter every handler has (the name ``cuarenta serve``'s uvicorn configuration always used).
@@ -130,6 +133,9 @@ def logging_config(
         "stream": "ext://sys.stderr",
     }
     config["loggers"][APP_LOGGER] = {"handlers": [APP_LOGGER], "level": level.upper(), "propagate": False}
+    # the offline pack's making is told at the default level too: a line per step (docs/operations.md)
+    pack_level = min(logging.INFO, logging.getLevelName(level.upper()))
+    config["loggers"][PACK_LOGGER] = {"level": logging.getLevelName(pack_level), "propagate": True}
     if fmt == "json":
         json_formatter = {"()": f"{__name__}.JsonFormatter", "fields": dict(fields or {})}
         for name in config["formatters"]:

@@ -43,14 +43,17 @@ import { showScreen } from "./screens.js";
 import { app } from "./store.js";
 import { KEYS, load, store, useDeviceKeys } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
-import { chooseTransport, startDevice } from "./device.js";
+import { chooseTransport, onDevice, startDevice } from "./device.js";
 import { renderDeviceBox, wireDeviceBox } from "./devicebox.js";
-import { cachePack, packState, registerServiceWorker } from "./offline.js";
+import { cachePack, packState, registerServiceWorker, storedPack } from "./offline.js";
 
 const { t } = I;
 
 // -- language, keyboard, wiring, start --------------------------------------------------------------
-function applyLanguage() {
+/** The page's own words in place: every labelled element, the language switch, the device's box. They
+ * come with the page (the catalogue, cached with it by the service worker), so this runs before the game
+ * on the device has started (docs/web.md "Playing on the device"). */
+function applyWords() {
   const lang = I.getLang();
   document.documentElement.lang = lang;
   I.applyStatic();
@@ -60,8 +63,13 @@ function applyLanguage() {
   sw.setAttribute("aria-label", t("page.lang_switch_aria"));
   $("#nav-rules").href = t("page.rules_href");
   document.title = app.screen === "table" ? `${t("page.table_title")} · Cuarenta` : "Cuarenta";
-  buildForm();
   renderDeviceBox();
+  document.body.dataset.words = "ready";
+}
+
+function applyLanguage() {
+  applyWords();
+  buildForm();
   if (app.msg) {
     renderAll();
     if (app.msg.status === "finished") showResult(app.msg, true);
@@ -212,8 +220,9 @@ async function switchLanguage() {
 }
 
 /** Start the game on the device (its worker and Python) before anything asks it: the pack first into
- * the cache when it is not there (a static site's first visit), with its progress; false when it cannot
- * start, and the boot line says why. */
+ * the cache when none is stored (a static site's first visit), with its progress; false when it cannot
+ * start, and the boot line says why. With a pack stored, the game starts from it at once, whatever the
+ * network; a newer pack of the site is stored meanwhile, for the next visit. */
 async function bootDevice() {
   useDeviceKeys();
   app.session = load(KEYS.session);
@@ -222,9 +231,8 @@ async function bootDevice() {
   boot.hidden = false;
   line.textContent = t("page.device.booting");
   try {
-    // offline, the pack is the cache's (or there is none: the worker says so)
-    const state = navigator.onLine ? await packState().catch(() => ({ cached: false })) : { cached: true };
-    if (!state.cached) {
+    let stored = await storedPack().catch(() => null);
+    if (!stored && navigator.onLine) {
       const progress = $("#device-boot-progress");
       progress.hidden = false;
       await cachePack((done, total) => {
@@ -237,8 +245,13 @@ async function bootDevice() {
       });
       progress.hidden = true;
       line.textContent = t("page.device.booting");
+      stored = await storedPack().catch(() => null);
+    } else if (stored && navigator.onLine) {
+      packState()
+        .then((state) => (state.cached ? null : cachePack(() => {})))
+        .catch(() => {}); // the next visit's pack, quietly: this one plays on the stored pack
     }
-    await startDevice();
+    await startDevice(stored);
     boot.hidden = true;
     return true;
   } catch (err) {
@@ -258,7 +271,9 @@ async function main() {
   const transport = chooseTransport();
   restoreForm();
   await textsOf(I.getLang());
-  if ((await transport) === "device" && !(await bootDevice())) return;
+  await transport;
+  applyWords(); // the start screen reads at once, before the game on the device has started
+  if (onDevice() && !(await bootDevice())) return;
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();

@@ -1,9 +1,9 @@
 // The game on the device (docs/web.md "Playing on the device"): a Web Worker that runs the project's own
 // Python — the engine, the computer players and the table authority — under Pyodide, and answers the page
-// as the server would (device.js is the page's side). It loads the offline pack (device/pack.json: Pyodide
-// and the wheels built from the same tree as the server), keeps each room's stored data in IndexedDB, and
-// holds back every frame for the page until the writes before it are stored: a move the page sees is a
-// move that survives closing the tab.
+// as the server would (device.js is the page's side). It loads the offline pack (device/pack.json: Pyodide,
+// its standard library and the wheel built from the same tree as the server, each module compiled), keeps
+// each room's stored data in IndexedDB, and holds back every frame for the page until the writes before it
+// are stored: a move the page sees is a move that survives closing the tab.
 
 const DB_NAME = "cuarenta-device";
 const DB_STORE = "rooms";
@@ -80,37 +80,78 @@ function send(conn, text) {
 }
 
 // -- boot -------------------------------------------------------------------------------------------------
-async function boot(base) {
+/** Where each wheel is put in Pyodide's file system: a zip on sys.path, imported as it is (zipimport; its
+ * modules' bytecode is in it, cuarenta.offline.compile.WHEEL_HOME). */
+const WHEEL_HOME = "/lib/wheels";
+
+async function boot(base, stored) {
   const started = performance.now();
+  const ms = {};
+  let last = started;
+  const lap = (name) => {
+    const now = performance.now();
+    ms[name] = Math.round(now - last);
+    last = now;
+  };
   const at = (path) => new URL(path, base).href;
-  const packRes = await fetch(at("device/pack.json"));
-  if (!packRes.ok) throw Object.assign(new Error(`device/pack.json: HTTP ${packRes.status}`), { code: "no_pack" });
-  const pack = await packRes.json();
+  // the pack stored on the device, as the page read it from Cache Storage: no network asked (a weak
+  // signal must not hold the start); else the site's
+  let pack = stored;
+  if (!pack) {
+    const packRes = await fetch(at("device/pack.json"));
+    if (!packRes.ok) throw Object.assign(new Error(`device/pack.json: HTTP ${packRes.status}`), { code: "no_pack" });
+    pack = await packRes.json();
+  }
+  // the wheels and the saved rooms are read while Pyodide starts
+  const wheels = Promise.all(
+    pack.wheels.map(async (wheel) => {
+      const res = await fetch(at(`device/wheels/${wheel}`));
+      if (!res.ok) throw Object.assign(new Error(`${wheel}: HTTP ${res.status}`), { code: "no_pack" });
+      return [wheel, new Uint8Array(await res.arrayBuffer())];
+    }),
+  );
+  const saved = openDb().then((opened) => {
+    db = opened;
+    return savedRooms();
+  });
+  lap("pack");
   post({ type: "progress", stage: "python" });
   const { loadPyodide } = await import(at("device/pyodide/pyodide.mjs"));
-  const pyodide = await loadPyodide({ indexURL: at("device/pyodide/"), stdout: () => {}, stderr: (t) => console.warn(t) });
-  const loaded = performance.now();
-  for (const wheel of pack.wheels) {
-    const res = await fetch(at(`device/wheels/${wheel}`));
-    if (!res.ok) throw Object.assign(new Error(`${wheel}: HTTP ${res.status}`), { code: "no_pack" });
-    pyodide.unpackArchive(await res.arrayBuffer(), "wheel");
+  const pyodide = await loadPyodide({
+    indexURL: at("device/pyodide/"),
+    // the pack's standard library: its modules the game uses are compiled already (docs/web.md)
+    stdLibURL: pack.stdlib ? at(`device/${pack.stdlib}`) : undefined,
+    stdout: () => {},
+    stderr: (t) => console.warn(t),
+  });
+  lap("pyodide");
+  pyodide.FS.mkdirTree(WHEEL_HOME);
+  const paths = [];
+  for (const [wheel, bytes] of await wheels) {
+    pyodide.FS.writeFile(`${WHEEL_HOME}/${wheel}`, bytes);
+    paths.push(`${WHEEL_HOME}/${wheel}`);
   }
+  pyodide.globals.set("WHEELS", pyodide.toPy(paths));
+  pyodide.runPython("import sys\nsys.path[0:0] = WHEELS\ndel WHEELS");
+  lap("wheels");
   post({ type: "progress", stage: "saved" });
-  db = await openDb();
-  const saved = await savedRooms();
-  pyodide.globals.set("SAVED", pyodide.toPy(saved));
+  const rooms = await saved;
+  lap("saved");
+  pyodide.runPython("from cuarenta.device import DeviceHost");
+  lap("imports");
+  pyodide.globals.set("SAVED", pyodide.toPy(rooms));
   pyodide.globals.set("SEND", send);
   pyodide.globals.set("PERSIST", persist);
-  pyodide.runPython(
-    "from cuarenta.device import DeviceHost\nhost = DeviceHost(saved=SAVED, send=SEND, persist=PERSIST)\ndel SAVED",
-  );
+  pyodide.runPython("host = DeviceHost(saved=SAVED, send=SEND, persist=PERSIST)\ndel SAVED");
   host = pyodide.globals.get("host");
-  const ready = performance.now();
+  lap("start");
+  const total = Math.round(performance.now() - started);
   post({
     type: "ready",
     pyodide: pack.pyodide,
-    rooms: Object.keys(saved).length,
-    ms: { python: Math.round(loaded - started), host: Math.round(ready - loaded), total: Math.round(ready - started) },
+    rooms: Object.keys(rooms).length,
+    // python: to Pyodide started; host: from there to the host ready (docs/performance.md)
+    ms: { ...ms, python: ms.pack + ms.pyodide, host: total - ms.pack - ms.pyodide, total },
   });
 }
 
@@ -127,7 +168,7 @@ function answer(id, run) {
 self.addEventListener("message", (event) => {
   const m = event.data || {};
   if (m.type === "boot") {
-    boot(m.base).catch((err) => post({ type: "failed", code: err?.code || "boot_failed", message: String(err?.message || err) }));
+    boot(m.base, m.pack || null).catch((err) => post({ type: "failed", code: err?.code || "boot_failed", message: String(err?.message || err) }));
     return;
   }
   if (!host) {

@@ -8,8 +8,26 @@ import { PROTOCOL } from "./connection.js";
 import { KEYS, load, store } from "./storage.js";
 
 /** What the page runs on: `mode` "server" or "device"; `server` whether a Cuarenta server answers this
- * page (false on a static site, or offline); `pack` whether the server has the offline pack. */
-export const where = { mode: "server", server: true, pack: false, booted: null };
+ * page (false on a static site, or offline); `pack` whether the server has the offline pack, `packStatus`
+ * where it stands ("ready", "preparing": the server is making it, "failed": it could not, "absent") and
+ * `packBytes` what downloading it costs this browser (site.json). */
+export const where = { mode: "server", server: true, pack: false, packStatus: "absent", packBytes: 0, booted: null };
+
+/** Read `site.json` (the server's or the static site's) into `where`; null when nothing answers. */
+export async function readSite() {
+  let site = null;
+  try {
+    const res = await fetch("site.json", { cache: "no-store" });
+    if (res.ok) site = await res.json();
+  } catch {
+    site = null; // offline, or no server: the service worker's copy, if any, answered nothing
+  }
+  where.server = Boolean(site?.server);
+  where.pack = site ? site.pack !== false : true;
+  where.packStatus = site?.pack_status ?? (where.pack ? "ready" : "absent");
+  where.packBytes = Number(site?.pack_bytes) || 0;
+  return site;
+}
 
 let worker = null;
 let nextId = 1;
@@ -26,15 +44,7 @@ export function onProgress(hook) {
 /** Read `site.json` (the server's or the static site's) and the person's choice: the transport of this
  * visit. A page with no answer at all (offline) plays on the device when its pack is cached. */
 export async function chooseTransport() {
-  let site = null;
-  try {
-    const res = await fetch("site.json", { cache: "no-store" });
-    if (res.ok) site = await res.json();
-  } catch {
-    site = null; // offline, or no server: the service worker's copy, if any, answered nothing
-  }
-  where.server = Boolean(site?.server);
-  where.pack = site ? site.pack !== false : true;
+  await readSite();
   const chosen = load(KEYS.device, false) === "1";
   where.mode = !where.server || chosen ? "device" : "server";
   document.body.dataset.transport = where.mode;
@@ -51,8 +61,9 @@ export function preferDevice(yes) {
   store(KEYS.device, yes ? "1" : null);
 }
 
-/** Start the worker (once) and wait until its Python host is ready: `{pyodide, rooms, ms}`. */
-export function startDevice() {
+/** Start the worker (once) and wait until its Python host is ready: `{pyodide, rooms, ms}`. `pack` is the
+ * pack.json of the pack stored on the device (the worker then asks no network for it), or null. */
+export function startDevice(pack = null) {
   if (readyPromise) return readyPromise;
   readyPromise = new Promise((resolve, reject) => {
     try {
@@ -86,7 +97,7 @@ export function startDevice() {
     worker.addEventListener("error", (event) => {
       reject(Object.assign(new Error(event.message || "the device game could not start"), { code: "boot_failed" }));
     });
-    worker.postMessage({ type: "boot", base: new URL(".", location.href).href });
+    worker.postMessage({ type: "boot", base: new URL(".", location.href).href, pack });
   });
   return readyPromise;
 }

@@ -4,8 +4,9 @@
 //   (a page module imports registerServiceWorker, packState and cachePack of this module)
 //   await registerServiceWorker();                  // null where there is no service worker
 //   const { cached, bytes } = await packState();    // is the pack stored? how big is it?
-//   await cachePack((done, total) => show(done / total));  // rejects with error.code "storage_refused"
-//                                                            // or "offline" (see below)
+//   const pack = await storedPack();                  // the stored pack's pack.json (no network), or null
+//   await cachePack((done, total) => show(done / total));  // rejects with error.code "storage_refused",
+//                                                            // "offline", "unavailable" or "corrupt"
 //
 // The pack is device/pack.json and every file it lists, kept in one cache per pack ("cuarenta-pack-"
 // and the pack's id); pack.json is stored last, so a cache with pack.json is whole. Once a new pack is
@@ -51,6 +52,12 @@ async function cachedPacks() {
   return packs;
 }
 
+/** The pack.json of the newest whole pack in Cache Storage, or null; asks no network. */
+export async function storedPack() {
+  const stored = await cachedPacks();
+  return stored.length ? stored[stored.length - 1].pack : null;
+}
+
 /** The server's (or static site's) pack.json past any cache: {pack} or {pack: null, offline}. */
 async function currentPack() {
   try {
@@ -92,11 +99,15 @@ async function download(path, expected, onBytes) {
   if (!answer.ok) throw failure("unavailable", `device/${path}: ${answer.status}`);
   const parts = [];
   const reader = answer.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    onBytes(value.byteLength);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      onBytes(value.byteLength);
+    }
+  } catch {
+    throw failure("offline", `device/${path}: the network went off during the download`);
   }
   const body = await new Blob(parts).arrayBuffer();
   if (body.byteLength !== expected.bytes || (await hex(body)) !== expected.sha256) {
@@ -126,7 +137,10 @@ async function checkRoom(needed) {
 /**
  * Fetch device/pack.json and every file it lists into the pack's cache, calling onProgress(done, total)
  * in bytes. Rejects with an Error whose code is "storage_refused" (no room, or the browser refused to
- * store), "offline" (no network and no pack stored), "unavailable" (the site has no pack) or "corrupt".
+ * store), "offline" (no network and no pack stored, or the network went off during the download),
+ * "unavailable" (the site has no pack, or lost it) or "corrupt" (a file is not what pack.json says).
+ * After a refusal, "unavailable" or "corrupt", the half-made cache is deleted (the next try starts afresh:
+ * error.deleted is true); after "offline" it is kept, and the next try fetches only what is missing.
  */
 export async function cachePack(onProgress = () => {}) {
   if (!("caches" in self)) throw failure("storage_refused", "this browser has no Cache Storage here");
@@ -134,22 +148,24 @@ export async function cachePack(onProgress = () => {}) {
   if (!pack) {
     if ((await cachedPacks()).length) return; // a pack is kept: nothing to do until the site answers
     if (offline) throw failure("offline", "the pack cannot be fetched: the network is off");
-    throw failure("unavailable", "this site has no offline pack (`cuarenta pack` builds it)");
+    throw failure("unavailable", "this site has no offline pack");
   }
   const name = PACK_PREFIX + pack.id;
   const entries = Object.entries(pack.files);
   const total = packBytes(pack);
   let done = 0;
-  const cache = await caches.open(name);
-  if (!(await cache.match(url(PACK_JSON)))) {
+  // a cache is opened (made) only once there is room for what it will hold: a refusal leaves none behind
+  const begun = (await caches.has(name)) ? await caches.open(name) : null;
+  if (!begun || !(await begun.match(url(PACK_JSON)))) {
     const missing = [];
     for (const [path, file] of entries) {
-      if (await cache.match(url("device/" + path))) done += file.bytes;
+      if (begun && (await begun.match(url("device/" + path)))) done += file.bytes;
       else missing.push([path, file]);
     }
     onProgress(done, total);
-    await checkRoom(missing.reduce((sum, [, file]) => sum + file.bytes, 0));
     try {
+      await checkRoom(missing.reduce((sum, [, file]) => sum + file.bytes, 0));
+      const cache = begun || (await caches.open(name));
       for (const [path, file] of missing) {
         const start = done;
         const answer = await download(path, file, (n) => {
@@ -162,8 +178,15 @@ export async function cachePack(onProgress = () => {}) {
       const text = JSON.stringify(pack);
       await cache.put(url(PACK_JSON), new Response(text, { headers: { "content-type": "application/json" } }));
     } catch (error) {
-      if (refused(error)) throw failure("storage_refused", `the browser refused to store the pack: ${error.message}`);
-      throw error;
+      const coded = refused(error)
+        ? failure("storage_refused", `the browser refused to store the pack: ${error.message}`)
+        : error;
+      if (coded.code !== "offline") {
+        // half a pack is no use, and holds the person's storage: start afresh next time
+        await caches.delete(name).catch(() => false);
+        coded.deleted = true;
+      }
+      throw coded;
     }
   }
   onProgress(total, total);

@@ -139,8 +139,9 @@ def test_a_tarball_of_another_integrity_is_refused_and_nothing_kept(
         pack.build_pack(into=old, npm_cache=cache)
     assert not npm.folder(wrong, cache).exists()  # nothing of the tarball kept
     assert (old / "pack.json").read_text(encoding="utf-8") == '{"id": "old"}'  # the old pack stays
-    # no half-built pack, no npm folder (the lock of the building is all)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".device.lock", "device"]
+    # no half-built pack, nothing fetched (the locks of the building and of the fetch are all)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".device.lock", "device", "npm"]
+    assert [p.name for p in cache.iterdir()] == [f".pyodide@{real['version']}.lock"]
 
 
 def test_a_package_not_installed_from_a_tree_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

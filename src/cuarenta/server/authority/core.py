@@ -75,7 +75,7 @@ from cuarenta.server.authority.requests import (
     ReactRequest,
     WatchRequest,
 )
-from cuarenta.server.authority.rows import read_room, room_from_row, room_row, store_problem
+from cuarenta.server.authority.rows import finished_row, read_room, room_from_row, room_row, store_problem
 from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
@@ -1440,7 +1440,7 @@ class Authority:
         finished: list[FinishedRow] = []
         if game.is_over and room.recorded < room.mesa:
             try:
-                finished.append(room.finished_row(when))
+                finished.append(finished_row(room, when))
             except CuarentaError:  # pragma: no cover - a finished game always has a record
                 log.exception("the record of room %s mesa %d cannot be written", room.id, room.mesa)
         start = time.perf_counter()

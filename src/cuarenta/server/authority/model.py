@@ -29,7 +29,7 @@ from cuarenta.i18n import SayingLog
 from cuarenta.rules import Rules
 from cuarenta.server.authority.eventview import wire_event
 from cuarenta.server.authority.messages import Pace, Status
-from cuarenta.server.authority.ports import FinishedRow, SeatRow, dumps
+from cuarenta.server.authority.ports import SeatRow, dumps
 from cuarenta.server.authority.wire.messages import SharedMessage  # version 2's frames are shared too
 
 #: The computer levels offered to people, weakest first (only those registered are offered).
@@ -374,12 +374,6 @@ class Room:
     def names(self) -> list[str]:
         """Seat names for a record: the person's name (or ``person``), ``bot:LEVEL`` for the computer."""
         return [(s.name or "person") if s.kind == "person" else f"bot:{s.level}" for s in self.seats]
-
-    def finished_row(self, when: str) -> FinishedRow:
-        """The history row of the finished mesa (:func:`cuarenta.server.authority.rows.finished_row`)."""
-        from cuarenta.server.authority import rows
-
-        return rows.finished_row(self, when)
 
 
 __all__ = [

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from cuarenta.server.authority.eventview import view_fields
 from cuarenta.server.authority.messages import state_message
-from cuarenta.server.authority.model import SharedMessage
 from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.events import private_part
+from cuarenta.server.authority.wire.messages import SharedMessage
 
 if TYPE_CHECKING:
     from cuarenta.game import Game

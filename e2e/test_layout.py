@@ -75,7 +75,15 @@ _FITS_JS = """
     if (r.top < -0.5 || r.left < -0.5 || r.bottom > H + 0.5 || r.right > W + 0.5)
       bad.push(`${name}: ${x0},${y0}–${x1},${y1}`);
   }
-  return { bad, lastPlay: !document.querySelector('#last-play').hidden };
+  // what took the height, for the failure's message
+  const blocks = ['#scoreboard', '.board', '#felt', '[data-testid=status]', '#my-area', '#controls'];
+  const parts = bad.length === 0 ? [] : blocks
+    .map((sel) => [sel, document.querySelector(sel)?.getBoundingClientRect()])
+    .map(([sel, r]) => `${sel} ${r ? `${Math.round(r.top)}–${Math.round(r.bottom)}` : 'missing'}`);
+  const texts = document.querySelectorAll('.seat-extra, .status, #table-wait, .watchers');
+  const extras = bad.length === 0 ? [] : [...texts]
+    .map((n) => n.innerText.trim()).filter(Boolean);
+  return { bad, lastPlay: !document.querySelector('#last-play').hidden, parts, extras };
 }
 """
 
@@ -88,7 +96,7 @@ def check_fits(page: Page, where: str) -> bool:
     shots = os.environ.get("CUARENTA_E2E_SHOTS")
     if seen["bad"] and shots:
         page.screenshot(path=str(Path(shots) / f"layout-{size['width']}x{size['height']}.png"))
-    assert not seen["bad"], f"{where} at {size}: {seen['bad']}"
+    assert not seen["bad"], f"{where} at {size}: {seen['bad']} ({seen['parts']}; texts {seen['extras']})"
     return bool(seen["lastPlay"])
 
 

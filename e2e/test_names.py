@@ -57,11 +57,24 @@ def roles(page: Page, list_id: str) -> dict[int, tuple[str, str]]:
     return out
 
 
-def play_until(pages: list[Page], done: Any, seconds: float = 300) -> None:
-    """Every page plays its turns (first card, first option) and closes summaries until ``done()``."""
+#: What a page shows, for a failure's message: its step, the table's state and turn, its dialogs, its result.
+SHOWN_JS = """() => {
+  const screen = document.querySelector('#screen-table');
+  return {state: screen?.dataset.state, turn: screen?.dataset.turn, ready: screen?.dataset.ready,
+          dialogs: [...document.querySelectorAll('dialog[open]')].map((d) => d.id),
+          result: !document.querySelector('#result')?.hidden,
+          status: document.querySelector('[data-testid=status]')?.innerText};
+}"""
+
+
+def play_until(pages: list[Page], done: Any, seconds: float = 300, watchers: tuple[Page, ...] = ()) -> None:
+    """Every page plays its turns (first card, first option) and closes summaries until ``done()``; on
+    time out, what each page (and each of ``watchers``) shows."""
     end = time.monotonic() + seconds
     while not done():
-        assert time.monotonic() < end, "the table did not get there in time"
+        if time.monotonic() >= end:
+            shown = [page.evaluate(SHOWN_JS) for page in (*pages, *watchers)]
+            raise AssertionError(f"the table did not get there in time: the pages show {shown}")
         for page in pages:
             kind = page.evaluate(STEP_JS)
             assert kind != "error", page.get_by_test_id("error").inner_text()
@@ -144,7 +157,7 @@ def test_three_friends_and_a_spectator_see_one_name_for_the_computer(
         def all_over() -> bool:
             return all(p.get_by_test_id("result").is_visible() for p in every)
 
-        play_until(pages, all_over)
+        play_until(pages, all_over, watchers=(spectator,))
         winner = int(str(ana.page.get_by_test_id("result").get_attribute("data-winner")))
         pairs = ["Ana y Carla", f"Beto y {bot}"]
         score = f"Chicas: {pairs[winner]} 1 – {pairs[1 - winner]} 0."

@@ -239,12 +239,20 @@ def pack_source(package: Path = PACKAGE_DIR) -> str:
 
 def _compiled(wheel: Path, pyodide: Path, cache: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """:func:`cuarenta.offline.compile.compile_pack`, kept in ``cache`` by what it depends on (the source
-    wheel's bytes, Pyodide's integrity, the scripts): the same tree is compiled once."""
+    wheel's bytes, Pyodide's integrity, the scripts): the same tree is compiled once, even by two processes
+    at once (the second waits for the first's, under a lock, then reads it)."""
     digest = hashlib.sha256(wheel.read_bytes())
     digest.update(npm.pin_of("pyodide")["integrity"].encode())
     for text in (bytecode.DRIVER, bytecode.SMOKE, bytecode.COMPILE):
         digest.update(text.encode())
     kept = cache / f"{digest.hexdigest()[:32]}.zip"
+    cache.mkdir(parents=True, exist_ok=True)
+    with npm.locked(kept.with_suffix(".lock")):
+        return _compiled_once(kept, wheel, pyodide)
+
+
+def _compiled_once(kept: Path, wheel: Path, pyodide: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The compiled files kept at ``kept``, or compiled now and kept there (under the caller's lock)."""
     if kept.is_file():
         game: dict[str, bytes] = {}
         lib: dict[str, bytes] = {}
@@ -254,7 +262,6 @@ def _compiled(wheel: Path, pyodide: Path, cache: Path) -> tuple[dict[str, bytes]
                 (game if kind == "game" else lib)[path] = archive.read(name)
         return game, lib
     game, lib = bytecode.compile_pack(pyodide, wheel, pyodide / STDLIB_SOURCE)
-    cache.mkdir(parents=True, exist_ok=True)
     files = {f"game/{k}": v for k, v in game.items()} | {f"stdlib/{k}": v for k, v in lib.items()}
     temporary = _temporary(kept)
     write_zip(temporary, files)

@@ -44,6 +44,18 @@ def stored_actions(cluster: cs.Cluster, cid: str) -> list[str]:
         engine.dispose()
 
 
+async def _copa(
+    client: httpx.AsyncClient, one: str, two: str
+) -> tuple[dict[str, Any], list[str], dict[str, str]]:
+    """A one-round championship made through node one: its answer, its API on node one and node two, and
+    the organiser's header."""
+    made = (
+        await client.post(f"{one}/api/championships", json={"name": "Copa", "rounds": 1, "rules": RULES})
+    ).json()
+    api = [f"{base}/api/championships/{made['championship']}" for base in (one, two)]
+    return made, api, {"Authorization": f"Bearer {made['organiser']}"}
+
+
 def test_a_championship_runs_the_same_on_two_nodes(cluster: cs.Cluster) -> None:
     _, one = cluster.node("n1")
     _, two = cluster.node("n2")
@@ -51,15 +63,9 @@ def test_a_championship_runs_the_same_on_two_nodes(cluster: cs.Cluster) -> None:
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=20) as client:
-            made = (
-                await client.post(
-                    f"{one}/api/championships", json={"name": "Copa", "rounds": 1, "rules": RULES}
-                )
-            ).json()
+            made, api, organiser = await _copa(client, one, two)
             cid = made["championship"]
-            organiser = {"Authorization": f"Bearer {made['organiser']}"}
             judge = {"Authorization": f"Bearer {made['judge']}"}
-            api = [f"{base}/api/championships/{cid}" for base in (one, two)]
             # six pairs through both nodes: p1 and p4 people, the others computers
             tokens = {}
             for i in range(1, 7):
@@ -178,14 +184,8 @@ def test_a_restart_on_one_node_stops_the_old_table_on_the_node_that_holds_its_so
 
     async def run() -> None:
         async with httpx.AsyncClient(timeout=20) as client:
-            made = (
-                await client.post(
-                    f"{one}/api/championships", json={"name": "Copa", "rounds": 1, "rules": RULES}
-                )
-            ).json()
+            made, api, organiser = await _copa(client, one, two)
             cid = made["championship"]
-            organiser = {"Authorization": f"Bearer {made['organiser']}"}
-            api = [f"{base}/api/championships/{cid}" for base in (one, two)]
             body: dict[str, Any] = {"name": "Los Ases", "players": ["Ana", "Beto"], "code": made["register"]}
             ases = (await client.post(f"{api[0]}/pairs", json=body)).json()["token"]
             body = {"name": "Los Reyes", "players": ["R1", "R2"], "computer": "facil"}

@@ -228,9 +228,18 @@ class PageLog:
     errors: list[str] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
 
+    #: the frames read so far by :meth:`states` and what they add up to (a page's frames only grow: each
+    #: call reads the new ones; reading them all again at every turn took half of a long test's time)
+    _reducer: Reducer = field(default_factory=lambda: Reducer(keep=False), repr=False)
+    _states: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    _read: int = 0
+
     def states(self) -> list[dict[str, Any]]:
         """The ``state`` messages the frames received add up to, in order (:func:`states_of`)."""
-        return states_of(self.received)
+        new = self.received[self._read :]
+        self._read += len(new)
+        self._states.extend(_fold(self._reducer, new))
+        return list(self._states)
 
     def server_errors(self) -> list[dict[str, Any]]:
         """The ``error`` messages received."""
@@ -245,20 +254,22 @@ def states_of(frames: list[str]) -> list[dict[str, Any]]:
     """The version-1 ``state`` messages that the frames of a page's sockets add up to, one per ``state``,
     ``snapshot``, ``event`` or ``resumed`` frame, each with that frame's ``events`` (the page speaks
     version 2: the tests' :class:`~support.wire.Reducer` applies its frames as wire.js does)."""
-    reducer = Reducer()
-    out = []
+    return list(_fold(Reducer(keep=False), frames))
+
+
+def _fold(reducer: Reducer, frames: list[str]) -> Iterator[dict[str, Any]]:
+    """The states of :func:`states_of` for ``frames`` read after those ``reducer`` has applied."""
     for raw in frames:
         msg = json.loads(raw)
         kind = msg.get("type")
         if kind == "state":
-            out.append(msg)
+            yield msg
         elif kind in WIRE_FRAMES:
             reducer.apply(msg)
             state = json.loads(json.dumps(reducer.state))
-            out.append({**state, "type": "state", "v": msg["v"], "events": msg.get("events", [])})
+            yield {**state, "type": "state", "v": msg["v"], "events": msg.get("events", [])}
         elif kind == "table":
             reducer.apply(msg)
-    return out
 
 
 def watch_page(page: Page) -> PageLog:

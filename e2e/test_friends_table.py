@@ -236,7 +236,9 @@ def test_the_turn_clock_counts_down(browser: Browser, server: Server) -> None:
 
 # -- (e) the rematch ---------------------------------------------------------------------------------
 def test_both_agree_to_another_mesa(browser: Browser, server: Server) -> None:
-    made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})
+    # a short mesa (one chica to 10): the rematch is the subject, not the length of the mesa
+    short = {"preset": "basico", "target": 10, "chicas": 1, "ronda_limit": None}
+    made = make_table(server, players=2, seats=["friend"], rules=short)
     beto = join_table(server, made, "Beto")
     ana, bob = Person(browser, server, made), Person(browser, server, beto)
     try:

@@ -33,7 +33,7 @@ CARD = re.compile(r"\b(?:[2-7JQK]|A)[hdsc]\b")
 def leaks(message: dict[str, Any], hidden: frozenset[str]) -> list[str]:
     """The hidden cards a message names (the events before the current hand's first deal, when a message
     spans the end of a hand, name cards of an earlier deal: tests/test_server.py's rule)."""
-    message = json.loads(json.dumps(message))
+    message = dict(message)  # (a shallow copy: only its keys change)
     message.pop("room", None)
     events = message.get("events", [])
     starts = [i for i, e in enumerate(events) if e.get("kind") == "deal" and e.get("deal") == 0]

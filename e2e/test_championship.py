@@ -259,6 +259,12 @@ def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: Peo
     # the draw gave seat 3 the first deal: the sheet's first entry, offered only before any other
     expect(summary).to_contain_text("reparte el puesto 1")
     judge.get_by_test_id("hall-seat").select_option("2")
+    # the judge looks away before the button (the select loses the focus): the board's poll draws the sheet
+    # again meanwhile, and the seat chosen stays chosen (it went back to seat 1, and the entry said seat 1)
+    chosen = judge.get_by_test_id("hall-seat").element_handle()
+    chosen.evaluate("(e) => e.blur()")
+    judge.wait_for_function("(e) => !e.isConnected", arg=chosen, timeout=STEP_TIMEOUT_MS)
+    expect(judge.get_by_test_id("hall-seat")).to_have_value("2")
     judge.get_by_test_id("hall-first_dealer").click()
     expect(summary).to_contain_text("reparte el puesto 3")
     expect(sheet.get_by_test_id("hall-first_dealer")).to_have_count(0)

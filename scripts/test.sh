@@ -32,7 +32,7 @@ echo "== ruff"; .venv/bin/ruff check "${lint[@]}"
 echo "== mypy"; .venv/bin/mypy
 # two workers (pytest-xdist): most slow tests wait on real processes and sockets, so two run in
 # about three quarters of the time of one on a 2-core machine; --durations lists the slowest
-echo "== pytest"; .venv/bin/pytest -n 2 --durations=25
+echo "== pytest"; .venv/bin/pytest -n 2 --durations=25 --hypothesis-profile=ci
 if [ -d e2e ]; then
   echo "== browser packages"; .venv/bin/python scripts/browser_packages.py  # axe-core, pinned (scripts/browser-packages.json)
   # the browser tests on two workers too, a test file per worker (each worker its own server and

@@ -25,6 +25,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import settings
+
+# hypothesis's profiles (tests/support/examples.py): ``ci`` runs every test's full count of examples
+# (scripts/test.sh passes --hypothesis-profile=ci), ``quick`` (the default: the quick loop) fewer
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("quick", max_examples=20)
+settings.load_profile("quick")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tell tests/support/examples.py whether the full counts run, before any test module is imported."""
+    import support.examples
+
+    profile = config.getoption("hypothesis_profile", None) or "quick"
+    if profile not in support.examples.PROFILES:
+        raise pytest.UsageError(f"--hypothesis-profile is one of {', '.join(support.examples.PROFILES)}")
+    support.examples.full = profile == "ci"
+
 
 # The servers the tests start do not make the offline pack in the background (docs/web.md "Install and
 # offline"): tests/test_pack_serve.py does, on purpose, with this removed from its server's environment.

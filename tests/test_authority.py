@@ -23,6 +23,7 @@ from cuarenta.server.authority import redaction
 from cuarenta.server.authority.model import Connection, Room, Seat, TableOptions, mesa_seed
 from cuarenta.server.authority.ports import hash_token
 from support.app import running
+from support.examples import examples
 from support.spy import Spy, check_all, install_spy
 from support.tables import Seat as Browser
 from support.tables import new_table, play_out, take_seat
@@ -84,7 +85,7 @@ def check_message(room: Room, conn: Connection, message: dict[str, Any]) -> None
     assert {h["card"] for h in message["hints"]} <= set(view["hand"])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**40),
     players=st.sampled_from([2, 4]),

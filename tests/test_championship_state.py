@@ -38,6 +38,7 @@ from cuarenta.championship import (
     standings,
 )
 from support.championship import pairings, report, seeded
+from support.examples import examples
 
 SECRET = 918273645546372819
 
@@ -180,7 +181,7 @@ def test_something_that_is_no_action_is_refused() -> None:
 
 
 # -- a pair in two partidas of one round: impossible by construction ---------------------------------------
-@hsettings(max_examples=25, deadline=None)
+@hsettings(max_examples=examples(25), deadline=None)
 @given(st.integers(2, 13), st.sampled_from(["swiss", "knockout", "groups"]), st.integers(0, 2**31))
 def test_no_pair_is_in_two_partidas_of_a_round(count: int, fmt: str, seed: int) -> None:
     """Random results and withdrawals in every format: each round seats a pair at most once, a pair

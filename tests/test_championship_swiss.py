@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from cuarenta.championship import Championship, Register, Report, Settings, Start, standings
 from support.championship import pairings, report, seeded
+from support.examples import examples
 
 
 def table(champ: Championship) -> list[tuple[object, ...]]:
@@ -126,7 +127,7 @@ def play_random(champ: Championship, rng: random.Random) -> None:
             opened = more
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(4, 16), st.integers(0, 2**32), st.sampled_from([1, 2, 3]))
 def test_random_swiss_championships_never_rematch_and_seat_every_pair_once_a_round(
     count: int, seed: int, chicas: int

@@ -26,6 +26,7 @@ from cuarenta.server.authority.eventview import (
     table_after,
     wire_event,
 )
+from support.examples import examples
 
 
 def random_game(preset: str, players: int, seed: int, stop: int | None = None) -> Game:
@@ -144,7 +145,7 @@ def test_moves_say_what_a_shorter_escalera_leaves() -> None:
 
 
 # -- properties over random games ---------------------------------------------------------------------------
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     preset=st.sampled_from(sorted(PRESET_NAMES)),
     players=st.sampled_from([2, 4]),
@@ -183,7 +184,7 @@ def test_described_points_add_up_to_the_engines_scores(preset: str, players: int
             assert out["score_marks"] == [marks(s) for s in event.scores]
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 4]), manual=st.booleans())
 def test_moves_are_the_legal_moves_in_their_order(seed: int, players: int, manual: bool) -> None:
     game = Game.new(
@@ -207,7 +208,7 @@ def test_moves_are_the_legal_moves_in_their_order(seed: int, players: int, manua
         game.play(rng.choice(actions))
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 4]), manual=st.booleans())
 def test_the_table_after_a_play_is_the_engines(seed: int, players: int, manual: bool) -> None:
     """After each move that neither ends a deal nor a chica, the last play's (or claim's) ``after`` is the

@@ -25,6 +25,7 @@ from schemathesis.checks import positive_data_acceptance
 from cuarenta.server import create_app
 from cuarenta.server.app import OPENAPI_URL
 from cuarenta.server.security import Limits
+from support.examples import examples
 
 #: The championships' operations (docs/championships.md "Running a championship").
 CHAMPIONSHIP_OPERATIONS = [
@@ -215,7 +216,7 @@ def test_the_api_answers_as_its_schema_says(api: Api, method: str, path: str, mo
         champ=st.sampled_from([None, *api.champs]),
     )
     @settings(
-        max_examples=25,
+        max_examples=examples(25),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],

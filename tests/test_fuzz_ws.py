@@ -33,11 +33,12 @@ from cuarenta.server import create_app
 from cuarenta.server.protocol import ERROR_CODES
 from cuarenta.server.rooms import Room, Rooms, mesa_seed
 from cuarenta.server.security import Limits
+from support.examples import examples
 from support.ports import free_port
 
 PING = {"v": 1, "type": "ping"}
 FUZZ = settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -308,7 +309,7 @@ def real_room(http: httpx.Client, app: FastAPI) -> tuple[Room, str]:
 
 @given(data=st.data())
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -30,6 +30,7 @@ from cuarenta.championship.hall import (
 from cuarenta.errors import CuarentaError, RulesError
 from cuarenta.i18n import tantos_perros
 from cuarenta.results import ChicaResult, Outcome
+from support.examples import examples
 
 CAMPEONATO = Rules.preset("campeonato")
 RIGOR4 = Rules.preset("a_todo_rigor", players=4)
@@ -422,7 +423,7 @@ entries = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(entry=entries)
 def test_an_entry_reads_back_from_its_dict(entry: h.Entry) -> None:
     data = entry.to_dict()
@@ -477,7 +478,7 @@ def test_a_sheet_reads_back_from_its_dict_and_refuses_a_bad_one() -> None:
     [CAMPEONATO, RIGOR4, Rules.preset("todo_dos", players=4).replace(zapatero_wins_mesa=True), Rules()],
     ids=["campeonato", "a_todo_rigor-4p", "todo_dos-4p-zapatero", "a_todo_rigor-2p"],
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(taps=st.lists(entries, max_size=80), dealer=seats)
 def test_random_taps_refused_or_applied_keep_the_sheet_sound(
     rules: Rules, taps: list[h.Entry], dealer: int

@@ -34,6 +34,7 @@ from cuarenta.events import (
     Ronda,
     Zapatero,
 )
+from support.examples import examples
 
 #: 4 players (pairs): the presets played in pairs and custom tables switching on what no preset uses.
 RULESETS = [
@@ -224,7 +225,7 @@ def play_mesa(rules: Rules, seed: int, *, undo_every: int = 0) -> Judge:
 
 
 @rulesets
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_sheet_keeps_the_engines_score(rules: Rules, seed: int) -> None:
     play_mesa(rules, seed)

@@ -42,6 +42,7 @@ from cuarenta.server.security import (
     TokenBucket,
     redact,
 )
+from support.examples import examples
 from support.served import Served, serve_process
 
 PING = json.dumps({"v": 1, "type": "ping"})
@@ -512,7 +513,7 @@ def test_the_host_check_in_process(tmp_path: Path) -> None:
         assert client.get("/api/health").status_code == 200
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.ip_addresses(), st.integers(min_value=1, max_value=65535))
 def test_every_ip_address_is_a_name_of_the_server(address: Any, port: int) -> None:
     names = ServerNames(hostname="mesa")
@@ -523,7 +524,7 @@ def test_every_ip_address_is_a_name_of_the_server(address: Any, port: int) -> No
 _LABEL = st.from_regex(r"\A[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?\Z")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_LABEL, min_size=2, max_size=4).map(".".join), st.integers(min_value=1, max_value=65535))
 def test_other_names_are_refused_unless_given(name: str, port: int) -> None:
     try:

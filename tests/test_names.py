@@ -38,6 +38,7 @@ from cuarenta.server.names import (
     is_visible,
 )
 from cuarenta.server.profiles import clean_name as profile_clean_name
+from support.examples import examples
 from support.served import Served, serve_process
 
 C0 = ["\x00", "\x01", "\x09", "\x0a", "\x0d", "\x1b", "\x1e", "\x1f"]
@@ -200,7 +201,7 @@ def accepted(name: str, *, empty_ok: bool = False) -> bool:
     return True
 
 
-@settings(max_examples=600, deadline=None, database=None)
+@settings(max_examples=examples(600), deadline=None, database=None)
 @given(name=name_texts)
 def test_the_pattern_accepts_exactly_the_names_the_server_keeps(name: str) -> None:
     assert VALIDATOR.is_valid(name) == accepted(name), ascii(name)
@@ -208,7 +209,7 @@ def test_the_pattern_accepts_exactly_the_names_the_server_keeps(name: str) -> No
     assert OPTIONAL.is_valid(name) == accepted(name, empty_ok=True), ascii(name)
 
 
-@settings(max_examples=600, deadline=None, database=None)
+@settings(max_examples=examples(600), deadline=None, database=None)
 @given(name=name_texts)
 def test_a_cleaned_name_is_clean_and_cleaning_it_again_changes_nothing(name: str) -> None:
     if not accepted(name):

@@ -18,6 +18,7 @@ from cuarenta import OPTIONS, Game, RecordError, Rules, RulesError
 from cuarenta.record import GameRecord
 from cuarenta.rules import OPTIONS_BY_NAME
 from cuarenta.server.security import Limits
+from support.examples import examples
 
 #: the app of the ``module_client`` fixture (tests/conftest.py), shared by this module's server tests
 pytestmark = pytest.mark.app(workers=0, limits=Limits(rooms_per_minute=0))
@@ -80,7 +81,7 @@ def test_a_target_of_a_billion_is_refused_everywhere_rules_are_read() -> None:
         GameRecord.from_text(text.replace('[Rules "a_todo_rigor"]', option))
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(name=st.sampled_from(sorted(RANGES)), value=st.integers(-(10**12), 10**12) | st.integers(-50, 250))
 def test_a_number_is_taken_exactly_when_it_is_in_range(name: str, value: int) -> None:
     low, high = RANGES[name]

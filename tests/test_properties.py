@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from cuarenta import CARDS, Action, Card, Claim, Game, GameOverError, Move, Rules, SeatView
 from cuarenta.events import ChicaWon, Deal, DealerDraw, Event, HandEnd, Play
+from support.examples import examples
 
 PRESETS = [
     ("a_todo_rigor", 2),
@@ -125,7 +126,7 @@ def after_move(before: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
 
 
 @presets
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_every_card_is_in_exactly_one_place(rules: Rules, seed: int) -> None:
@@ -179,7 +180,7 @@ def test_every_card_is_in_exactly_one_place(rules: Rules, seed: int) -> None:
 
 
 @presets
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_scores_change_only_by_scoring_events(rules: Rules, seed: int) -> None:
@@ -317,7 +318,7 @@ def check_fresh_deal(game: Game, deal: Deal, stock_before: list[str] | None, aft
 
 
 @presets
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_deals_and_turns_follow_r4_to_r6(rules: Rules, seed: int) -> None:
@@ -354,7 +355,7 @@ def test_deals_and_turns_follow_r4_to_r6(rules: Rules, seed: int) -> None:
 
 
 @presets
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_every_mesa_ends(rules: Rules, seed: int) -> None:
@@ -391,7 +392,7 @@ def full_snapshot(game: Game) -> tuple[Any, ...]:
 
 
 @presets
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_push_pop_restores_the_exact_state(rules: Rules, seed: int) -> None:
@@ -454,7 +455,7 @@ def assert_same_game(a: Game, b: Game) -> None:
 
 
 @presets
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_json_round_trip_replays_to_the_identical_game(rules: Rules, seed: int) -> None:
@@ -485,7 +486,7 @@ def test_json_round_trip_replays_to_the_identical_game(rules: Rules, seed: int) 
 
 
 @presets
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_json_round_trip_of_a_game_from_a_position(rules: Rules, seed: int) -> None:
@@ -580,7 +581,7 @@ def check_views(game: Game, rng: random.Random) -> None:
 
 
 @presets
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=seeds)
 @example(seed=FOUR_AT_ONCE)
 def test_views_leak_no_hidden_card(rules: Rules, seed: int) -> None:

@@ -27,11 +27,12 @@ from cuarenta.events import event_from_dict
 from cuarenta.jsontext import MAX_DEPTH, MAX_DIGITS, too_deep
 from cuarenta.record import GameRecord
 from cuarenta.results import ChicaResult, Outcome
+from support.examples import examples
 
 #: A message is a sentence or two, whatever the input (a nested reason adds a little).
 MAX_MESSAGE = 2000
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],

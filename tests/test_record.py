@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from cuarenta import CARDS, Card, Claim, Game, Move, RecordError, Rules, parse_action
 from cuarenta.record import GameRecord
+from support.examples import examples
 
 DATA = Path(__file__).parent / "data" / "records"
 DOCS = Path(__file__).parent.parent / "docs" / "record-format.md"
@@ -118,7 +119,7 @@ def test_complete_games_round_trip_text_json_and_replay(preset: str, players: in
     assert record.chicas == game.chicas and record.score == game.score
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     preset=st.sampled_from(PRESETS),
     seed=st.one_of(st.integers(-(10**20), 10**20), st.text(max_size=12)),
@@ -136,7 +137,7 @@ def test_unfinished_games_round_trip(
         assert_same_game(again.replay(), game)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     names=st.lists(st.one_of(st.none(), st.text()), min_size=2, max_size=2),
     headers=st.dictionaries(st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True), st.text(), max_size=3),
@@ -731,7 +732,7 @@ EDIT_CHARS = [*'[]{}";\\\n =-,+x0123456789AKQJhsdc*', "claim ", "Seed", "Option"
 DAMAGE_BASES = [SMALL_TEXT, (DATA / "position-unfinished.cuarenta").read_text(encoding="utf-8")]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     base=st.sampled_from(DAMAGE_BASES),
     edits=st.lists(

@@ -32,6 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuarenta import CARDS, Card, Claim, Game, Move, Rules
+from support.examples import examples
 from support.movegen import (
     Key,
     engine_claim_keys,
@@ -141,7 +142,7 @@ def assert_matches_reference(game: Game) -> None:
             assert m.base[0] == drop, str(m)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(positions)
 def test_legal_moves_equal_the_reference(params: tuple[int, int, str, str]) -> None:
     seed, players, capture, sum_cards = params
@@ -177,7 +178,7 @@ def reference_accepts(move: Move, hand: Sequence[Card], table: Sequence[Card], k
     return move_key(move) in keys
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(positions)
 def test_declared_moves_are_checked_like_the_reference(params: tuple[int, int, str, str]) -> None:
     """``is_legal`` of any declared move (every suit realisation, and random junk) agrees with R7–R12."""
@@ -238,7 +239,7 @@ def step_claim_check(game: Game, action: Move | Claim, rng: random.Random) -> No
             assert game.is_legal(Claim(cards)) == (ranks in expected), f"claim {cards}, open {expected}"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.integers(min_value=0, max_value=2**32 - 1),
     st.sampled_from((2, 4)),
@@ -268,7 +269,7 @@ def test_claims_follow_the_reference(seed: int, players: int, sum_cards: str) ->
         game.pop()
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from(("two_or_more", "two")))
 def test_random_manual_games_follow_the_reference(seed: int, sum_cards: str) -> None:
     """A whole campeonato-like mesa of random actions: moves and claims match the reference at every ply."""
@@ -283,7 +284,7 @@ def test_random_manual_games_follow_the_reference(seed: int, sum_cards: str) -> 
     assert game.is_over
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from((2, 4)))
 def test_random_auto_games_follow_the_reference(seed: int, players: int) -> None:
     rng = random.Random(seed)

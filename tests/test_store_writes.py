@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import cluster_support as cs
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, StoreConflict, StoreError
 from cuarenta.server.store.pgwatch import Watchdog
+from support.examples import examples
 
 WHEN = "2026-12-02T01:00:00Z"
 ROOMS = itertools.count(1)
@@ -104,7 +105,9 @@ def test_a_move_is_one_statement_on_postgresql_and_one_transaction_on_sqlite(sto
     assert stored(store, "r1") == (1, 1, WHEN, "playing", [(1, "a1")])
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(rows=st.integers(0, 3), off=st.sampled_from([-1, 1, 5]), data=st.data())
 def test_a_stale_save_is_refused_and_writes_nothing(
     store: Store, rows: int, off: int, data: st.DataObject

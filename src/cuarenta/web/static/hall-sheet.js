@@ -32,14 +32,33 @@ async function tap(partida, button, entry) {
   // the sheet drawn again (the board's poll keeps its last refusal too: app.champ.sheetErrors)
   const now = document.querySelector(`[data-testid=hall-sheet][data-partida="${CSS.escape(partida)}"]`);
   if (!now) return;
+  const kept = choicesIn(now.parentElement);
   const fresh = renderSheet(partida, app.champ.sheets[partida]);
-  for (const input of now.querySelectorAll("input, select")) {
-    const same = fresh.querySelector(`[data-testid="${input.dataset.testid}"]`);
-    if (same && input.type === "checkbox") same.checked = input.checked;
-    else if (same) same.value = input.value; // what the judge chose stays chosen
-  }
   now.replaceWith(fresh);
+  restoreChoices(fresh.parentElement, kept); // what the judge chose stays chosen
   fresh.querySelector(`[data-testid="${button.dataset.testid}"]`)?.focus();
+}
+
+/** What the judge chose or typed on the sheets under `root` (seat, team, the cartón's counts…), by partida
+ * and field: the board's poll draws the sheets again every few seconds, and a choice made, then left for a
+ * moment before its button, must not go back to seat 1 (renderJudge, tap). */
+export function choicesIn(root) {
+  const kept = new Map();
+  for (const input of root.querySelectorAll("[data-testid=hall-sheet] input, [data-testid=hall-sheet] select")) {
+    const partida = input.closest("[data-testid=hall-sheet]").dataset.partida;
+    kept.set(`${partida} ${input.dataset.testid}`, input.type === "checkbox" ? input.checked : input.value);
+  }
+  return kept;
+}
+
+/** Put the choices of `choicesIn` back on the sheets under `root`, drawn again. */
+export function restoreChoices(root, kept) {
+  for (const input of root.querySelectorAll("[data-testid=hall-sheet] input, [data-testid=hall-sheet] select")) {
+    const key = `${input.closest("[data-testid=hall-sheet]").dataset.partida} ${input.dataset.testid}`;
+    if (!kept.has(key)) continue;
+    if (input.type === "checkbox") input.checked = kept.get(key);
+    else input.value = kept.get(key);
+  }
 }
 
 /** What the sheet tells: each team's score and chicas, if the server sent them. */

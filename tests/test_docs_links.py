@@ -64,7 +64,7 @@ def slug(heading: str) -> str:
 
     >>> slug("Profiles and ratings"), slug("Storage (revision `0004`)"), slug("R12 Capture mode.")
     ('profiles-and-ratings', 'storage-revision-0004', 'r12-capture-mode')
-    >>> slug("Where RULES.md is silent: the engine's choices"), slug("The store's `Store.in_dir()`")
+    >>> slug("Where rules.md is silent: the engine's choices"), slug("The store's `Store.in_dir()`")
     ('where-rulesmd-is-silent-the-engines-choices', 'the-stores-storein_dir')
     """
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link: its text

@@ -44,7 +44,7 @@ from cuarenta.game import Game
 from cuarenta.record import GameRecord
 from cuarenta.server.authority.eventview import engine_view
 
-#: basico: one chica to 40 (RULES.md presets), so "the whole mesa" is one chica and the run stays short.
+#: basico: one chica to 40 (docs/rules.md presets), so "the whole mesa" is one chica and the run stays short.
 CHICA_PRESET = "basico"
 CHICA_SEED = 11
 HAND_2V2_SEED = 5

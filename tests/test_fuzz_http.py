@@ -113,7 +113,8 @@ STATEFUL = {
     "/api/tables",
     *(path for _, path in OPERATIONS if path.startswith(("/api/tables/", "/api/championships"))),
 }
-#: The token each championship operation's positive cases carry (docs/championships.md, "Who may do what").
+#: The token each championship operation's positive cases carry (docs/championships.md, "Running a
+#: championship").
 CHAMP_ROLE = {
     "/api/championships/{cid}/pairs/{pair}/withdraw": "organiser",
     "/api/championships/{cid}/pairs/{pair}/replace": "organiser",

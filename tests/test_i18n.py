@@ -234,7 +234,7 @@ def test_descriptions_say_what_happened() -> None:
 
 
 def test_the_new_reasons_of_0_2_have_their_own_sentences() -> None:
-    """Dos por dar with exactly 20 cards (6 + 2) and zapatero at 30 (RULES.md R23, R25)."""
+    """Dos por dar with exactly 20 cards (6 + 2) and zapatero at 30 (docs/rules.md R23, R25)."""
     carton = describe_event(Carton(team=1, cards=20, points=8, reason="carton_dos_por_dar"), "es")
     assert carton == "Cartón de Jugador 2, que dio: 20 cartas y dos por dar, +8 para Jugador 2."
     chica = describe_event(ChicaWon(team=0, scores=(30, 8), chica=1, reason="zapatero"), "en")

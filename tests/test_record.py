@@ -328,7 +328,7 @@ def test_stored_campeonato_with_claims() -> None:
 
 def test_a_version_1_record_keeps_the_presets_of_its_time() -> None:
     """Format version 1 (cuarenta 0.1) named ``campeonato`` when that preset scored caída y limpia 4;
-    RULES.md now gives it 2. The old file still reads as the game it recorded, and is rewritten as
+    docs/rules.md now gives it 2. The old file still reads as the game it recorded, and is rewritten as
     version 2 with the difference as an Option line."""
     old = (DATA.parent / "records-v1" / "campeonato-4p.cuarenta").read_text(encoding="utf-8")
     assert '[Format "cuarenta-record 1"]' in old and "caida_limpia_points" not in old

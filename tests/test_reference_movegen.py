@@ -1,6 +1,6 @@
 """An independent, naive reference for the capture rules R7–R12, checked against the engine.
 
-The reference below is written from the wording of RULES.md only. It does not use
+The reference below is written from the wording of docs/rules.md only. It does not use
 ``cuarenta.captures`` nor any engine helper: it reads a card's rank from its text
 (``"7h"`` → ``"7"``) and enumerates every subset of the table cards directly:
 
@@ -300,7 +300,7 @@ def rest_of_deck(*used: Iterable[str]) -> list[str]:
 
 
 def test_reference_on_the_rules_examples() -> None:
-    """Worked examples of RULES.md and the sources, on the reference and on the engine."""
+    """Worked examples of docs/rules.md and the sources, on the reference and on the engine."""
     # R10 (002): a 3 takes 3, 4, 5, 6, 7, J
     table = Card.parse_many("3c 4d 5s 6h 7c Js")
     assert reference_captures(Card("3s"), table, False) == {((2,), (3, 4, 5, 6, 7))}

@@ -1,4 +1,4 @@
-"""The presets table of RULES.md, option validation, unknown options and impossible combinations."""
+"""The presets table of docs/rules.md, option validation, unknown options and impossible combinations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from cuarenta import PRESET_NAMES, Game, Rules, RulesError
 
-#: RULES.md "Presets", row by row (players is checked separately).
+#: docs/rules.md "Presets", row by row (players is checked separately).
 TABLE: dict[str, dict[str, Any]] = {
     "sum_cards": dict.fromkeys(("a_todo_rigor", "todo_dos", "basico", "campeonato"), "two_or_more"),
     "capture": {"a_todo_rigor": "auto", "todo_dos": "auto", "basico": "auto", "campeonato": "manual"},

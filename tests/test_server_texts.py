@@ -54,7 +54,7 @@ def test_options_carry_the_catalogues_labels_in_every_language(client: TestClien
     }
     campeonato = next(p for p in payload["presets"] if p["name"] == "campeonato")
     assert campeonato["label"] == {"es": "Campeonato", "en": "Campeonato (tournament)"}
-    assert "caída y limpia valen 2" in campeonato["about"]["es"]  # RULES.md R15 since 0.2
+    assert "caída y limpia valen 2" in campeonato["about"]["es"]  # docs/rules.md R15 since 0.2
     assert campeonato["options"]["caida_limpia_points"] == 2
     assert [p["name"] for p in payload["presets"]] == list(PRESET_NAMES)
     assert payload["custom"]["label"]["es"] == "A mi manera"

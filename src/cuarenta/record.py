@@ -95,7 +95,7 @@ FORMAT_NAME: Final = "cuarenta-record"
 FORMAT_VERSION: Final = 2
 READ_VERSIONS: Final = (1, 2)
 #: What a preset named in a record of an older format version meant, as changes to today's preset:
-#: in version 1 ``campeonato`` scored caída y limpia 4 (RULES.md R15 now gives it 2).
+#: in version 1 ``campeonato`` scored caída y limpia 4 (docs/rules.md R15 now gives it 2).
 PRESET_CHANGES: Final[dict[int, dict[str, dict[str, object]]]] = {
     1: {"campeonato": {"caida_limpia_points": 4}}
 }

@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md "Presets" table).
+"""Rule options and presets (docs/rules.md "Presets" table).
 
 :class:`Rules` is an immutable set of every option. Build it from a preset or
 option by option; anything impossible raises :class:`~cuarenta.RulesError`::
@@ -113,7 +113,7 @@ class OptionSpec:
     """
 
     name: str
-    rule: str  #: the rule id of RULES.md
+    rule: str  #: the rule id of docs/rules.md
     kind: OptionKind
     choices: tuple[
         object, ...
@@ -185,7 +185,7 @@ class OptionSpec:
         }
 
 
-#: Every option, in the order of :class:`Rules`' fields (and of RULES.md's presets table).
+#: Every option, in the order of :class:`Rules`' fields (and of docs/rules.md's presets table).
 OPTIONS: Final = (
     OptionSpec("players", "R3", "choice", (2, 4)),
     OptionSpec("sum_cards", "R8", "choice", ("two_or_more", "two")),
@@ -211,7 +211,7 @@ OPTIONS_BY_NAME: Final = {o.name: o for o in OPTIONS}
 class Rules:
     """Every rule option, with the defaults of the ``a_todo_rigor`` preset for 2 players.
 
-    Option ids and meanings are those of RULES.md; each field cites its rule.
+    Option ids and meanings are those of docs/rules.md; each field cites its rule.
     """
 
     players: int = 2  #: R3: 2 (mano a mano) or 4 (two pairs).
@@ -499,7 +499,7 @@ class Rules:
         return seat % 2
 
     def options_table(self) -> list[tuple[str, object]]:
-        """(option, value) pairs in RULES.md order, for display."""
+        """(option, value) pairs in docs/rules.md order, for display."""
         return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)]
 
 

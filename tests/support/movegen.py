@@ -1,4 +1,4 @@
-"""An independent, naive reference for the capture rules R7–R12, written from the wording of RULES.md
+"""An independent, naive reference for the capture rules R7–R12, written from the wording of docs/rules.md
 only (it does not use ``cuarenta.captures`` nor any engine helper): tests/test_reference_movegen.py
 checks the engine against it and tests/test_perft.py gives its perft numbers their meaning with it."""
 
@@ -10,7 +10,7 @@ from itertools import combinations
 from cuarenta import Card, Game, Move
 
 # ---------------------------------------------------------------------------------------------
-# The reference (from RULES.md wording only)
+# The reference (from the wording of docs/rules.md only)
 # ---------------------------------------------------------------------------------------------
 
 #: R1: rank order A 2 3 4 5 6 7 J Q K, used by the escalera.

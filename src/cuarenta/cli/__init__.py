@@ -2,8 +2,8 @@
 
 ``cuarenta`` alone starts the web app; ``cuarenta play`` is the terminal game,
 ``cuarenta demo`` narrates a game between random players, ``cuarenta arena``
-measures computer players. The typer application is :data:`app`
-(:mod:`cuarenta.cli.commands`); this package's ``__init__`` imports nothing
+measures computer players. The typer application is
+:data:`cuarenta.cli.commands.app`; this package's ``__init__`` imports nothing
 beyond the standard library, so that :func:`main` can tell a person which
 extra to install when typer or rich is missing, instead of a traceback.
 

@@ -90,7 +90,7 @@ class SeatRow:
 @dataclass(frozen=True)
 class RoomRow:
     """A room as stored: text and numbers only (decoded by the rooms module). Its log is read apart
-    (:meth:`Store.load_actions`)."""
+    (:meth:`cuarenta.server.store.Store.load_actions`)."""
 
     id: str
     created: str

@@ -1,8 +1,9 @@
 """Metrics that record nothing: what :mod:`cuarenta.server.ops.metrics` uses when ``prometheus_client``
 is not installed (the device host under Pyodide, docs/architecture.md "The device host").
 
-They take the same arguments as prometheus_client's and answer the same calls, so :class:`Metrics`
-is built the same way; nothing is counted and :func:`generate_latest` renders nothing.
+They take the same arguments as prometheus_client's and answer the same calls, so
+:class:`~cuarenta.server.ops.metrics.Metrics` is built the same way; nothing is counted and
+:func:`generate_latest` renders nothing.
 
 >>> registry = CollectorRegistry(auto_describe=True)
 >>> moves = Counter("moves", "Moves", ["by"], namespace="cuarenta", registry=registry)

@@ -185,7 +185,7 @@ function dealLines(deal, testid) {
   );
 }
 
-/** What zapatero and platillo mean, said plainly (RULES.md R25). */
+/** What zapatero and platillo mean, said plainly (docs/rules.md R25). */
 function zapateroMeans(platillo) {
   return t(platillo ? "page.result.platillo_means" : "page.result.zapatero_means");
 }

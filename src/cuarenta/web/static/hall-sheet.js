@@ -1,4 +1,4 @@
-// A hall championship's score sheet of one table, on the judge's board (docs/championships.md "The hall"):
+// A hall championship's score sheet of one table, on the judge's board (docs/championships.md "At the hall"):
 // big buttons for what happened at the table (caída, limpia, caída y limpia, ronda, caída a la ronda,
 // cuatro iguales, cuatro caídas, cartón with the two counts and the sobrantes, mal repartidas, error de
 // procedimiento, nueva repartida, deshacer; before any of them, who deals first), each sent as an entry; the

@@ -16,8 +16,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from cuarenta.server.fairplay import PAIR_MESAS_PER_DAY, SHARED_ADDRESS_DAYS, note_address, unrated_reason
-from cuarenta.server.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
 from cuarenta.server.store import Store
+from cuarenta.server.store.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
 from support.addresses import address, profile_from
 from support.app import running
 from support.spy import Spy, check_all

@@ -37,7 +37,7 @@ from cuarenta.server.names import (
     clean_name,
     is_visible,
 )
-from cuarenta.server.profiles import clean_name as profile_clean_name
+from cuarenta.server.store.profiles import clean_name as profile_clean_name
 from support.served import Served, serve_process
 
 C0 = ["\x00", "\x01", "\x09", "\x0a", "\x0d", "\x1b", "\x1e", "\x1f"]

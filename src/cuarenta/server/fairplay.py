@@ -13,11 +13,11 @@ hand one of them every win. A finished mesa of a rated table therefore changes t
 
 Otherwise the mesa is recorded as unrated, with the reason (:data:`UNRATED_REASONS`), and nobody's rating
 moves. The leaderboard, besides, lists a profile only once its rating is established
-(:mod:`cuarenta.server.profiles`: enough rated mesas against enough different opponents).
+(:mod:`cuarenta.server.store.profiles`: enough rated mesas against enough different opponents).
 
 >>> import tempfile, pathlib
 >>> from cuarenta.server.store import Store
->>> from cuarenta.server.profiles import create_profile
+>>> from cuarenta.server.store.profiles import create_profile
 >>> with tempfile.TemporaryDirectory() as d:
 ...     store = Store.in_dir(pathlib.Path(d))
 ...     ana, _ = create_profile(store, "Ana")
@@ -44,9 +44,9 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-from cuarenta.server.profiles import rated_mesas_table
-from cuarenta.server.security import client_key
+from cuarenta.server.edge.ratelimits import client_key
 from cuarenta.server.store import Store, StoreError, metadata
+from cuarenta.server.store.schema import rated_mesas_table
 
 #: Opponents whose profiles were made or used from one network within this many days are not rated.
 SHARED_ADDRESS_DAYS: Final = 30
@@ -86,8 +86,9 @@ def _parse(when: str) -> datetime.datetime:
 
 
 def address_digest(store: Store, host: str | None) -> str | None:
-    """The stored form of a client's network: an HMAC-SHA256 of :func:`~cuarenta.server.security.client_key`
-    under the database's ``address_salt`` (``None`` without an address)."""
+    """The stored form of a client's network: an HMAC-SHA256 of
+    :func:`~cuarenta.server.edge.ratelimits.client_key` under the database's ``address_salt`` (``None``
+    without an address)."""
     if not host:
         return None
     salt = _salts.get(store)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cuarenta.server.authority.ports import FinishedRow, StoreError
 from cuarenta.server.fairplay import note_address, unrated_reason
-from cuarenta.server.profiles import ProfileProblem, rate_mesa
+from cuarenta.server.store.profiles import ProfileProblem, rate_mesa
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room

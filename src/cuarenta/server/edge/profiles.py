@@ -34,7 +34,8 @@ from cuarenta.server.edge.deps import (
 from cuarenta.server.edge.deps import profile_errors as _errors
 from cuarenta.server.edge.options import NAME_PATTERN
 from cuarenta.server.fairplay import note_address
-from cuarenta.server.profiles import (
+from cuarenta.server.store import Store, StoreError
+from cuarenta.server.store.profiles import (
     MAX_GAMES,
     MODES,
     PROFILE_NAME_MAX_CHARS,
@@ -48,7 +49,6 @@ from cuarenta.server.profiles import (
     ratings_of,
     rename_profile,
 )
-from cuarenta.server.store import Store, StoreError
 
 #: At most this many profiles on the leaderboard.
 MAX_LEADERBOARD: Final = 100

@@ -27,7 +27,9 @@ from pydantic import (
 )
 
 from cuarenta.rules import PRESET_NAMES
+from cuarenta.server.authority.core import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX
 from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.model import available_levels
 from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import (
     OPTIONAL_SEAT_TOKEN,
@@ -43,10 +45,8 @@ from cuarenta.server.edge.options import NAME_MAX_CHARS, NAME_PATTERN, known_lev
 from cuarenta.server.edge.ratelimits import GuessTicket
 from cuarenta.server.edge.rooms import RoomId, rules_for
 from cuarenta.server.fairplay import note_address
-from cuarenta.server.profiles import check_profile, clean_name
-from cuarenta.server.rooms import available_levels
 from cuarenta.server.store import Store, StoreError
-from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX
+from cuarenta.server.store.profiles import check_profile, clean_name
 
 log = logging.getLogger("cuarenta.server")
 router = APIRouter()

@@ -24,7 +24,7 @@ A room is stored as
 
 A move appends one row and updates the room's counters: its cost does not
 depend on the length of the mesa. The store knows nothing of the game: it keeps
-text and numbers, and :mod:`cuarenta.server.rooms` replays the log with the
+text and numbers, and the authority (:mod:`cuarenta.server.authority.rows`) replays the log with the
 engine to resume a room (docs/storage.md).
 
 The schema is made and upgraded by the Alembic migrations shipped in

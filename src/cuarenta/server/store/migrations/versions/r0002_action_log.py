@@ -129,7 +129,7 @@ def saved_actions(rules_json: str, seed_json: str, mesa: object, state: object, 
     """
     from cuarenta.game import Game
     from cuarenta.rules import Rules
-    from cuarenta.server.rooms import mesa_seed
+    from cuarenta.server.authority.model import mesa_seed
 
     rules = Rules.from_dict(json.loads(rules_json))
     seed = json.loads(seed_json)

@@ -57,7 +57,9 @@ GONE = {
         "cuarenta.server.edge.security, cuarenta.server.edge.ratelimits, cuarenta.server.ops.logs"
     ),
     "cuarenta.server.sqlite_files": "cuarenta.server.store.files",
-    "cuarenta.server.stats": "cuarenta.server.store.stats",
+    "cuarenta.server.names": "cuarenta.server.authority.names",
+    "cuarenta.server.stats": "cuarenta.server.answers",
+    "cuarenta.server.store.stats": "cuarenta.server.answers",
     "cuarenta.server.tables": "cuarenta.server.wiring (TableRooms), cuarenta.server.authority.core",
     "cuarenta.server.tables_api": "cuarenta.server.edge.tables",
 }
@@ -520,6 +522,32 @@ def test_the_authority_loads_with_the_web_stack_store_and_redis_blocked() -> Non
     )
     assert result.returncode == 0, result.stderr
     assert "loaded: []" in result.stdout
+
+
+# -- the store (issue 26): it imports no service ----------------------------------------------------------
+STORE = PACKAGE / "server" / "store"
+#: What the store may import of the server beside itself: the authority's ports (the contract it implements:
+#: rows, errors) and the check of names (pure, beside the authority's rules). No service: not the answers,
+#: the edge, the ratings, the championships, the cluster.
+STORE_MAY_IMPORT = {"cuarenta.server.authority.ports", "cuarenta.server.authority.names"}
+
+
+@pytest.mark.parametrize("path", sorted(STORE.rglob("*.py")), ids=lambda p: str(p.relative_to(STORE)))
+def test_the_store_imports_no_service(path: Path) -> None:
+    """server/store/ (its migrations included) imports only itself, the engine, the standard library and
+    third-party packages, and of the rest of the server only :data:`STORE_MAY_IMPORT`."""
+    server = {m for m in package_imports(path) if m.startswith("cuarenta.server")}
+    outside = {m for m in server if not m.startswith("cuarenta.server.store")} - STORE_MAY_IMPORT
+    assert not outside, f"{path.relative_to(STORE)} imports {sorted(outside)}"
+    wrong = {m for m in package_imports(path) if layer_of(m) not in (ENGINE, SERVER)}
+    assert not wrong, f"{path.relative_to(STORE)} imports {sorted(wrong)}"
+
+
+def test_the_store_check_looks_where_it_should() -> None:
+    """The store's modules are found (its migrations too), and the check reads their imports."""
+    found = {str(p.relative_to(STORE)) for p in STORE.rglob("*.py")}
+    assert {"__init__.py", "profiles.py", "migrations/versions/r0002_action_log.py"} <= found
+    assert "cuarenta.server.authority.ports" in package_imports(STORE / "rows.py")
 
 
 # -- the championships (issue 19): the engine and networkx, nothing else ----------------------------------

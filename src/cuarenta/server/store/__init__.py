@@ -38,8 +38,8 @@ The package's modules (docs/storage.md "The store's modules"):
 - :mod:`~cuarenta.server.store.schema`: the tables; :mod:`~cuarenta.server.store.rows`: the rows;
 - :mod:`~cuarenta.server.store.rooms`: rooms, seats, logs and the compare-and-set save (the write path);
 - :mod:`~cuarenta.server.store.finished`: finished mesas, statistics;
-- :mod:`~cuarenta.server.store.profiles`: profiles and ratings; :mod:`~cuarenta.server.store.stats`: a
-  browser's statistics from its finished mesas;
+- :mod:`~cuarenta.server.store.profiles`: profiles and ratings (a browser's statistics from its finished
+  mesas are :func:`cuarenta.server.answers.stats_of`, shared with the device);
 - :mod:`~cuarenta.server.store.database`: opening, transactions, faults;
   :mod:`~cuarenta.server.store.connect`: URLs, SQLite's engine and file guard;
   :mod:`~cuarenta.server.store.pgwatch`: PostgreSQL's bounded waits;

@@ -43,7 +43,7 @@ from typing import Any, Final, Literal
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from cuarenta.server.names import NAME_MAX_CHARS, clean_name
+from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.store import Store, StoreError, dumps, hash_token
 from cuarenta.server.store.schema import profiles_table, rated_mesas_table, ratings_table
 

@@ -41,6 +41,7 @@ SHIMS = {
 #: and ruff bans every import of them (``TID251`` in pyproject.toml, whose list must be this one's).
 GONE = {
     "cuarenta.server.backup": "cuarenta.server.store.backup",
+    "cuarenta.server.fairplay": "cuarenta.server.ratings.fairplay",
     "cuarenta.server.gcpolicy": "cuarenta.server.ops.gcpolicy",
     "cuarenta.server.health": "cuarenta.server.ops.health",
     "cuarenta.server.hosts": "cuarenta.server.edge.hosts",
@@ -52,6 +53,7 @@ GONE = {
     "cuarenta.server.profiles": "cuarenta.server.store.profiles",
     "cuarenta.server.profiles_api": "cuarenta.server.edge.profiles",
     "cuarenta.server.protocols": "cuarenta.server.edge.protocols",
+    "cuarenta.server.rating": "cuarenta.server.ratings.rating",
     "cuarenta.server.rooms": "cuarenta.server.authority (and cuarenta.server.wiring.TableRooms)",
     "cuarenta.server.security": (
         "cuarenta.server.edge.security, cuarenta.server.edge.ratelimits, cuarenta.server.ops.logs"
@@ -446,7 +448,8 @@ print(sorted({m.split(".")[0] for m in sys.modules} & {"fastapi", "starlette", "
         ["cuarenta.server.worker"],
         ["cuarenta.server.thinking", "cuarenta.server.cluster", "cuarenta.server.wiring"],
         ["cuarenta.server.ops.health", "cuarenta.server.ops.metrics", "cuarenta.server.ops.logs"],
-        ["cuarenta.server.edge.ratelimits", "cuarenta.server.fairplay"],  # client_key, without Starlette
+        # client_key, without Starlette
+        ["cuarenta.server.edge.ratelimits", "cuarenta.server.ratings.fairplay"],
     ],
     ids=lambda names: "+".join(n.removeprefix("cuarenta.server.") for n in names),
 )

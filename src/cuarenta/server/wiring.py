@@ -1,8 +1,8 @@
 """The authority wired for one server process: :class:`TableRooms`, the object ``create_app`` builds.
 
 :class:`TableRooms` is the :class:`~cuarenta.server.authority.core.Authority` with the store's ratings
-(:class:`~cuarenta.server.rating.StoreRatings`) given as its ``ratings`` port; the table's rules are the
-authority's (:mod:`cuarenta.server.authority`). A cluster node builds on it
+(:class:`~cuarenta.server.ratings.rating.StoreRatings`) given as its ``ratings`` port; the table's rules
+are the authority's (:mod:`cuarenta.server.authority`). A cluster node builds on it
 (:class:`cuarenta.server.cluster.ClusterRooms`: a Redis bus and the workers' scheduler as well).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cuarenta.server.authority.core import Authority
-from cuarenta.server.rating import StoreRatings
+from cuarenta.server.ratings.rating import StoreRatings
 from cuarenta.server.store import Store
 
 

@@ -1040,7 +1040,7 @@ class Authority:
             if room.table is not None:
                 s = room.seats[seat]
                 if room.table.rated and s.profile is not None and self.ratings is not None:
-                    try:  # the network a rated seat plays from (cuarenta.server.fairplay)
+                    try:  # the network a rated seat plays from (cuarenta.server.ratings.fairplay)
                         self.ratings.seen(s.profile, conn.address)
                     except StoreError:
                         log.exception("the network of profile %s could not be noted", s.profile)

@@ -33,7 +33,7 @@ from cuarenta.server.edge.deps import (
 )
 from cuarenta.server.edge.deps import profile_errors as _errors
 from cuarenta.server.edge.options import NAME_PATTERN
-from cuarenta.server.fairplay import note_address
+from cuarenta.server.ratings.fairplay import note_address
 from cuarenta.server.store import Store, StoreError
 from cuarenta.server.store.profiles import (
     MAX_GAMES,
@@ -173,7 +173,7 @@ def new_profile(body: ProfileName, request: Request, store: StoreDep) -> dict[st
 
 
 def _note(store: Store, request: Request, profile_id: str) -> None:
-    """Note the client's network for the profile (rated play, :mod:`cuarenta.server.fairplay`)."""
+    """Note the client's network for the profile (rated play, :mod:`cuarenta.server.ratings.fairplay`)."""
     try:
         note_address(store, profile_id, request.client.host if request.client else None)
     except StoreError:

@@ -158,7 +158,7 @@ class RatedGame:
     team: list[str]  #: the names of the player's team (the player first)
     opponents: list[str]
     change: int
-    unrated: str | None = None  #: why the mesa did not change the ratings (cuarenta.server.fairplay)
+    unrated: str | None = None  #: why the mesa did not change the ratings (cuarenta.server.ratings.fairplay)
 
 
 def now_text() -> str:
@@ -262,9 +262,9 @@ def rate_mesa(
 ) -> dict[str, int] | None:
     """Rate a finished mesa: each profile's change of displayed rating, or ``None`` if it was rated before.
 
-    With ``unrated`` (a reason of :data:`cuarenta.server.fairplay.UNRATED_REASONS`, which the tables code
-    asks :func:`cuarenta.server.fairplay.unrated_reason` for) the mesa is recorded as played but nobody's
-    rating moves: every change is 0.
+    With ``unrated`` (a reason of :data:`cuarenta.server.ratings.fairplay.UNRATED_REASONS`, which the tables
+    code asks :func:`cuarenta.server.ratings.fairplay.unrated_reason` for) the mesa is recorded as played but
+    nobody's rating moves: every change is 0.
 
     ``teams`` are the profile ids of team 0 and team 1 (one each: ``1v1``; two each: ``2v2``), ``winner``
     the team that won the mesa. One transaction: the ratings of every player and the ``rated_mesas`` row

@@ -45,8 +45,8 @@ from typing import Final, Literal
 import sqlalchemy as sa
 
 from cuarenta.server.edge.ratelimits import client_key
-from cuarenta.server.store import Store, StoreError, metadata
-from cuarenta.server.store.schema import rated_mesas_table
+from cuarenta.server.store import Store, StoreError
+from cuarenta.server.store.schema import profile_addresses_table, rated_mesas_table, settings_table
 
 #: Opponents whose profiles were made or used from one network within this many days are not rated.
 SHARED_ADDRESS_DAYS: Final = 30
@@ -55,24 +55,6 @@ PAIR_MESAS_PER_DAY: Final = 3
 #: Why a finished mesa of a rated table did not change the ratings.
 UnratedReason = Literal["shared_address", "pair_limit"]
 UNRATED_REASONS: Final[tuple[UnratedReason, ...]] = ("shared_address", "pair_limit")
-
-# -- the tables (made by migration 0006; declared on the store's metadata, which a test compares) ---------
-profile_addresses_table: Final = sa.Table(
-    "profile_addresses",
-    metadata,
-    sa.Column("profile", sa.Text, sa.ForeignKey("profiles.id"), primary_key=True),
-    sa.Column("address", sa.Text, primary_key=True),  #: a keyed hash of the client's network
-    sa.Column("first_seen", sa.Text, nullable=False),
-    sa.Column("last_seen", sa.Text, nullable=False),
-    sa.Index("profile_addresses_by_address", "address"),
-)
-
-settings_table: Final = sa.Table(
-    "settings",
-    metadata,
-    sa.Column("name", sa.Text, primary_key=True),
-    sa.Column("value", sa.Text, nullable=False),
-)
 
 _salts: weakref.WeakKeyDictionary[Store, bytes] = weakref.WeakKeyDictionary()
 

@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 
 from cuarenta.rules import Rules
+from cuarenta.server.authority.model import Connection
 from cuarenta.server.protocol import JoinMessage
-from cuarenta.server.rooms import Connection
 from cuarenta.server.store import Store
-from cuarenta.server.tables import TableRooms
 from cuarenta.server.thinking import make_thinking
+from cuarenta.server.wiring import TableRooms
 
 
 async def measure(moves: int, seed: int) -> float:

@@ -441,9 +441,9 @@ def loop_at(pairs: int) -> dict[str, Any]:
     """The event loop thread's longest CPU stretches at ``pairs`` pairs (module docstring)."""
     from fastapi.testclient import TestClient
 
-    from cuarenta.server.app import create_app
+    from cuarenta.server.edge.app import create_app
+    from cuarenta.server.edge.ratelimits import Limits
     from cuarenta.server.ops.gcpolicy import GcPolicy
-    from cuarenta.server.security import Limits
 
     policy = GcPolicy()  # as cuarenta serve installs it: no full collection over the whole heap
     policy.install()

@@ -1,7 +1,7 @@
 """The cost of the SQLite file check on every write (docs/storage.md "Storage faults").
 
 After every write's commit the store checks that the path still names the file it opened (one
-``stat``, :func:`cuarenta.server.sqlite_files.gone_or_replaced`). This script times the check alone with
+``stat``, :func:`cuarenta.server.store.files.gone_or_replaced`). This script times the check alone with
 ``timeit``, then ``Store.save_room`` (one action row and the room's counters, as after a move) on a fresh
 SQLite file with the check and without it (the store's guard set aside), alternating blocks of writes
 (each first in every other round) so that a busy machine and a growing WAL slow both alike, Python's
@@ -30,8 +30,8 @@ import time
 import timeit
 from pathlib import Path
 
-from cuarenta.server import sqlite_files
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store
+from cuarenta.server.store import files as sqlite_files
 
 
 def time_quick_check(rooms: int, actions: int = 60) -> None:

@@ -40,9 +40,9 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 async def play(moves: int, warmup: int = 50) -> list[float]:
     """Seconds of each of ``moves`` calls of ``Rooms._apply`` after ``warmup`` untimed ones."""
     from cuarenta.rules import Rules
-    from cuarenta.server.rooms import Rooms
     from cuarenta.server.store import Store
     from cuarenta.server.thinking import make_thinking
+    from cuarenta.server.wiring import TableRooms as Rooms
 
     rng = random.Random(7)
     times: list[float] = []

@@ -52,7 +52,7 @@ import sqlalchemy as sa
 
 from cuarenta import Game, Rules
 from cuarenta.moves import Action
-from cuarenta.server.rooms import mesa_seed, now_text
+from cuarenta.server.authority.model import mesa_seed, now_text
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, dumps
 from cuarenta.server.store import rooms as store_rooms
 from cuarenta.server.store.pgwatch import bounded_engine

@@ -29,9 +29,9 @@ import msgspec
 import orjson
 
 from cuarenta import Game, Rules
+from cuarenta.server.authority.model import Connection, Room, Seat, SharedMessage, TableOptions
 from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.messages import Event, Frame
-from cuarenta.server.rooms import Connection, Room, Seat, SharedMessage, TableOptions
 
 
 def table(seed: int) -> Room:

@@ -35,8 +35,8 @@ from redis.asyncio import Redis
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from cuarenta.game import Game
 from cuarenta.rules import Rules
+from cuarenta.server.authority.model import TableOptions, mesa_seed, now_text
 from cuarenta.server.cluster import JOBS_STREAM
-from cuarenta.server.rooms import TableOptions, mesa_seed, now_text
 from cuarenta.server.store import RoomRow, SeatRow, Store, dumps
 from cuarenta.server.worker import MoveWorker
 from support import cluster as cs

@@ -23,7 +23,7 @@ from cuarenta import Game, Rules
 from cuarenta.events import Carton, HandEnd
 from cuarenta.i18n import points_text
 from cuarenta.moves import parse_action
-from cuarenta.server.rooms import mesa_seed
+from cuarenta.server.authority.model import mesa_seed
 
 #: basico, seed 11, the page playing its first card (first option): the first hand ends without the
 #: chica ending. Its end, as the engine counts it: the cards each team took, the scores after the cartón.

@@ -37,7 +37,7 @@ from cuarenta.i18n import (
     seat_names,
     team_names,
 )
-from cuarenta.server.rooms import LEVELS
+from cuarenta.server.authority.model import LEVELS
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cuarenta"
 STATIC = SRC / "web" / "static"

@@ -23,8 +23,8 @@ from cuarenta import catalogue
 from cuarenta.championship import Championship
 from cuarenta.championship.actions import Walkover
 from cuarenta.errors import render
-from cuarenta.server.app import create_app
 from cuarenta.server.championships import DEFAULT_MAX_PAIRS, NO_SHOW
+from cuarenta.server.edge.app import create_app
 from support.champ_server import app, bearer, in_loop, people_championship, start
 
 

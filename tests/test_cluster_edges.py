@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from cuarenta.server.pgwatch import CALL_SECONDS
+from cuarenta.server.store.pgwatch import CALL_SECONDS
 from support import cluster as cs
 
 cs.require()

@@ -41,6 +41,7 @@ def test_helpers_still_take_the_old_dict_view() -> None:
         ("cuarenta.arena", "cuarenta.players.arena", "run_match"),
         ("cuarenta.terminal", "cuarenta.cli.terminal", "TerminalGame"),
         ("cuarenta.server.hints", "cuarenta.players.hints", "seat_hints"),
+        ("cuarenta.server.app", "cuarenta.server.edge.app", "create_app"),
     ],
 )
 def test_moved_modules_warn_and_forward(old: str, new: str, name: str) -> None:

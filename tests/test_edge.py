@@ -3,7 +3,6 @@ mapping of refusals to answers, the bearer secrets, and the old module paths tha
 
 from __future__ import annotations
 
-import importlib
 import logging
 import sqlite3
 import typing
@@ -13,12 +12,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cuarenta.server import create_app
+from cuarenta.server.authority.errors import RoomProblem
+from cuarenta.server.authority.errors import TableError as TableProblem
+from cuarenta.server.authority.model import Connection
 from cuarenta.server.edge import deps, sockets
-from cuarenta.server.profiles import ProfileProblem
+from cuarenta.server.edge.ratelimits import Limits
+from cuarenta.server.edge.statuses import PROBLEM_STATUS
 from cuarenta.server.protocol import ClientMessage, ProtocolError, parse_client_message
-from cuarenta.server.rooms import Connection, RoomProblem
-from cuarenta.server.security import Limits
-from cuarenta.server.tables import PROBLEM_STATUS, TableProblem
+from cuarenta.server.store.profiles import ProfileProblem
 
 #: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
 pytestmark = pytest.mark.app(workers=0, limits=Limits())
@@ -107,40 +108,6 @@ def test_the_bearer_secrets(client: TestClient, method: str, path: str, what: st
         "detail": f"that is not a {what} (longer than 200 characters)",
         "code": "bad_token",
     }
-
-
-#: Each old module and where its names live now (the old modules re-export them until the lead removes
-#: them).
-MOVED = {
-    "cuarenta.server.app": ["cuarenta.server.edge.app"],
-    "cuarenta.server.tables_api": ["cuarenta.server.edge.tables"],
-    "cuarenta.server.profiles_api": ["cuarenta.server.edge.profiles"],
-    "cuarenta.server.options": ["cuarenta.server.edge.options"],
-    "cuarenta.server.hosts": ["cuarenta.server.edge.hosts"],
-    "cuarenta.server.limits": ["cuarenta.server.edge.limits"],
-    "cuarenta.server.protocols": ["cuarenta.server.edge.protocols"],
-    "cuarenta.server.security": [
-        "cuarenta.server.edge.security",
-        "cuarenta.server.edge.ratelimits",
-        "cuarenta.server.ops.logs",
-    ],
-    "cuarenta.server.health": ["cuarenta.server.ops.health"],
-    "cuarenta.server.metrics": ["cuarenta.server.ops.metrics"],
-    "cuarenta.server.logs": ["cuarenta.server.ops.logs"],
-    "cuarenta.server.gcpolicy": ["cuarenta.server.ops.gcpolicy"],
-}
-
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_the_old_modules_give_the_same_objects(old: str) -> None:
-    module = importlib.import_module(old)
-    homes = [importlib.import_module(new) for new in MOVED[old]]
-    assert module.__all__
-    for name in module.__all__:
-        found = getattr(module, name)
-        assert any(getattr(home, name, None) is found for home in homes), name
-    with pytest.raises(AttributeError):
-        module.no_such_name  # noqa: B018
 
 
 def test_a_room_whose_rules_cannot_be_read_is_left_out_of_the_history(

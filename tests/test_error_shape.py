@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cuarenta.server.app import OPENAPI_URL, create_app
-from cuarenta.server.security import Limits
+from cuarenta.server.edge.app import OPENAPI_URL, create_app
+from cuarenta.server.edge.ratelimits import Limits
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """Rated play that cannot be farmed cheaply (issue 15; docs/tables.md "What is rated";
-``cuarenta.server.fairplay``): opponents seen on one network are not rated against each other, the same two
-opponents are rated at most three times a day, and the leaderboard lists established ratings only.
+``cuarenta.server.ratings.fairplay``): opponents seen on one network are not rated against each other, the
+same two opponents are rated at most three times a day, and the leaderboard lists established ratings only.
 
 The attack it answers: two profiles made from one address played three rated mesas against each other and
 all counted (one went 3–0 to 1336 and rank 1). Here the same is played through the real app: whole mesas
@@ -15,9 +15,14 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cuarenta.server.fairplay import PAIR_MESAS_PER_DAY, SHARED_ADDRESS_DAYS, note_address, unrated_reason
-from cuarenta.server.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
+from cuarenta.server.ratings.fairplay import (
+    PAIR_MESAS_PER_DAY,
+    SHARED_ADDRESS_DAYS,
+    note_address,
+    unrated_reason,
+)
 from cuarenta.server.store import Store
+from cuarenta.server.store.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
 from support.addresses import address, profile_from
 from support.app import running
 from support.spy import Spy, check_all

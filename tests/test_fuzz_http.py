@@ -23,8 +23,8 @@ from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
 
 from cuarenta.server import create_app
-from cuarenta.server.app import OPENAPI_URL
-from cuarenta.server.security import Limits
+from cuarenta.server.edge.app import OPENAPI_URL
+from cuarenta.server.edge.ratelimits import Limits
 from support.examples import examples
 
 #: The championships' operations (docs/championships.md "Running a championship").

@@ -30,9 +30,10 @@ from cuarenta.cli.serve import uvicorn_options
 from cuarenta.game import Game
 from cuarenta.rules import Rules
 from cuarenta.server import create_app
+from cuarenta.server.authority.model import Room, mesa_seed
+from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import ERROR_CODES
-from cuarenta.server.rooms import Room, Rooms, mesa_seed
-from cuarenta.server.security import Limits
+from cuarenta.server.wiring import TableRooms as Rooms
 from support.examples import examples
 from support.ports import free_port
 

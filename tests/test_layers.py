@@ -21,6 +21,7 @@ import importlib.metadata
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,42 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "cuarenta"
 
-#: Modules kept only so that old imports work (each warns and forwards to its new home).
-SHIMS = {"cuarenta.arena", "cuarenta.terminal", "cuarenta.server.hints"}
+#: Modules kept only so that old imports work (each warns and forwards to its new home), and that home.
+SHIMS = {
+    "cuarenta.arena": "cuarenta.players.arena",
+    "cuarenta.terminal": "cuarenta.cli.terminal",
+    "cuarenta.server.hints": "cuarenta.players.hints",
+    "cuarenta.server.app": "cuarenta.server.create_app",
+}
+
+#: Old import paths that are gone (issue 26), each with its new home: no file may come back at one of them,
+#: and ruff bans every import of them (``TID251`` in pyproject.toml, whose list must be this one's).
+GONE = {
+    "cuarenta.server.backup": "cuarenta.server.store.backup",
+    "cuarenta.server.fairplay": "cuarenta.server.ratings.fairplay",
+    "cuarenta.server.gcpolicy": "cuarenta.server.ops.gcpolicy",
+    "cuarenta.server.health": "cuarenta.server.ops.health",
+    "cuarenta.server.hosts": "cuarenta.server.edge.hosts",
+    "cuarenta.server.limits": "cuarenta.server.edge.limits",
+    "cuarenta.server.logs": "cuarenta.server.ops.logs",
+    "cuarenta.server.metrics": "cuarenta.server.ops.metrics",
+    "cuarenta.server.options": "cuarenta.server.edge.options",
+    "cuarenta.server.pgwatch": "cuarenta.server.store.pgwatch",
+    "cuarenta.server.profiles": "cuarenta.server.store.profiles",
+    "cuarenta.server.profiles_api": "cuarenta.server.edge.profiles",
+    "cuarenta.server.protocols": "cuarenta.server.edge.protocols",
+    "cuarenta.server.rating": "cuarenta.server.ratings.rating",
+    "cuarenta.server.rooms": "cuarenta.server.authority (and cuarenta.server.wiring.TableRooms)",
+    "cuarenta.server.security": (
+        "cuarenta.server.edge.security, cuarenta.server.edge.ratelimits, cuarenta.server.ops.logs"
+    ),
+    "cuarenta.server.sqlite_files": "cuarenta.server.store.files",
+    "cuarenta.server.names": "cuarenta.server.authority.names",
+    "cuarenta.server.stats": "cuarenta.server.answers",
+    "cuarenta.server.store.stats": "cuarenta.server.answers",
+    "cuarenta.server.tables": "cuarenta.server.wiring (TableRooms), cuarenta.server.authority.core",
+    "cuarenta.server.tables_api": "cuarenta.server.edge.tables",
+}
 
 ENGINE = "engine"
 PLAYERS = "players"
@@ -90,6 +125,75 @@ def sources() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if module_name(p) not in SHIMS)
 
 
+def module_files(module: str) -> list[Path]:
+    """The files that would be ``module`` if they existed: a module, or a package's ``__init__``."""
+    path = SRC.joinpath(*module.split("."))
+    return [path.with_suffix(".py"), path / "__init__.py"]
+
+
+@pytest.mark.parametrize("old", sorted(GONE))
+def test_no_old_import_path_comes_back(old: str) -> None:
+    """An old path is gone: neither a module nor a package at it (its names live at :data:`GONE`'s home)."""
+    assert not [p for p in module_files(old) if p.exists()], f"{old} is back: its home is {GONE[old]}"
+
+
+def test_the_kept_old_paths_are_there() -> None:
+    """The check above looks where it should: the kept old paths (they warn) are files of the package."""
+    assert all(any(p.exists() for p in module_files(old)) for old in SHIMS)
+
+
+def banned_by_ruff() -> dict[str, str]:
+    """ruff's ``flake8-tidy-imports`` banned-api list (pyproject.toml), module → message."""
+    settings = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    lint = settings["tool"]["ruff"]["lint"]
+    assert "TID251" in lint["select"], "ruff must check the banned imports (TID251)"
+    banned = lint["flake8-tidy-imports"]["banned-api"]
+    return {name: entry["msg"] for name, entry in banned.items()}
+
+
+def test_ruff_bans_every_old_import_path_and_only_those() -> None:
+    """ruff's list and this file's are the same paths, and ruff's message names the new home, so that
+    neither list can drift from the other."""
+    banned = banned_by_ruff()
+    old = {**GONE, **SHIMS}
+    assert sorted(banned) == sorted(old)
+    wrong = {name: msg for name, msg in banned.items() if old[name] not in msg}
+    assert not wrong, f"ruff's message must name the new home: {wrong}"
+
+
+def test_ruff_refuses_an_old_import(tmp_path: Path) -> None:
+    """For real: ruff, run with the project's settings on a file that imports two old paths, fails and
+    names the new homes."""
+    sample = tmp_path / "old_imports.py"
+    sample.write_text(
+        "from cuarenta.server.rooms import mesa_seed\nfrom cuarenta.server import security\n\n"
+        "print(mesa_seed, security)\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--config",
+            str(SRC.parent / "pyproject.toml"),
+            "--select",
+            "TID251",
+            str(sample),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.count("TID251") == 2, result.stdout
+    assert GONE["cuarenta.server.rooms"] in result.stdout
+    assert GONE["cuarenta.server.security"] in result.stdout
+
+
 def test_the_layers_cover_the_package() -> None:
     layers = {layer_of(module_name(p)) for p in sources()}
     assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, CLI, SERVER}
@@ -104,7 +208,7 @@ def test_imports_point_down(path: Path) -> None:
 
 
 def test_no_module_imports_a_deprecated_name() -> None:
-    users = {module_name(p): package_imports(p) & SHIMS for p in sources()}
+    users = {module_name(p): package_imports(p) & {*SHIMS, *GONE} for p in sources()}
     assert not {m: s for m, s in users.items() if s}
 
 
@@ -291,7 +395,7 @@ SERVES = {"cuarenta.cli.serve"}
 # -- the authority (issue 16): the table's rules know no web stack, no database library, no Redis ---------
 AUTHORITY = PACKAGE / "server" / "authority"
 #: What the authority may import of the server beside itself: its metrics and the computer players' pool.
-AUTHORITY_MAY_IMPORT = {"cuarenta.server.metrics", "cuarenta.server.thinking"}
+AUTHORITY_MAY_IMPORT = {"cuarenta.server.ops.metrics", "cuarenta.server.thinking"}
 #: Third-party packages the authority may not import, at any depth (a type-checking block included).
 AUTHORITY_NEVER = {"fastapi", "starlette", "pydantic", "sqlalchemy", "alembic", "redis", "psycopg", "uvicorn"}
 
@@ -342,9 +446,10 @@ print(sorted({m.split(".")[0] for m in sys.modules} & {"fastapi", "starlette", "
     [
         ["cuarenta.server"],
         ["cuarenta.server.worker"],
-        ["cuarenta.server.thinking", "cuarenta.server.cluster", "cuarenta.server.tables"],
+        ["cuarenta.server.thinking", "cuarenta.server.cluster", "cuarenta.server.wiring"],
         ["cuarenta.server.ops.health", "cuarenta.server.ops.metrics", "cuarenta.server.ops.logs"],
-        ["cuarenta.server.security", "cuarenta.server.fairplay"],  # an old import of client_key
+        # client_key, without Starlette
+        ["cuarenta.server.edge.ratelimits", "cuarenta.server.ratings.fairplay"],
     ],
     ids=lambda names: "+".join(n.removeprefix("cuarenta.server.") for n in names),
 )
@@ -364,12 +469,13 @@ def test_importing_the_server_loads_no_web_framework(names: list[str]) -> None:
 
 
 def test_create_app_is_still_where_it_was() -> None:
-    """The lazy package still gives ``create_app``, as the old module does (public API)."""
+    """The lazy package still gives ``create_app``, as the old module does, with a warning (public API)."""
     result = subprocess.run(
         [
             sys.executable,
             "-c",
-            f"import sys; sys.path.insert(0, {str(SRC)!r})\n"
+            f"import sys, warnings; sys.path.insert(0, {str(SRC)!r})\n"
+            "warnings.simplefilter('ignore', DeprecationWarning)\n"
             "import cuarenta.server, cuarenta.server.app as old\n"
             "print(cuarenta.server.create_app is old.create_app, 'create_app' in dir(cuarenta.server))\n",
         ],
@@ -419,6 +525,32 @@ def test_the_authority_loads_with_the_web_stack_store_and_redis_blocked() -> Non
     )
     assert result.returncode == 0, result.stderr
     assert "loaded: []" in result.stdout
+
+
+# -- the store (issue 26): it imports no service ----------------------------------------------------------
+STORE = PACKAGE / "server" / "store"
+#: What the store may import of the server beside itself: the authority's ports (the contract it implements:
+#: rows, errors) and the check of names (pure, beside the authority's rules). No service: not the answers,
+#: the edge, the ratings, the championships, the cluster.
+STORE_MAY_IMPORT = {"cuarenta.server.authority.ports", "cuarenta.server.authority.names"}
+
+
+@pytest.mark.parametrize("path", sorted(STORE.rglob("*.py")), ids=lambda p: str(p.relative_to(STORE)))
+def test_the_store_imports_no_service(path: Path) -> None:
+    """server/store/ (its migrations included) imports only itself, the engine, the standard library and
+    third-party packages, and of the rest of the server only :data:`STORE_MAY_IMPORT`."""
+    server = {m for m in package_imports(path) if m.startswith("cuarenta.server")}
+    outside = {m for m in server if not m.startswith("cuarenta.server.store")} - STORE_MAY_IMPORT
+    assert not outside, f"{path.relative_to(STORE)} imports {sorted(outside)}"
+    wrong = {m for m in package_imports(path) if layer_of(m) not in (ENGINE, SERVER)}
+    assert not wrong, f"{path.relative_to(STORE)} imports {sorted(wrong)}"
+
+
+def test_the_store_check_looks_where_it_should() -> None:
+    """The store's modules are found (its migrations too), and the check reads their imports."""
+    found = {str(p.relative_to(STORE)) for p in STORE.rglob("*.py")}
+    assert {"__init__.py", "profiles.py", "migrations/versions/r0002_action_log.py"} <= found
+    assert "cuarenta.server.authority.ports" in package_imports(STORE / "rows.py")
 
 
 # -- the championships (issue 19): the engine and networkx, nothing else ----------------------------------

@@ -31,17 +31,14 @@ from websockets.sync.client import ClientConnection, connect
 from cuarenta.cli import app as cli_app
 from cuarenta.cli import serve
 from cuarenta.cli.serve import KEEP_ALIVE_SECONDS
-from cuarenta.server import create_app, protocols
-from cuarenta.server.hosts import ServerNames, host_of
-from cuarenta.server.limits import EXPENSIVE_COST, AddressSlots, request_cost
-from cuarenta.server.protocols import ConnectionGuard, GuardedH11Protocol, proxy_networks
-from cuarenta.server.security import (
-    TOKEN_IN_SOCKET_ADDRESS,
-    AddressLimiter,
-    Limits,
-    TokenBucket,
-    redact,
-)
+from cuarenta.server import create_app
+from cuarenta.server.edge import protocols
+from cuarenta.server.edge.hosts import ServerNames, host_of
+from cuarenta.server.edge.limits import EXPENSIVE_COST, AddressSlots, request_cost
+from cuarenta.server.edge.protocols import ConnectionGuard, GuardedH11Protocol, proxy_networks
+from cuarenta.server.edge.ratelimits import AddressLimiter, Limits, TokenBucket
+from cuarenta.server.edge.security import TOKEN_IN_SOCKET_ADDRESS
+from cuarenta.server.ops.logs import redact
 from support.examples import examples
 from support.served import Served, serve_process
 

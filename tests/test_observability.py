@@ -25,10 +25,9 @@ from typer.testing import CliRunner
 from cuarenta.cli import app as cli_app
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
-from cuarenta.server.health import Probe
-from cuarenta.server.logs import JsonFormatter, logging_config
-from cuarenta.server.metrics import Metrics
-from cuarenta.server.security import RedactTokens
+from cuarenta.server.ops.health import Probe
+from cuarenta.server.ops.logs import JsonFormatter, RedactTokens, logging_config
+from cuarenta.server.ops.metrics import Metrics
 from cuarenta.server.store import Store, StoreError
 from support.app import Browser, bearer, new_room, running, server_room
 from support.ports import free_port

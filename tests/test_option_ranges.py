@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cuarenta import OPTIONS, Game, RecordError, Rules, RulesError
 from cuarenta.record import GameRecord
 from cuarenta.rules import OPTIONS_BY_NAME
-from cuarenta.server.security import Limits
+from cuarenta.server.edge.ratelimits import Limits
 from support.examples import examples
 
 #: the app of the ``module_client`` fixture (tests/conftest.py), shared by this module's server tests

@@ -14,7 +14,9 @@ from alembic import command
 from fastapi.testclient import TestClient
 
 from cuarenta.server import create_app
-from cuarenta.server.profiles import (
+from cuarenta.server.edge.ratelimits import Limits
+from cuarenta.server.store import SCHEMA_REVISION, Store, alembic_config, hash_token
+from cuarenta.server.store.profiles import (
     MODEL,
     ProfileProblem,
     check_profile,
@@ -26,8 +28,6 @@ from cuarenta.server.profiles import (
     ratings_of,
     rename_profile,
 )
-from cuarenta.server.security import Limits
-from cuarenta.server.store import SCHEMA_REVISION, Store, alembic_config, hash_token
 
 WHEN = "2026-12-01T10:00:00Z"
 

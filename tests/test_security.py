@@ -34,22 +34,18 @@ from websockets.sync.client import connect
 from cuarenta.cli import app as cli_app
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
-from cuarenta.server.app import MAX_TOKENS, OPENAPI_URL, STATIC_DIR
-from cuarenta.server.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
-from cuarenta.server.security import (
+from cuarenta.server.edge.app import MAX_TOKENS, OPENAPI_URL, STATIC_DIR
+from cuarenta.server.edge.ratelimits import AddressLimiter, Limits, TokenBucket, client_key
+from cuarenta.server.edge.security import (
     MAX_BODY_BYTES,
     TOKEN_IN_ADDRESS,
     WS_MAX_FRAME_BYTES,
-    AddressLimiter,
-    Limits,
     Origins,
-    RedactTokens,
-    TokenBucket,
-    client_key,
     content_security_policy,
     normal_origin,
-    redact,
 )
+from cuarenta.server.ops.logs import RedactTokens, redact
+from cuarenta.server.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
 from support.served import Served, serve_process
 
 PING = {"v": 1, "type": "ping"}

@@ -27,9 +27,9 @@ from cuarenta.players.hints import seat_hints
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
 from cuarenta.server import create_app
 from cuarenta.server.authority.computer_names import NAMES
-from cuarenta.server.options import NAME_MAX_CHARS
+from cuarenta.server.authority.model import available_levels, mesa_seed
+from cuarenta.server.edge.options import NAME_MAX_CHARS
 from cuarenta.server.protocol import ERROR_CODES, ProtocolError, parse_client_message
-from cuarenta.server.rooms import available_levels, mesa_seed
 from cuarenta.server.store import SCHEMA_REVISION, Store, StoreError
 from support.app import Browser, bearer, new_room, running, seen_by_server, server_room
 from support.spy import Spy, check_all

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cuarenta.server import rooms as rooms_module
+from cuarenta.server.authority.pace import PACE_FACTORS
 from cuarenta.server.protocol import PACES, parse_client_message
-from cuarenta.server.rooms import PACE_FACTORS
 from support.app import Browser, new_room, running, server_room
 from support.spy import Spy, check_all
 
@@ -105,7 +104,7 @@ def test_a_change_of_pace_applies_to_the_computers_pause_under_way(
     data_dir: Path, spy: Spy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # normal is 1000 s, slow 2500 s: the computer waits for ever unless the faster pace cuts its pause
-    monkeypatch.setitem(rooms_module.PACE_FACTORS, "fast", 0.0)
+    monkeypatch.setitem(PACE_FACTORS, "fast", 0.0)
     with running(data_dir, bot_delay=1000) as client:
         made = computer_first(client)
         browser = Browser(client, spy)

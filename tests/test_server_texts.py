@@ -21,9 +21,9 @@ from cuarenta import OPTIONS, PRESET_NAMES, Game, Move, Rules, RulesError, catal
 from cuarenta.errors import render
 from cuarenta.i18n import Narrator
 from cuarenta.moves import parse_action
+from cuarenta.server.authority.model import Connection, Room, Seat, available_levels, mesa_seed
+from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import error_message
-from cuarenta.server.rooms import Connection, Room, Seat, available_levels, mesa_seed
-from cuarenta.server.security import Limits
 
 #: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
 pytestmark = pytest.mark.app(workers=0, limits=Limits())

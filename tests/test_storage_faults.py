@@ -27,8 +27,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from cuarenta.server.sqlite_files import marker_path, read_marker, wal_path
 from cuarenta.server.store import DB_NAME, Store, StoreGone
+from cuarenta.server.store.files import marker_path, read_marker, wal_path
 from support.app import bearer, running
 from support.ports import free_port
 from support.served import Served, program, serve_process

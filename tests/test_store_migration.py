@@ -24,9 +24,10 @@ from fastapi.testclient import TestClient
 
 from cuarenta import Game, GameRecord
 from cuarenta.server import create_app
-from cuarenta.server.rooms import RoomProblem, Rooms
-from cuarenta.server.security import Limits
+from cuarenta.server.authority.errors import RoomProblem
+from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.store import DB_NAME, SCHEMA_REVISION, USER_VERSION, Store
+from cuarenta.server.wiring import TableRooms as Rooms
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "v1_store.py"
 

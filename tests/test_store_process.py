@@ -14,7 +14,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cuarenta import Game, Rules
-from cuarenta.server.rooms import mesa_seed
+from cuarenta.server.authority.model import mesa_seed
 from cuarenta.server.store import DB_NAME, Store
 from support.served import serve_process
 

@@ -20,12 +20,15 @@ from fastapi.testclient import TestClient
 
 from cuarenta import Game, Rules
 from cuarenta.server import create_app
+from cuarenta.server.authority.core import room_status
+from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.eventview import engine_view
+from cuarenta.server.authority.model import Connection, Room, mesa_seed
+from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import parse_client_message
-from cuarenta.server.rooms import Connection, Room, RoomProblem, Rooms, mesa_seed, room_status
-from cuarenta.server.security import Limits
 from cuarenta.server.store import DB_NAME, Store, StoreError
 from cuarenta.server.thinking import make_thinking
+from cuarenta.server.wiring import TableRooms as Rooms
 
 #: what a resumed room must show exactly as before
 SAME = ("state", "mesa", "seat", "seats", "view", "legal", "hints", "status")

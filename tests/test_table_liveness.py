@@ -25,8 +25,8 @@ from cuarenta import Rules
 from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.requests import Join, Move
 from cuarenta.server.store import Store
-from cuarenta.server.tables import TableRooms
 from cuarenta.server.thinking import InlineThinking
+from cuarenta.server.wiring import TableRooms
 
 #: Loop turns a test lets the authority run before it says the table stands still (each turn lets the
 #: timers and the computers' task take a step; a computer move needs a handful).

@@ -18,8 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cuarenta.server.authority.computer_names import NAMES
+from cuarenta.server.authority.model import Room
 from cuarenta.server.protocol import ERROR_CODES
-from cuarenta.server.rooms import Room
 from support.app import bearer, running
 from support.spy import Spy, check_all
 from support.tables import Seat, new_table, play_out, room_of, rooms_of, take_seat
@@ -439,7 +439,7 @@ def test_a_seat_hop_before_the_start_learns_no_card_of_the_deal(
     waiting table is sent a card, and the table is dealt when it starts, from a seed chosen then: the
     hands a waiting table would have dealt are not the hands played."""
     from cuarenta.game import Game
-    from cuarenta.server.rooms import mesa_seed
+    from cuarenta.server.authority.model import mesa_seed
 
     with running(tmp_path) as client:
         people = [profile(client, name) for name in ("Ana", "Eva", "Beto", "Cleo")] if rated else []
@@ -487,7 +487,7 @@ def test_spectators_coming_and_going_are_told_as_a_count_not_one_message_each(
     """Issue 15: 300 spectators made every player receive 300 ``table`` messages. Spectators who come
     and go are told to the table as a count, at most once a second; a move's ``state`` is made once for
     all spectators who have seen the same events."""
-    from cuarenta.server.tables import WATCHERS_SECONDS
+    from cuarenta.server.authority.core import WATCHERS_SECONDS
 
     crowd = 30
     with running(tmp_path) as client:

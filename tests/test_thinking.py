@@ -32,9 +32,9 @@ from cuarenta import Game, Rules
 from cuarenta.players import dificil
 from cuarenta.players.dificil import Budget, DificilPlayer
 from cuarenta.players.normal import NormalPlayer
-from cuarenta.server.gcpolicy import GcPolicy
+from cuarenta.server.authority.model import Connection
+from cuarenta.server.ops.gcpolicy import GcPolicy
 from cuarenta.server.protocol import JoinMessage
-from cuarenta.server.rooms import Connection, Rooms
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import (
     THINK_SECONDS,
@@ -48,6 +48,7 @@ from cuarenta.server.thinking import (
     make_thinking,
     think_seconds,
 )
+from cuarenta.server.wiring import TableRooms as Rooms
 from support.ports import free_port
 from support.served import program
 

@@ -22,9 +22,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cuarenta.server import create_app
+from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.wire import BUFFER_EVENTS, EventBuffer, Frame
-from cuarenta.server.rooms import Connection, Room
-from cuarenta.server.security import Limits
+from cuarenta.server.edge.ratelimits import Limits
 from support.wire import Reducer, v1_states
 
 CARD = re.compile(r"[A2-7JQK][hsdc]")

@@ -16,9 +16,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from cuarenta.server import create_app
+from cuarenta.server.authority.model import Room
+from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import ERROR_CODES
-from cuarenta.server.rooms import Room
-from cuarenta.server.security import Limits
 from support.spy import Spy
 
 #: Browsers not closed yet (a failed test closes them before its server stops, or the server would wait).

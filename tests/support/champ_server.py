@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cuarenta.server.app import create_app
+from cuarenta.server.edge.app import create_app
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cuarenta import Game
-from cuarenta.server.rooms import Connection, Room
+from cuarenta.server.authority.model import Connection, Room
 
 CARD = re.compile(r"[A2-7JQK][hsdc]")
 

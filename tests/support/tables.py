@@ -14,9 +14,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from cuarenta.server.authority.model import Room
 from cuarenta.server.protocol import ERROR_CODES
-from cuarenta.server.rooms import Room
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.wiring import TableRooms
 from support.app import Browser
 
 

@@ -1,8 +1,8 @@
 """``cuarenta backup`` and ``cuarenta restore``: a copy of the SQLite store, taken while the server runs,
 and that copy put back (docs/storage.md "Backup and restore"). Registered in :mod:`cuarenta.cli.commands`.
 
-The work is :func:`cuarenta.server.backup.backup` and :func:`~cuarenta.server.backup.restore`; here are
-the options, the one-line answers and the exit codes (0 done, 1 refused or failed: ``Error: …``).
+The work is :func:`cuarenta.server.store.backup.backup` and :func:`~cuarenta.server.store.backup.restore`;
+here are the options, the one-line answers and the exit codes (0 done, 1 refused or failed: ``Error: …``).
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def backup_command(
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
 ) -> None:
     """Copy the saved games to OUT, safely while the server runs (SQLite's online backup)."""
-    from cuarenta.server.backup import POSTGRES_BACKUP, BackupError, backup
     from cuarenta.server.store import DB_NAME
+    from cuarenta.server.store.backup import POSTGRES_BACKUP, BackupError, backup
 
     if database is not None and not database.startswith("sqlite"):
         _refuse(POSTGRES_BACKUP)
@@ -73,7 +73,7 @@ def restore_command(
     ] = False,
 ) -> None:
     """Put a backup back as the database of DIR (checked first; never while a server runs on DIR)."""
-    from cuarenta.server.backup import BackupError, restore
+    from cuarenta.server.store.backup import BackupError, restore
 
     data_dir = data if data is not None else default_data_dir()
     try:

@@ -487,8 +487,8 @@ def serve_command(
     from cuarenta.server import create_app
     from cuarenta.server.edge.ratelimits import Limits
     from cuarenta.server.ops.gcpolicy import GcPolicy
-    from cuarenta.server.profiles import Established
     from cuarenta.server.store import StoreError
+    from cuarenta.server.store.profiles import Established
 
     raise_open_files(max_connections)
 

@@ -36,10 +36,10 @@ from cuarenta.errors import CuarentaError
 from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
 from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
+from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.authority.ports import FinishedRow, PlayingRow, RoomRow, hash_token
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
 from cuarenta.server.edge.statuses import default_code
-from cuarenta.server.names import NAME_MAX_CHARS, clean_name
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.core import Authority

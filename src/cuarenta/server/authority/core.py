@@ -80,7 +80,7 @@ from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.messages import SharedMessage
-from cuarenta.server.metrics import Metrics, Mover
+from cuarenta.server.ops.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
 
 log = logging.getLogger("cuarenta.server")
@@ -197,7 +197,7 @@ class Authority:
         self._from: dict[str, tuple[int, int]] = {}  #: room → (mesa, logged) before its last save
         #: rooms whose last write's outcome is unknown, each with the task that finds it out
         self._settling: dict[str, asyncio.Task[bool | None]] = {}
-        #: this process' Prometheus metrics (:mod:`cuarenta.server.metrics`); the gauges read the rooms
+        #: this process' Prometheus metrics (:mod:`cuarenta.server.ops.metrics`); the gauges read the rooms
         self.metrics = Metrics()
         self.metrics.watch(
             rooms_in_memory=self.in_memory,
@@ -1040,7 +1040,7 @@ class Authority:
             if room.table is not None:
                 s = room.seats[seat]
                 if room.table.rated and s.profile is not None and self.ratings is not None:
-                    try:  # the network a rated seat plays from (cuarenta.server.fairplay)
+                    try:  # the network a rated seat plays from (cuarenta.server.ratings.fairplay)
                         self.ratings.seen(s.profile, conn.address)
                     except StoreError:
                         log.exception("the network of profile %s could not be noted", s.profile)

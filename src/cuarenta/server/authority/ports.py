@@ -232,7 +232,7 @@ class StorePort(Protocol):
 
 
 class Ratings(Protocol):
-    """What a rated table tells the profiles (:class:`cuarenta.server.rating.StoreRatings`)."""
+    """What a rated table tells the profiles (:class:`cuarenta.server.ratings.rating.StoreRatings`)."""
 
     def seen(self, profile: str, address: str | None) -> None:
         """A rated seat's person plays from ``address`` (fair play notes its network)."""

@@ -41,7 +41,7 @@ from cuarenta.server.cluster.bus import (
 )
 from cuarenta.server.cluster.jobs import JobScheduler
 from cuarenta.server.store import Store
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.wiring import TableRooms
 
 
 class ClusterRooms(TableRooms):

@@ -64,7 +64,7 @@ from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.ports import StoreError, StorePort
 from cuarenta.server.authority.rows import read_room, room_from_row
-from cuarenta.server.metrics import PEER_KINDS, Metrics
+from cuarenta.server.ops.metrics import PEER_KINDS, Metrics
 from cuarenta.server.protocol import error_message
 
 if TYPE_CHECKING:

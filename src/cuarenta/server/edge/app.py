@@ -32,6 +32,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from cuarenta import __version__
 from cuarenta.offline.keeper import PackKeeper
 from cuarenta.offline.pack import default_pack_dir
+from cuarenta.server.authority.model import DEFAULT_MAX_ROOMS
 from cuarenta.server.championships import DEFAULT_MAX_PAIRS, Championships
 from cuarenta.server.edge import (
     championships,
@@ -55,11 +56,10 @@ from cuarenta.server.edge.records import MAX_TOKENS
 from cuarenta.server.edge.rooms import rules_of
 from cuarenta.server.edge.security import TOKEN_IN_ADDRESS, Origins, RequestGuard, SecurityHeaders
 from cuarenta.server.ops.health import INTEGRITY_SECONDS, Readiness
-from cuarenta.server.profiles import Established
-from cuarenta.server.rooms import DEFAULT_MAX_ROOMS
 from cuarenta.server.store import Store
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.store.profiles import Established
 from cuarenta.server.thinking import make_thinking
+from cuarenta.server.wiring import TableRooms
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -101,12 +101,12 @@ def create_app(
     0: in-process, on one thread — :mod:`cuarenta.server.thinking`).
     ``limits`` are the rate limits (default :class:`~cuarenta.server.edge.ratelimits.Limits`);
     ``allow_origins`` the browser origins besides the server's own that may open ``/ws`` (``cuarenta
-    serve --allow-origin``); ``max_rooms`` the
-    rooms kept in memory at most (default :data:`~cuarenta.server.rooms.DEFAULT_MAX_ROOMS`, docs/storage.md).
+    serve --allow-origin``); ``max_rooms`` the rooms kept in memory at most (default
+    :data:`~cuarenta.server.authority.model.DEFAULT_MAX_ROOMS`, docs/storage.md).
     With ``redis`` (a URL) the app is one node of a cluster named ``node`` (:mod:`cuarenta.server.cluster`,
     docs/scaling.md): ``database`` must then be a PostgreSQL URL, and computer moves are played by
     ``cuarenta worker`` processes. ``established`` says when a rating is on the leaderboard (default
-    :class:`~cuarenta.server.profiles.Established`: 5 rated mesas against 3 different opponents).
+    :class:`~cuarenta.server.store.profiles.Established`: 5 rated mesas against 3 different opponents).
     ``init`` and ``accept_lost_wal`` are for a SQLite file that is missing, empty, damaged or lost its
     WAL (``cuarenta serve --init``, ``--accept-lost-wal``; docs/storage.md "Storage faults"), which is
     otherwise refused with :class:`~cuarenta.server.store.StoreError`; ``integrity_seconds`` the

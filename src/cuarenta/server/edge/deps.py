@@ -41,10 +41,10 @@ from cuarenta.server.authority.errors import TableError
 from cuarenta.server.edge.ratelimits import AddressLimiter, GuessLimiter, GuessLimits, GuessTicket, Limits
 from cuarenta.server.edge.statuses import default_code, http_status
 from cuarenta.server.ops.logs import ThrottledLog
-from cuarenta.server.profiles import ProfileProblem
 from cuarenta.server.protocol import error_message
 from cuarenta.server.store import Store, StoreError, StoreUnknown, store_text, unavailable_text
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.store.profiles import ProfileProblem
+from cuarenta.server.wiring import TableRooms
 
 log = logging.getLogger("cuarenta.server")
 
@@ -289,7 +289,7 @@ async def limit_profile_creation(request: Request) -> None:
 def problem_status(problem: Problem) -> int:
     """The HTTP status of a domain refusal.
 
-    >>> from cuarenta.server.profiles import ProfileProblem
+    >>> from cuarenta.server.store.profiles import ProfileProblem
     >>> problem_status(ProfileProblem("bad_key", "no")), problem_status(TableError("unknown_room", "no"))
     (403, 404)
     """

@@ -33,8 +33,9 @@ from cuarenta.server.edge.deps import (
 )
 from cuarenta.server.edge.deps import profile_errors as _errors
 from cuarenta.server.edge.options import NAME_PATTERN
-from cuarenta.server.fairplay import note_address
-from cuarenta.server.profiles import (
+from cuarenta.server.ratings.fairplay import note_address
+from cuarenta.server.store import Store, StoreError
+from cuarenta.server.store.profiles import (
     MAX_GAMES,
     MODES,
     PROFILE_NAME_MAX_CHARS,
@@ -48,7 +49,6 @@ from cuarenta.server.profiles import (
     ratings_of,
     rename_profile,
 )
-from cuarenta.server.store import Store, StoreError
 
 #: At most this many profiles on the leaderboard.
 MAX_LEADERBOARD: Final = 100
@@ -173,7 +173,7 @@ def new_profile(body: ProfileName, request: Request, store: StoreDep) -> dict[st
 
 
 def _note(store: Store, request: Request, profile_id: str) -> None:
-    """Note the client's network for the profile (rated play, :mod:`cuarenta.server.fairplay`)."""
+    """Note the client's network for the profile (rated play, :mod:`cuarenta.server.ratings.fairplay`)."""
     try:
         note_address(store, profile_id, request.client.host if request.client else None)
     except StoreError:

@@ -1,6 +1,6 @@
 """The rate limits' arithmetic (docs/operations.md "Limits"): the settings, token buckets, and the key a
 client address is limited under. Standard library only: the per-address middleware of
-:mod:`cuarenta.server.edge.limits`, the socket loop, and :mod:`cuarenta.server.fairplay` (which keys a
+:mod:`cuarenta.server.edge.limits`, the socket loop, and :mod:`cuarenta.server.ratings.fairplay` (which keys a
 profile's networks the same way) all read these.
 
 >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)

@@ -24,14 +24,14 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.model import CLOSE_SOCKET, Connection, SharedMessage
 from cuarenta.server.edge.deps import rate_limited_frame, socket_error
 from cuarenta.server.edge.ratelimits import AddressLimiter, Limits, TokenBucket
 from cuarenta.server.edge.security import Origins
 from cuarenta.server.ops.logs import ThrottledLog
 from cuarenta.server.protocol import ProtocolError, parse_client_message, pong_message
-from cuarenta.server.rooms import CLOSE_SOCKET, Connection, SharedMessage
 from cuarenta.server.store import StoreError
-from cuarenta.server.tables import TableRooms
+from cuarenta.server.wiring import TableRooms
 
 log = logging.getLogger("cuarenta.server")
 

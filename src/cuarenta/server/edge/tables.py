@@ -27,7 +27,9 @@ from pydantic import (
 )
 
 from cuarenta.rules import PRESET_NAMES
+from cuarenta.server.authority.core import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX
 from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.model import available_levels
 from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import (
     OPTIONAL_SEAT_TOKEN,
@@ -42,11 +44,9 @@ from cuarenta.server.edge.deps import (
 from cuarenta.server.edge.options import NAME_MAX_CHARS, NAME_PATTERN, known_level
 from cuarenta.server.edge.ratelimits import GuessTicket
 from cuarenta.server.edge.rooms import RoomId, rules_for
-from cuarenta.server.fairplay import note_address
-from cuarenta.server.profiles import check_profile, clean_name
-from cuarenta.server.rooms import available_levels
+from cuarenta.server.ratings.fairplay import note_address
 from cuarenta.server.store import Store, StoreError
-from cuarenta.server.tables import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX
+from cuarenta.server.store.profiles import check_profile, clean_name
 
 log = logging.getLogger("cuarenta.server")
 router = APIRouter()
@@ -199,7 +199,7 @@ class Lobby(BaseModel):
 def profile_id(store: Store, proof: ProfileProof | None, request: Request) -> str | None:
     """The id of a profile whose key is right (a refused profile is answered 403 or 404), or ``None``
     without one; the client's network is noted for the profile
-    (:func:`cuarenta.server.fairplay.note_address`)."""
+    (:func:`cuarenta.server.ratings.fairplay.note_address`)."""
     if proof is None:
         return None
     found = check_profile(store, proof.id, proof.key).id

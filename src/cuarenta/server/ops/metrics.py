@@ -1,6 +1,6 @@
 """Prometheus metrics of one server process (docs/operations.md "Metrics").
 
-Every :class:`~cuarenta.server.rooms.Rooms` owns a :class:`Metrics` (``rooms.metrics``), and every
+Every :class:`~cuarenta.server.wiring.TableRooms` owns a :class:`Metrics` (``rooms.metrics``), and every
 :class:`Metrics` owns its own :class:`~prometheus_client.CollectorRegistry` — never the process-wide
 default one — so that a test, or a process, may make as many apps as it likes. ``GET /metrics`` serves
 :meth:`Metrics.render`.

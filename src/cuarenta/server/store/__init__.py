@@ -24,7 +24,7 @@ A room is stored as
 
 A move appends one row and updates the room's counters: its cost does not
 depend on the length of the mesa. The store knows nothing of the game: it keeps
-text and numbers, and :mod:`cuarenta.server.rooms` replays the log with the
+text and numbers, and the authority (:mod:`cuarenta.server.authority.rows`) replays the log with the
 engine to resume a room (docs/storage.md).
 
 The schema is made and upgraded by the Alembic migrations shipped in
@@ -38,8 +38,8 @@ The package's modules (docs/storage.md "The store's modules"):
 - :mod:`~cuarenta.server.store.schema`: the tables; :mod:`~cuarenta.server.store.rows`: the rows;
 - :mod:`~cuarenta.server.store.rooms`: rooms, seats, logs and the compare-and-set save (the write path);
 - :mod:`~cuarenta.server.store.finished`: finished mesas, statistics;
-- :mod:`~cuarenta.server.store.profiles`: profiles and ratings; :mod:`~cuarenta.server.store.stats`: a
-  browser's statistics from its finished mesas;
+- :mod:`~cuarenta.server.store.profiles`: profiles and ratings (a browser's statistics from its finished
+  mesas are :func:`cuarenta.server.answers.stats_of`, shared with the device);
 - :mod:`~cuarenta.server.store.database`: opening, transactions, faults;
   :mod:`~cuarenta.server.store.connect`: URLs, SQLite's engine and file guard;
   :mod:`~cuarenta.server.store.pgwatch`: PostgreSQL's bounded waits;

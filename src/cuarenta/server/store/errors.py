@@ -38,7 +38,7 @@ class WalLost(StoreError):
     (moves it acknowledged may be lost)."""
 
 
-#: The error each problem of :func:`cuarenta.server.sqlite_files.start_problem` raises.
+#: The error each problem of :func:`cuarenta.server.store.files.start_problem` raises.
 _START_ERRORS: Final[dict[str, type[StoreError]]] = {
     "missing": DatabaseMissing,
     "empty": DatabaseEmpty,

@@ -43,7 +43,7 @@ from typing import Any, Final, Literal
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from cuarenta.server.names import NAME_MAX_CHARS, clean_name
+from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.store import Store, StoreError, dumps, hash_token
 from cuarenta.server.store.schema import profiles_table, rated_mesas_table, ratings_table
 
@@ -158,7 +158,7 @@ class RatedGame:
     team: list[str]  #: the names of the player's team (the player first)
     opponents: list[str]
     change: int
-    unrated: str | None = None  #: why the mesa did not change the ratings (cuarenta.server.fairplay)
+    unrated: str | None = None  #: why the mesa did not change the ratings (cuarenta.server.ratings.fairplay)
 
 
 def now_text() -> str:
@@ -262,9 +262,9 @@ def rate_mesa(
 ) -> dict[str, int] | None:
     """Rate a finished mesa: each profile's change of displayed rating, or ``None`` if it was rated before.
 
-    With ``unrated`` (a reason of :data:`cuarenta.server.fairplay.UNRATED_REASONS`, which the tables code
-    asks :func:`cuarenta.server.fairplay.unrated_reason` for) the mesa is recorded as played but nobody's
-    rating moves: every change is 0.
+    With ``unrated`` (a reason of :data:`cuarenta.server.ratings.fairplay.UNRATED_REASONS`, which the tables
+    code asks :func:`cuarenta.server.ratings.fairplay.unrated_reason` for) the mesa is recorded as played but
+    nobody's rating moves: every change is 0.
 
     ``teams`` are the profile ids of team 0 and team 1 (one each: ``1v1``; two each: ``2v2``), ``winner``
     the team that won the mesa. One transaction: the ratings of every player and the ``rated_mesas`` row

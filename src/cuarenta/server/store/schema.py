@@ -132,8 +132,27 @@ rated_mesas_table: Final = sa.Table(
     sa.Column("teams", sa.Text, nullable=False),  #: JSON [[ids of team 0], [ids of team 1]]
     sa.Column("winner", sa.Integer, nullable=False),
     sa.Column("changes", sa.Text, nullable=False),  #: JSON {profile id: change of displayed rating}
-    #: why the mesa did not change the ratings (cuarenta.server.fairplay), NULL when it did (migration 0006)
+    #: why the mesa did not change the ratings (cuarenta.server.ratings.fairplay), NULL when it did
+    #: (migration 0006)
     sa.Column("unrated", sa.Text),
+)
+
+# -- fair play (migration 0006; cuarenta.server.ratings.fairplay) -------------------------------------------
+profile_addresses_table: Final = sa.Table(
+    "profile_addresses",
+    metadata,
+    sa.Column("profile", sa.Text, sa.ForeignKey("profiles.id"), primary_key=True),
+    sa.Column("address", sa.Text, primary_key=True),  #: a keyed hash of the client's network
+    sa.Column("first_seen", sa.Text, nullable=False),
+    sa.Column("last_seen", sa.Text, nullable=False),
+    sa.Index("profile_addresses_by_address", "address"),
+)
+
+settings_table: Final = sa.Table(
+    "settings",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
 )
 
 # -- championships (migration 0008; docs/championships.md "Running a championship") -------------------

@@ -118,7 +118,7 @@ class Resumed(_Message, tag="resumed"):
 
 class SharedMessage(dict[str, Any]):
     """A message queued for several sockets at once (the spectators of a table): encoded once, the first
-    time a socket sends it (:attr:`text`). (Version 1's; re-exported by :mod:`cuarenta.server.rooms`.)"""
+    time a socket sends it (:attr:`text`). (Version 1's.)"""
 
     __slots__ = ("_labelled", "_text")
 

@@ -17,6 +17,7 @@ Revises: 0001
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import sqlalchemy as sa
@@ -120,6 +121,17 @@ def _convert_saved_games(conn: sa.Connection) -> None:
         )
 
 
+def mesa_seed(room_seed: int | str, mesa: int) -> int:
+    """The seed of mesa ``mesa`` of a room, as the server derived it when this migration was written (a copy
+    of :func:`cuarenta.server.authority.model.mesa_seed`: a migration does not follow the server's code).
+
+    >>> mesa_seed(7, 1) == mesa_seed(7, 1) != mesa_seed(7, 2)
+    True
+    """
+    digest = hashlib.sha256(f"cuarenta-room/{room_seed}/mesa/{mesa}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def saved_actions(rules_json: str, seed_json: str, mesa: object, state: object, game_json: str) -> list[str]:
     """The actions of a room's saved game, checked as resuming the room will check them; ValueError if not.
 
@@ -129,7 +141,6 @@ def saved_actions(rules_json: str, seed_json: str, mesa: object, state: object, 
     """
     from cuarenta.game import Game
     from cuarenta.rules import Rules
-    from cuarenta.server.rooms import mesa_seed
 
     rules = Rules.from_dict(json.loads(rules_json))
     seed = json.loads(seed_json)

@@ -13,11 +13,11 @@ hand one of them every win. A finished mesa of a rated table therefore changes t
 
 Otherwise the mesa is recorded as unrated, with the reason (:data:`UNRATED_REASONS`), and nobody's rating
 moves. The leaderboard, besides, lists a profile only once its rating is established
-(:mod:`cuarenta.server.profiles`: enough rated mesas against enough different opponents).
+(:mod:`cuarenta.server.store.profiles`: enough rated mesas against enough different opponents).
 
 >>> import tempfile, pathlib
 >>> from cuarenta.server.store import Store
->>> from cuarenta.server.profiles import create_profile
+>>> from cuarenta.server.store.profiles import create_profile
 >>> with tempfile.TemporaryDirectory() as d:
 ...     store = Store.in_dir(pathlib.Path(d))
 ...     ana, _ = create_profile(store, "Ana")
@@ -44,9 +44,9 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-from cuarenta.server.profiles import rated_mesas_table
-from cuarenta.server.security import client_key
-from cuarenta.server.store import Store, StoreError, metadata
+from cuarenta.server.edge.ratelimits import client_key
+from cuarenta.server.store import Store, StoreError
+from cuarenta.server.store.schema import profile_addresses_table, rated_mesas_table, settings_table
 
 #: Opponents whose profiles were made or used from one network within this many days are not rated.
 SHARED_ADDRESS_DAYS: Final = 30
@@ -55,24 +55,6 @@ PAIR_MESAS_PER_DAY: Final = 3
 #: Why a finished mesa of a rated table did not change the ratings.
 UnratedReason = Literal["shared_address", "pair_limit"]
 UNRATED_REASONS: Final[tuple[UnratedReason, ...]] = ("shared_address", "pair_limit")
-
-# -- the tables (made by migration 0006; declared on the store's metadata, which a test compares) ---------
-profile_addresses_table: Final = sa.Table(
-    "profile_addresses",
-    metadata,
-    sa.Column("profile", sa.Text, sa.ForeignKey("profiles.id"), primary_key=True),
-    sa.Column("address", sa.Text, primary_key=True),  #: a keyed hash of the client's network
-    sa.Column("first_seen", sa.Text, nullable=False),
-    sa.Column("last_seen", sa.Text, nullable=False),
-    sa.Index("profile_addresses_by_address", "address"),
-)
-
-settings_table: Final = sa.Table(
-    "settings",
-    metadata,
-    sa.Column("name", sa.Text, primary_key=True),
-    sa.Column("value", sa.Text, nullable=False),
-)
 
 _salts: weakref.WeakKeyDictionary[Store, bytes] = weakref.WeakKeyDictionary()
 
@@ -86,8 +68,9 @@ def _parse(when: str) -> datetime.datetime:
 
 
 def address_digest(store: Store, host: str | None) -> str | None:
-    """The stored form of a client's network: an HMAC-SHA256 of :func:`~cuarenta.server.security.client_key`
-    under the database's ``address_salt`` (``None`` without an address)."""
+    """The stored form of a client's network: an HMAC-SHA256 of
+    :func:`~cuarenta.server.edge.ratelimits.client_key` under the database's ``address_salt`` (``None``
+    without an address)."""
     if not host:
         return None
     salt = _salts.get(store)

@@ -1,4 +1,5 @@
-"""The authority's ratings, kept in the store: profiles (:mod:`.profiles`), fair play (:mod:`.fairplay`).
+"""The authority's ratings, kept in the store: profiles (:mod:`cuarenta.server.store.profiles`), fair play
+(:mod:`cuarenta.server.ratings.fairplay`).
 
 A rated table's seat notes the network its person plays from when the seat's socket joins; each finished
 mesa of a rated table updates the ratings of its people — or is recorded unrated, with the reason.
@@ -10,8 +11,8 @@ import logging
 from typing import TYPE_CHECKING
 
 from cuarenta.server.authority.ports import FinishedRow, StoreError
-from cuarenta.server.fairplay import note_address, unrated_reason
-from cuarenta.server.profiles import ProfileProblem, rate_mesa
+from cuarenta.server.ratings.fairplay import note_address, unrated_reason
+from cuarenta.server.store.profiles import ProfileProblem, rate_mesa
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room
@@ -27,7 +28,7 @@ class StoreRatings:
         self.store = store
 
     def seen(self, profile: str, address: str | None) -> None:
-        """The network a rated seat plays from (:func:`~cuarenta.server.fairplay.note_address`)."""
+        """The network a rated seat plays from (:func:`~cuarenta.server.ratings.fairplay.note_address`)."""
         note_address(self.store, profile, address)
 
     def finished(self, room: Room, row: FinishedRow) -> None:

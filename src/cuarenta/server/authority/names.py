@@ -25,11 +25,11 @@ names of people who write in it (docs/tables.md, "Names").
 >>> clean_name("\\u200b\\u3164")
 Traceback (most recent call last):
 ...
-cuarenta.server.names.BadName: the name has nothing visible: only spaces or invisible characters
+cuarenta.server.authority.names.BadName: the name has nothing visible: only spaces or invisible characters
 >>> clean_name("Ana\\u202ellebA")
 Traceback (most recent call last):
 ...
-cuarenta.server.names.BadName: the name may not hold direction controls (U+202E at 3)
+cuarenta.server.authority.names.BadName: the name may not hold direction controls (U+202E at 3)
 
 :data:`NAME_PATTERN` says the same in the OpenAPI schema's ``pattern`` (what is refused, and that a name
 needs one visible character), so a client can check a name before sending it.
@@ -153,7 +153,7 @@ def clean_name(name: str, *, empty_ok: bool = False) -> str:
     >>> clean_name("Ana\\u0085")
     Traceback (most recent call last):
     ...
-    cuarenta.server.names.BadName: the name may not hold control characters (U+0085 at 3)
+    cuarenta.server.authority.names.BadName: the name may not hold control characters (U+0085 at 3)
     """
     if not isinstance(name, str):
         raise BadName(f"a name is text, not {type(name).__name__}")

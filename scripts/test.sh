@@ -35,7 +35,8 @@ echo "== mypy"; .venv/bin/mypy
 echo "== pytest"; .venv/bin/pytest -n 2 --durations=25 --hypothesis-profile=ci
 if [ -d e2e ]; then
   echo "== browser packages"; .venv/bin/python scripts/browser_packages.py  # axe-core, pinned (scripts/browser-packages.json)
-  # the browser tests on two workers too, a test file per worker (each worker its own server and
-  # Chromium): 11 min 42 s against 16 min 12 s on one (2026-12-03, the 2-core dev machine)
-  echo "== pytest (browser)"; .venv/bin/pytest e2e -n 2 --dist loadfile --durations=15
+  # the browser tests on three workers, a test file per worker (each worker its own server and
+  # Chromium): they wait on the page's pauses and the server more than they compute, so a third worker
+  # fits on two cores (docs/performance.md "The test suite's time")
+  echo "== pytest (browser)"; .venv/bin/pytest e2e -n 3 --dist loadfile --durations=15
 fi

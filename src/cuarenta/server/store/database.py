@@ -40,7 +40,6 @@ from cuarenta.server.store.errors import (
 )
 from cuarenta.server.store.migrate import migrate
 from cuarenta.server.store.pgwatch import bounded_engine
-from cuarenta.server.store.pgwriter import BrokenWrite, PgWriter
 from cuarenta.server.store.writer import SqliteWriter
 
 log = logging.getLogger("cuarenta.server")
@@ -82,8 +81,6 @@ class Database:
         self._guard: FileGuard | None = None
         #: SQLite file only: the store's own connection for a move's save (:meth:`_sqlite_write`)
         self._writer: SqliteWriter | None = None
-        #: PostgreSQL through psycopg: the store's own connection for a move's save (:meth:`_pg_save`)
-        self._pg_writer: PgWriter | None = None
         #: where ``init`` moved a damaged, empty or stale database aside, if it did
         self.moved_aside: Path | None = None
         #: a read or write found the file damaged since the last :meth:`quick_check` (``/readyz`` then
@@ -121,8 +118,6 @@ class Database:
             raise
         if self.sqlite and self.path is not None:
             self._open_guard(fresh)
-        elif self.url.get_backend_name() == "postgresql" and self.url.get_driver_name() == "psycopg":
-            self._pg_writer = PgWriter(self.engine)
 
     # -- SQLite only: the file, its marker and its identity (docs/storage.md "Storage faults") -------------
     def _check_file(self, *, init: bool, accept_lost_wal: bool) -> str:
@@ -325,8 +320,6 @@ class Database:
         """
         guard = self._guard
         if guard is None:
-            if self._pg_writer is not None:
-                self._pg_writer.close()
             self.engine.dispose()
             return
         if self._writer is not None:
@@ -372,33 +365,6 @@ class Database:
                         raise self._unknown(exc, what, session) from None
                     raise
         except sa.exc.SQLAlchemyError as exc:
-            raise self._write_failure(exc, what) from None
-
-    def _pg_save(
-        self, what: str, sql: str, params: dict[str, Any], *, again: bool, applied: Callable[[Any], bool]
-    ) -> tuple[Any, ...]:
-        """:meth:`_run_statement` for a move's save on the store's own psycopg connection
-        (:class:`~cuarenta.server.store.pgwriter.PgWriter`: one round trip, no ping; with ``again``, a
-        compare-and-set, sent once more if its connection broke, and ``applied`` says if that wrote).
-        The same failures: :class:`StoreUnknown` when the outcome is not known, else :class:`StoreError`
-        with nothing applied."""
-        writer = self._pg_writer
-        if writer is None:
-            return tuple(self._run_statement(what, sql, params))
-        import psycopg
-
-        try:
-            return writer.save(sql, params, again=again, applied=applied)
-        except BrokenWrite as broken:
-            session = broken.session
-            raise StoreUnknown(
-                f"{what}: the connection to the database was lost while the database had the write, so it "
-                f"may or may not have been made: {broken.cause}",
-                finish=None if session is None else functools.partial(self.end_session, *session),
-            ) from None
-        except psycopg.IntegrityError as exc:
-            raise StoreError(f"the database refused {what}: {exc}") from None
-        except (psycopg.Error, sa.exc.SQLAlchemyError) as exc:
             raise self._write_failure(exc, what) from None
 
     # -- a write whose outcome is unknown (PostgreSQL: the connection lost while the database had it) -------

@@ -345,18 +345,12 @@ def _save_room_pg(self: Database, room_id: str, updated: str, mesa: int, state: 
         params[f"p{i}"] = a.seq - 1 if a.seq > 1 else None
         params[f"a{i}"] = a.action
         params[f"t{i}"] = a.at
-    written, _logged, found = self._pg_save(
-        f"saving room {room_id}",
-        pg_save(version is not None, len(actions)),
-        params,
-        again=version is not None,  # a compare-and-set: sent again after a broken connection, written once
-        applied=lambda row: row[0] is not None,
-    )
-    if written is not None:
+    row = self._run_statement(f"saving room {room_id}", pg_save(version is not None, len(actions)), params)
+    if row.written is not None:
         return
-    if found is None:
+    if row.found is None:
         raise StoreError(f"there is no room {room_id!r} to save")
-    raise StoreConflict(_conflict(room_id, int(found), version))
+    raise StoreConflict(_conflict(room_id, int(row.found), version))
 
 
 def _conflict(room_id: str, found: int, version: int | None) -> str:

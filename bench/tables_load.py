@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -274,6 +275,15 @@ async def drive(
     start = time.monotonic() + args.warmup
     end = start + args.seconds
     await asyncio.sleep(max(0.0, start - time.monotonic()))
+    frozen = not getattr(args, "driver_gc", False)  # bench/cluster_load.py has no such option
+    if frozen:
+        # the driver's own long-lived objects (4,000 sockets' tasks and buffers at 1,000 tables) out of its
+        # collector's reach, as the server's gcpolicy does: its full collections paused it for seconds,
+        # and a paused driver offers fewer moves and times the server's answers late
+        gc.collect()
+        gc.freeze()
+    pauses = DriverPauses()
+    gc.callbacks.append(pauses.callback)
     tally.start, tally.end = start, end
     components = components or {}
     load_before = os.getloadavg()
@@ -282,6 +292,7 @@ async def drive(
     await asyncio.sleep(max(0.0, end - time.monotonic()))
     spent_after = {name: tree_cpu_seconds(pids) for name, pids in components.items()}
     after = cpu_sample(pid if pid is not None else os.getpid())
+    gc.callbacks.remove(pauses.callback)
     load_after = os.getloadavg()
     stop.set()
     for task in tasks:
@@ -315,6 +326,12 @@ async def drive(
         figures["server_cpu_ms_per_move"] = round(1000 * (after.server - before.server) / max(1, moved), 2)
         figures["server_rss_mb"] = rss_mb(pid)
     figures["driver_cpu_pct"] = round(100 * (after.me - before.me) / wall, 1)
+    figures["driver_gc"] = {
+        "frozen": frozen,
+        "collections": pauses.count,
+        "total_ms": round(1000 * pauses.total, 1),
+        "longest_ms": round(1000 * pauses.longest, 1),
+    }
     if components:
         figures["acknowledged_moves"] = acknowledged
         figures["components"] = component_figures(components, spent_before, spent_after, wall, acknowledged)
@@ -327,6 +344,25 @@ async def drive(
         figures["loadavg_after"] = [round(x, 2) for x in load_after]
     figures["window"] = (start, end)
     return figures
+
+
+class DriverPauses:
+    """The driver's own garbage collections in the window (a ``gc.callbacks`` entry): how many, how long."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.longest = 0.0
+        self._began = 0.0
+
+    def callback(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        spent = time.perf_counter() - self._began
+        self.count += 1
+        self.total += spent
+        self.longest = max(self.longest, spent)
 
 
 def slow_by_second(tally: Tally, start: float, end: float) -> list[int]:
@@ -371,6 +407,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=0, help="--workers of the server (0: no computer)")
     parser.add_argument("--serve-arg", action="append", default=[], help="another option for cuarenta serve")
     parser.add_argument("--gc-trace", action="store_true", help="trace the server's garbage collections")
+    parser.add_argument(
+        "--driver-gc",
+        action="store_true",
+        help="leave the driver's own collector as Python has it (default: freeze its objects after the "
+        "warm-up, so that its pauses do not delay the moves it offers and the answers it times)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the people's choices")
     parser.add_argument(
         "--settle", type=float, default=1.0, help="seconds after the window before counting lost moves (1)"

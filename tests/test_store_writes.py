@@ -79,30 +79,42 @@ def stored(store: Store, room_id: str) -> tuple[Any, ...]:
 def test_a_move_is_one_statement_on_postgresql_and_one_transaction_on_sqlite(store: Store) -> None:
     """On PostgreSQL the compare-and-set, the log row and the room's counters go in one statement (one
     round trip, its own transaction); on SQLite, one transaction of an UPDATE and an INSERT (what
-    ``sqlite3`` itself ran, from its trace)."""
+    ``sqlite3`` itself ran, from its trace) on the store's own connection, SQLAlchemy's engine not used."""
     store.insert_room(a_room("r1"))
+    move(store, "r1", [1], state=1, version=0)  # the writer's connection is made
     sent: list[str] = []
+    engine_calls: list[str] = []
 
     def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
         sent.append(statement)
 
-    def trace(dbapi_connection: Any, *_rest: Any) -> None:
-        dbapi_connection.set_trace_callback(sent.append)
+    def checkout(*_args: Any) -> None:
+        engine_calls.append("checkout")
 
-    event, listener = ("checkout", trace) if store.sqlite else ("before_cursor_execute", note)
-    sa.event.listen(store.engine, event, listener)
+    sa.event.listen(store.engine, "before_cursor_execute", note)
+    sa.event.listen(store.engine, "checkout", checkout)
     try:
-        move(store, "r1", [1], state=1, version=0)
+        if store.sqlite:
+            assert store._writer is not None
+            store._writer.connection().set_trace_callback(sent.append)
+            try:
+                move(store, "r1", [2], state=2, version=1)
+            finally:
+                store._writer.connection().set_trace_callback(None)
+        else:
+            move(store, "r1", [2], state=2, version=1)
     finally:
-        sa.event.remove(store.engine, event, listener)
+        sa.event.remove(store.engine, "before_cursor_execute", note)
+        sa.event.remove(store.engine, "checkout", checkout)
     if store.sqlite:
         assert [" ".join(s.split()[:2]) for s in sent] == [
             "BEGIN IMMEDIATE", "UPDATE rooms", "INSERT INTO", "COMMIT"
         ], sent  # fmt: skip
+        assert engine_calls == []
     else:
         assert len(sent) == 1, sent
         assert sent[0].startswith("WITH moved AS (UPDATE rooms") and "INSERT INTO actions" in sent[0]
-    assert stored(store, "r1") == (1, 1, WHEN, "playing", [(1, "a1")])
+    assert stored(store, "r1") == (2, 2, WHEN, "playing", [(1, "a1"), (2, "a2")])
 
 
 @settings(

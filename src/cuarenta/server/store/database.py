@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Final, Self
+from typing import Any, Final, Self, cast
 
 import sqlalchemy as sa
 from alembic.runtime.migration import MigrationContext
@@ -40,6 +40,7 @@ from cuarenta.server.store.errors import (
 )
 from cuarenta.server.store.migrate import migrate
 from cuarenta.server.store.pgwatch import bounded_engine
+from cuarenta.server.store.writer import SqliteWriter
 
 log = logging.getLogger("cuarenta.server")
 
@@ -78,6 +79,8 @@ class Database:
         self._where = where
         #: SQLite file only: its marker and identity (docs/storage.md "Storage faults")
         self._guard: FileGuard | None = None
+        #: SQLite file only: the store's own connection for a move's save (:meth:`_sqlite_write`)
+        self._writer: SqliteWriter | None = None
         #: where ``init`` moved a damaged, empty or stale database aside, if it did
         self.moved_aside: Path | None = None
         #: a read or write found the file damaged since the last :meth:`quick_check` (``/readyz`` then
@@ -152,7 +155,9 @@ class Database:
             self.engine.dispose()
             raise StoreError(f"cannot write the marker beside {self.path}: {exc}") from None
         self._guard = guard
-        weakref.finalize(self, guard.release, self.engine)  # a store never closed still marks its close
+        self._writer = SqliteWriter(self.path)
+        # a store never closed still marks its close
+        weakref.finalize(self, _release, guard, self.engine, self._writer)
 
     def file_problem(self) -> str | None:
         """SQLite file only: why the file at the store's path is no longer the one it opened (deleted,
@@ -230,6 +235,36 @@ class Database:
             self._gone()
 
     @contextmanager
+    def _sqlite_write(self) -> Iterator[sqlite3.Connection]:
+        """SQLite file only: a write transaction on the store's own ``sqlite3`` connection
+        (:class:`~cuarenta.server.store.writer.SqliteWriter`: no SQLAlchemy around it), with the same file
+        checks as :meth:`_write` before and after."""
+        guard, writer = self._guard, self._writer
+        assert guard is not None and writer is not None
+        self._gone()
+        if not guard.marked_open:
+            guard.mark_open()  # the first write after close(): a crash from now on leaves the WAL
+        with writer.transaction() as db:
+            yield db
+        if self.file_problem() is not None:
+            self._gone()
+
+    def _run_sqlite_write(self, what: str, write: Callable[[sqlite3.Connection], None]) -> None:
+        """:meth:`_run_write` for a write on the store's own ``sqlite3`` connection (:meth:`_sqlite_write`);
+        a store without one (SQLite in memory) runs it through the engine's connection."""
+        try:
+            if self._writer is None:
+                with self._write() as conn:
+                    write(cast(sqlite3.Connection, conn.connection.dbapi_connection))
+            else:
+                with self._sqlite_write() as db:
+                    write(db)
+        except StoreError:
+            raise
+        except (sa.exc.SQLAlchemyError, sqlite3.Error) as exc:
+            raise self._write_failure(exc, what) from None
+
+    @contextmanager
     def _read(self, what: str) -> Iterator[sa.Connection]:
         """A connection for reading; a failure is :class:`StoreCorrupt` (damaged file or row) or
         :class:`StoreError` (:func:`store_failure`), never the driver's own error."""
@@ -287,12 +322,14 @@ class Database:
         if guard is None:
             self.engine.dispose()
             return
+        if self._writer is not None:
+            self._writer.close()  # its transactions are all committed: the checkpoint below sees them
         try:
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         except sa.exc.SQLAlchemyError as exc:
             log.warning("the checkpoint of %s at close failed: %s", self._where, getattr(exc, "orig", exc))
-        guard.release(self.engine)
+        _release(guard, self.engine, self._writer)
 
     def _run_write(self, what: str, write: Callable[[sa.Connection], None]) -> None:
         """Run ``write`` in one write transaction (:meth:`_write`); a failure is a :class:`StoreError`
@@ -385,6 +422,14 @@ class Database:
         failure = store_failure(exc, what)
         self.damage_seen = self.damage_seen or isinstance(failure, StoreCorrupt)
         return failure
+
+
+def _release(guard: FileGuard, engine: sa.Engine, writer: SqliteWriter | None) -> None:
+    """Close a SQLite store's connections, its own writer's first, then mark the file closed
+    (:meth:`FileGuard.release`)."""
+    if writer is not None:
+        writer.close()
+    guard.release(engine)
 
 
 __all__ = ["END_GRACE_SECONDS", "END_POLL_SECONDS", "END_SECONDS", "GONE_ADVICE", "PING_SECONDS", "Database"]

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import functools
+import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -26,7 +27,14 @@ import sqlalchemy as sa
 from cuarenta.server.store.errors import StoreConflict, StoreError
 from cuarenta.server.store.finished import finished_values
 from cuarenta.server.store.rows import ActionRow, FinishedRow, RoomRow, SeatRow
-from cuarenta.server.store.schema import actions_table, finished_table, legacy_table, rooms_table, seats_table
+from cuarenta.server.store.schema import (
+    FINISHED_COLUMNS,
+    actions_table,
+    finished_table,
+    legacy_table,
+    rooms_table,
+    seats_table,
+)
 
 if TYPE_CHECKING:
     from cuarenta.server.store.database import Database
@@ -203,18 +211,22 @@ SQLITE_UPDATE: Final = (
 )
 SQLITE_UPDATE_CAS: Final = SQLITE_UPDATE + " AND version = ?"
 SQLITE_INSERT: Final = "INSERT INTO actions (room, mesa, seq, prev, action, at) VALUES (?, ?, ?, ?, ?, ?)"
+SQLITE_VERSION: Final = "SELECT version FROM rooms WHERE id = ?"
+SQLITE_INSERT_FINISHED: Final = (
+    f"INSERT INTO finished ({', '.join(FINISHED_COLUMNS)})"
+    f" VALUES ({', '.join(':' + name for name in FINISHED_COLUMNS)})"
+)
 
 
 def _save_room_sqlite(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
                       status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
                       version: int | None) -> None:  # fmt: skip
-    """:func:`save_room` on SQLite: one transaction (``BEGIN IMMEDIATE``, the file checks of
-    :meth:`~cuarenta.server.store.database.Database._write`), its statements given to ``sqlite3`` directly
-    — SQLAlchemy's statement handling was half of a move's write (docs/performance.md)."""
+    """:func:`save_room` on SQLite: one transaction on the store's own ``sqlite3`` connection
+    (:meth:`~cuarenta.server.store.database.Database._sqlite_write`: ``BEGIN IMMEDIATE``, the file checks),
+    its statements given to it as they are — SQLAlchemy's statement handling, then its connection and
+    transaction, were most of a move's write (docs/performance.md)."""
 
-    def write(conn: sa.Connection) -> None:
-        db = conn.connection.dbapi_connection
-        assert db is not None
+    def write(db: sqlite3.Connection) -> None:
         if version is None:
             changed = db.execute(SQLITE_UPDATE, (updated, mesa, state, mesa_state, status, room_id))
         else:
@@ -222,22 +234,26 @@ def _save_room_sqlite(self: Database, room_id: str, updated: str, mesa: int, sta
                 SQLITE_UPDATE_CAS, (updated, mesa, state, mesa_state, status, room_id, version)
             )
         if changed.rowcount != 1:
-            _no_room(conn, room_id, version)
+            found = db.execute(SQLITE_VERSION, (room_id,)).fetchone()
+            if found is None:
+                raise StoreError(f"there is no room {room_id!r} to save")
+            raise StoreConflict(_conflict(room_id, int(found[0]), version))
         if actions:
             db.executemany(
                 SQLITE_INSERT,
                 [(a.room, a.mesa, a.seq, a.seq - 1 if a.seq > 1 else None, a.action, a.at) for a in actions],
             )
         if finished:
-            conn.execute(finished_table.insert(), [finished_values(f) for f in finished])
+            db.executemany(SQLITE_INSERT_FINISHED, [finished_values(f) for f in finished])
 
-    self._run_write(f"saving room {room_id}", write)
+    self._run_sqlite_write(f"saving room {room_id}", write)
 
 
 def _save_room_tx(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
                   status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
                   version: int | None) -> None:  # fmt: skip
-    """:func:`save_room` as a transaction of several statements (SQLite; PostgreSQL with finished rows)."""
+    """:func:`save_room` as a transaction of several statements (PostgreSQL with finished rows; a database
+    that is neither SQLite nor PostgreSQL)."""
 
     def write(conn: sa.Connection) -> None:
         values = {

@@ -1,4 +1,5 @@
-"""SQLite file: the store's own connection for the writes of a move (docs/performance.md "The move's cost").
+"""SQLite file: the store's own connection for the writes of a move (docs/performance.md "Issue 26: the
+move's save on the store's own connection").
 
 A move's save (:func:`cuarenta.server.store.rooms.save_room`) is the server's most frequent write, made on
 the event loop. Through SQLAlchemy it cost about seven times its two statements (the pool's checkout, the

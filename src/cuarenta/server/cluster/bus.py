@@ -576,7 +576,7 @@ class RedisBus:
                 await asyncio.sleep(RETRY_SECONDS)
             finally:
                 with contextlib.suppress(RedisError, OSError, RuntimeError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         kind = _text(message.get("type"))

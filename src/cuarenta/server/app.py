@@ -7,18 +7,8 @@ instead (CHANGELOG.md, issue 26).
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
+from cuarenta._moved import moved
 
-warnings.warn(
-    "cuarenta.server.app moved to cuarenta.server.edge.app; import create_app from cuarenta.server"
-    " (the old name will go in a later version)",
-    DeprecationWarning,
-    stacklevel=2,
+__getattr__ = moved(
+    "cuarenta.server.app", "cuarenta.server.edge.app", "import create_app from cuarenta.server"
 )
-_new = importlib.import_module("cuarenta.server.edge.app")
-
-
-def __getattr__(name: str) -> Any:
-    return getattr(_new, name)

@@ -25,6 +25,22 @@ DB_NAME: Final = "cuarenta.sqlite3"
 MIN_SQLITE: Final = (3, 35, 0)
 
 
+#: What every SQLite connection of the store runs first: foreign keys enforced, the WAL, and ``NORMAL``
+#: syncing (safe with the WAL: a crash loses no committed transaction, a power cut at most the last few).
+SQLITE_PRAGMAS: Final = ("PRAGMA foreign_keys=ON", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
+
+
+def configure_sqlite(dbapi_connection: Any) -> None:
+    """Run :data:`SQLITE_PRAGMAS` on a new ``sqlite3`` connection (the engine's and the store's own
+    writer's, :mod:`cuarenta.server.store.writer`)."""
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
+    finally:
+        cursor.close()
+
+
 def sqlite_engine(url: sa.URL) -> sa.Engine:
     """SQLite only: an engine whose transactions really are transactions (DDL included), with WAL and
     foreign keys on every connection.
@@ -39,13 +55,7 @@ def sqlite_engine(url: sa.URL) -> sa.Engine:
     @sa.event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # the driver sends no BEGIN; SQLAlchemy does (below)
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-        finally:
-            cursor.close()
+        configure_sqlite(dbapi_connection)
 
     @sa.event.listens_for(engine, "begin")
     def _begin(conn: sa.Connection) -> None:
@@ -135,7 +145,9 @@ class FileGuard:
 __all__ = [
     "DB_NAME",
     "MIN_SQLITE",
+    "SQLITE_PRAGMAS",
     "FileGuard",
+    "configure_sqlite",
     "database_url",
     "sqlite_engine",
     "sqlite_file",

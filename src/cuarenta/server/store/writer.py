@@ -30,6 +30,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
+from cuarenta.server.store.connect import configure_sqlite
+
 #: Seconds a write waits for SQLite's write lock held by another connection (``sqlite3``'s and
 #: SQLAlchemy's default: the store's other connections wait as long).
 BUSY_SECONDS: Final = 5.0
@@ -58,9 +60,7 @@ class SqliteWriter:
                 self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
             )
             try:
-                db.execute("PRAGMA foreign_keys=ON")
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
+                configure_sqlite(db)  # as every connection of the store
             except BaseException:
                 db.close()
                 raise

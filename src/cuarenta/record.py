@@ -742,6 +742,19 @@ def _check_result(
     return result, chicas, score
 
 
+@dataclass(frozen=True)
+class _Stated:
+    """What a record says of its end (Result, Chicas, Score), and where it says it.
+
+    ``known`` is false when the result could not be read (lenient): the replay's is taken then."""
+
+    result: int | None
+    known: bool
+    chicas: tuple[int, int] | None
+    score: tuple[int, int] | None
+    where: Mapping[str, str]
+
+
 def _finish(
     reader: _Reader,
     *,
@@ -751,15 +764,14 @@ def _finish(
     headers: list[tuple[str, str]],
     start: dict[str, Any] | None,
     actions: list[tuple[str, str | None]],
-    result: int | None,
-    result_known: bool,
-    chicas: tuple[int, int] | None,
-    score: tuple[int, int] | None,
-    where: Mapping[str, str],
+    stated: _Stated,
 ) -> GameRecord:
+    """Replay the actions and build the record, its stated end checked against the replay."""
     game, done = _play(reader, rules, seed, start, actions)
-    if result_known:
-        result, chicas, score = _check_result(reader, game, result, chicas, score, where)
+    if stated.known:
+        result, chicas, score = _check_result(
+            reader, game, stated.result, stated.chicas, stated.score, stated.where
+        )
     else:  # lenient, without a readable result: take the replay's
         result = None if game.outcome is None else game.outcome.winner
         chicas, score = game.chicas, game.score
@@ -874,102 +886,118 @@ def _group_actions(tokens: list[tuple[str, int]]) -> list[tuple[str, str | None]
     return out
 
 
-def _read_text(text: str, reader: _Reader) -> GameRecord:
-    if not isinstance(text, str):
-        reader.fatal(f"a record must be text, not {type(text).__name__}")
-    s = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    if not s.strip():
-        reader.fatal("the record is empty")
-    if s.lstrip().startswith('{"'):
-        reader.fatal("this looks like the JSON form of a record: read it with GameRecord.from_json")
-    tags, tokens = _tokens(s, reader)
-    where: dict[str, str] = {}
-    values: dict[str, str] = {}
-    options: list[tuple[str, int]] = []
-    seat_tags: list[tuple[int, str, int]] = []
-    headers: list[tuple[str, str]] = []
+@dataclass
+class _TextTags:
+    """The tags of a text record, sorted: the reserved ones by name (and the line each is on), the
+    ``Option`` tags, the ``SeatN`` tags and the free headers, in the order they came."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)
+    options: list[tuple[str, int]] = field(default_factory=list)
+    seats: list[tuple[int, str, int]] = field(default_factory=list)
+    headers: list[tuple[str, str]] = field(default_factory=list)
+
+    def given(self, name: str) -> bool:
+        """Whether a tag of this name (other than ``Option``) was already read."""
+        return (
+            name in self.values
+            or any(h == name for h, _ in self.headers)
+            or any(f"Seat{s}" == name for s, _, _ in self.seats)
+        )
+
+
+def _sort_tags(tags: list[tuple[str, str, int]], reader: _Reader) -> _TextTags:
+    """Sort the tags (name, value, line) into a :class:`_TextTags`; a repeated or bad header is an error."""
+    out = _TextTags()
     for name, value, line in tags:
         loc = f"line {line}"
         if name == "Option":
-            options.append((value, line))
+            out.options.append((value, line))
             continue
-        if (
-            name in values
-            or any(h == name for h, _ in headers)
-            or any(f"Seat{s}" == name for s, _, _ in seat_tags)
-        ):
+        if out.given(name):
             reader.error(f"tag [{clip(name)}] is given twice", loc)
             continue
         seat = _SEAT_TAG.fullmatch(name)
         if seat:
-            seat_tags.append((int(seat.group(1)), value, line))
+            out.seats.append((int(seat.group(1)), value, line))
         elif name in RESERVED_TAGS:
-            values[name] = value
-            where[name.lower()] = loc
+            out.values[name] = value
+            out.where[name.lower()] = loc
         else:
             try:
                 _check_header(name, value)
             except ValueError as exc:
                 reader.error(str(exc), loc)
                 continue
-            headers.append((name, value))
+            out.headers.append((name, value))
+    return out
 
-    # Format and version: without them nothing else can be trusted.
-    record_version = FORMAT_VERSION
-    fmt = values.get("Format")
+
+def _text_version(tags: _TextTags, reader: _Reader) -> int:
+    """The record's format version, from ``[Format]``: without it nothing else can be trusted."""
+    fmt = tags.values.get("Format")
     if fmt is None:
         reader.error(f'no [Format "{FORMAT_NAME} {FORMAT_VERSION}"] tag: is this a Cuarenta record?')
-    else:
-        name, _, version = fmt.strip().partition(" ")
-        loc = where["format"]
-        if name != FORMAT_NAME:
-            reader.fatal(
-                f"Format {brief(fmt)} is not a Cuarenta record: expected '{FORMAT_NAME} {FORMAT_VERSION}'",
-                loc,
-            )
-        if not _SMALL_NUMBER.fullmatch(version.strip()):
-            reader.fatal(
-                f"Format {brief(fmt)}: the version must be a number, like '{FORMAT_NAME} {FORMAT_VERSION}'",
-                loc,
-            )
-        if int(version) not in READ_VERSIONS:
-            reader.fatal(
-                f"record format version {int(version)} is not supported "
-                f"(this reader knows versions {', '.join(map(str, READ_VERSIONS))})",
-                loc,
-            )
-        record_version = int(version)
+        return FORMAT_VERSION
+    name, _, version = fmt.strip().partition(" ")
+    loc = tags.where["format"]
+    if name != FORMAT_NAME:
+        reader.fatal(
+            f"Format {brief(fmt)} is not a Cuarenta record: expected '{FORMAT_NAME} {FORMAT_VERSION}'",
+            loc,
+        )
+    if not _SMALL_NUMBER.fullmatch(version.strip()):
+        reader.fatal(
+            f"Format {brief(fmt)}: the version must be a number, like '{FORMAT_NAME} {FORMAT_VERSION}'",
+            loc,
+        )
+    if int(version) not in READ_VERSIONS:
+        reader.fatal(
+            f"record format version {int(version)} is not supported "
+            f"(this reader knows versions {', '.join(map(str, READ_VERSIONS))})",
+            loc,
+        )
+    return int(version)
 
-    # Players, rules and options.
-    players_text = values.get("Players")
-    players: int | None = None
+
+def _text_players(tags: _TextTags, reader: _Reader) -> int:
+    """The number of players, from ``[Players]`` (lenient: guessed from the preset or the seats)."""
+    players_text = tags.values.get("Players")
     if players_text is None:
         reader.error('no [Players "2"] or [Players "4"] tag')
     elif players_text.strip() in ("2", "4"):
-        players = int(players_text)
+        return int(players_text)
     else:
         reader.error(
             f"[Players {brief(players_text)}]: {RulesError.of('players_2_or_4', value=clip(players_text))}",
-            where["players"],
+            tags.where["players"],
         )
-    preset = values.get("Rules")
-    if players is None:  # lenient guess
-        if preset in ("basico", "campeonato"):
-            players = 2 if preset == "basico" else 4
-        else:
-            players = 4 if any(s >= 2 for s, _, _ in seat_tags) else 2
+    preset = tags.values.get("Rules")
+    if preset in ("basico", "campeonato"):
+        return 2 if preset == "basico" else 4
+    return 4 if any(s >= 2 for s, _, _ in tags.seats) else 2
+
+
+def _text_preset(tags: _TextTags, reader: _Reader, players: int, version: int) -> Rules:
+    """The rules of the ``[Rules]`` preset, as the record's format version knew it."""
+    preset = tags.values.get("Rules")
     if preset is None:
         reader.error('no [Rules "…"] tag naming the preset (a_todo_rigor, todo_dos, basico, campeonato)')
         preset = "a_todo_rigor"
     preset = preset.strip()
     try:
         rules = Rules(players=players) if preset == "custom" else Rules.preset(preset, players)
-        then = PRESET_CHANGES.get(record_version, {}).get(preset)
+        then = PRESET_CHANGES.get(version, {}).get(preset)
         if then:
             rules = rules.replace(**then)
     except RulesError as exc:
-        reader.error(f"Rules {brief(preset)}: {exc}", where.get("rules"))
+        reader.error(f"Rules {brief(preset)}: {exc}", tags.where.get("rules"))
         rules = Rules(players=players)
+    return rules
+
+
+def _text_option_changes(options: list[tuple[str, int]], reader: _Reader) -> dict[str, tuple[object, int]]:
+    """The ``[Option "name=value"]`` tags read: name → (value, line); a bad one is an error."""
     changes: dict[str, tuple[object, int]] = {}
     for value, line in options:
         loc = f"line {line}"
@@ -988,93 +1016,121 @@ def _read_text(text: str, reader: _Reader) -> GameRecord:
                 changes[key] = (_parse_option(key, val), line)
             except ValueError as exc:
                 reader.error(str(exc), loc)
+    return changes
+
+
+def _apply_options(rules: Rules, changes: dict[str, tuple[object, int]], reader: _Reader) -> Rules:
+    """The rules with the options applied (lenient, when together they break a rule: the ones that can be)."""
     try:
-        rules = rules.replace(**{k: v for k, (v, _) in changes.items()})
+        return rules.replace(**{k: v for k, (v, _) in changes.items()})
     except RulesError as exc:
         first = min((line for _, line in changes.values()), default=None)
         reader.error(f"Option: {exc}", None if first is None else f"line {first}")
-        for key, (setting, line) in changes.items():  # lenient: keep the options that can be applied
-            try:
-                rules = rules.replace(**{key: setting})
-            except RulesError as exc2:
-                reader.errors.append(f"line {line}: option {brief(key)} is left out: {exc2}")
+    for key, (setting, line) in changes.items():  # lenient: keep the options that can be applied
+        try:
+            rules = rules.replace(**{key: setting})
+        except RulesError as exc2:
+            reader.errors.append(f"line {line}: option {brief(key)} is left out: {exc2}")
+    return rules
 
-    # Seed.
-    seed_text = values.get("Seed")
+
+def _text_seed(tags: _TextTags, reader: _Reader) -> int | str:
+    """The seed, from ``[Seed]`` and ``[SeedType]``: a whole number unless the type says text."""
+    seed_text = tags.values.get("Seed")
     if seed_text is None:
         reader.fatal("no [Seed] tag: the deals cannot be known without it")
     seed: int | str = _check_seed(seed_text)  # (not too long for int() either)
-    seed_type = values.get("SeedType")
+    seed_type = tags.values.get("SeedType")
     if seed_type not in (None, "text", "integer"):
-        reader.error(f"SeedType {brief(seed_type)}: write text or integer", where.get("seedtype"))
+        reader.error(f"SeedType {brief(seed_type)}: write text or integer", tags.where.get("seedtype"))
     elif seed_type != "text" and _SEED_INT.fullmatch(seed_text):
         try:
             seed = int(seed_text)
         except ValueError as exc:  # more digits than Python converts
-            reader.fatal(f"Seed: {exc}", where["seed"])
+            reader.fatal(f"Seed: {exc}", tags.where["seed"])
     elif seed_type == "integer":
-        reader.error(f"Seed {brief(seed_text)} is not a whole number, as SeedType says", where["seed"])
+        reader.error(f"Seed {brief(seed_text)} is not a whole number, as SeedType says", tags.where["seed"])
+    return seed
 
-    # Seats.
+
+def _text_seats(tags: _TextTags, reader: _Reader, players: int) -> tuple[str | None, ...]:
+    """The name at each seat, from the ``[SeatN]`` tags (a seat past the players is an error)."""
     names: list[str | None] = [None] * players
-    for index, value, line in seat_tags:
+    for index, value, line in tags.seats:
         if index >= players:
             reader.error(
                 f"tag [Seat{index}]: with {players} players the seats are 0..{players - 1}", f"line {line}"
             )
         else:
             names[index] = value
+    return tuple(names)
 
-    # Starting position.
-    start: dict[str, Any] | None = None
-    if "Position" in values:
-        loc = where["position"]
-        try:
-            start = _normal_start(rules, seed, _parse_position(values["Position"]))
-        except (ValueError, RecordError) as exc:
-            reader.fatal(f"Position: {exc}", loc)
 
-    # Result.
+def _text_stated(tags: _TextTags, reader: _Reader) -> _Stated:
+    """The end the record states: ``[Result]``, ``[Chicas]`` and ``[Score]``."""
+    values = tags.values
     result: int | None = None
-    result_known = True
+    known = True
     result_text = values.get("Result")
     if result_text is None:
         reader.error('no [Result] tag: write the winning team ("0" or "1"), or "*" if the mesa is unfinished')
-        result_known = False
+        known = False
     elif result_text.strip() in ("0", "1", "*"):
         result = None if result_text.strip() == "*" else int(result_text)
     else:
         reader.error(
             f"Result {brief(result_text)}: write the winning team (0 or 1), or * if unfinished",
-            where["result"],
+            tags.where["result"],
         )
-        result_known = False
+        known = False
     pairs: dict[str, tuple[int, int] | None] = {"Chicas": None, "Score": None}
     for tag in pairs:
         if tag in values:
             try:
                 pairs[tag] = _parse_pair(values[tag])
             except ValueError as exc:
-                reader.error(f"{tag}: {exc}", where[tag.lower()])
-                result_known = False
+                reader.error(f"{tag}: {exc}", tags.where[tag.lower()])
+                known = False
+    return _Stated(result, known, pairs["Chicas"], pairs["Score"], tags.where)
 
+
+def _read_text(text: str, reader: _Reader) -> GameRecord:
+    """Read the text form: its tags in the order a reader trusts them, then its moves, replayed."""
+    if not isinstance(text, str):
+        reader.fatal(f"a record must be text, not {type(text).__name__}")
+    s = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if not s.strip():
+        reader.fatal("the record is empty")
+    if s.lstrip().startswith('{"'):
+        reader.fatal("this looks like the JSON form of a record: read it with GameRecord.from_json")
+    raw_tags, tokens = _tokens(s, reader)
+    tags = _sort_tags(raw_tags, reader)
+    version = _text_version(tags, reader)
+    players = _text_players(tags, reader)
+    rules = _text_preset(tags, reader, players, version)
+    rules = _apply_options(rules, _text_option_changes(tags.options, reader), reader)
+    seed = _text_seed(tags, reader)
+    seats = _text_seats(tags, reader, players)
+    start: dict[str, Any] | None = None
+    if "Position" in tags.values:
+        try:
+            start = _normal_start(rules, seed, _parse_position(tags.values["Position"]))
+        except (ValueError, RecordError) as exc:
+            reader.fatal(f"Position: {exc}", tags.where["position"])
     return _finish(
         reader,
         rules=rules,
         seed=seed,
-        seats=tuple(names),
-        headers=headers,
+        seats=seats,
+        headers=tags.headers,
         start=start,
         actions=_group_actions(tokens),
-        result=result,
-        result_known=result_known,
-        chicas=pairs["Chicas"],
-        score=pairs["Score"],
-        where=where,
+        stated=_text_stated(tags, reader),
     )
 
 
-def _read_dict(data: Any, reader: _Reader) -> GameRecord:
+def _dict_version(data: Any, reader: _Reader) -> None:
+    """Check that ``data`` is a JSON record of a version this reader knows, with the keys it needs."""
     if not isinstance(data, dict):
         reader.fatal(f"a JSON record must be an object, not {type(data).__name__}")
     if data.get("format") != FORMAT_NAME:
@@ -1092,6 +1148,62 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
     for key in ("rules", "seed", "actions"):
         if key not in data:
             reader.fatal(f"the record has no {brief(key)}")
+
+
+def _dict_headers(raw_headers: Any, reader: _Reader) -> list[tuple[str, str]]:
+    """The free headers of a JSON record (an object of text values); a bad one is an error."""
+    headers: list[tuple[str, str]] = []
+    if not isinstance(raw_headers, dict):
+        reader.error(f"headers must be an object of text values, not {brief(raw_headers)}", "headers")
+        return headers
+    for name, value in raw_headers.items():
+        try:
+            _check_header(name, value)
+        except ValueError as exc:
+            reader.error(str(exc), "headers")
+            continue
+        headers.append((name, value))
+    return headers
+
+
+def _dict_actions(raw_actions: Any, reader: _Reader) -> list[tuple[str, str | None]]:
+    """The actions of a JSON record, each with where it is (``actions[i]``), not yet parsed."""
+    if not isinstance(raw_actions, list):
+        reader.fatal(
+            f'actions must be a list of moves in the notation, like "7h x3c+4d", not {brief(raw_actions)}'
+        )
+    return [(a if isinstance(a, str) else brief(a), f"actions[{i}]") for i, a in enumerate(raw_actions)]
+
+
+def _dict_stated(raw: Any, reader: _Reader) -> _Stated:
+    """The end a JSON record states: ``{"winner": …, "chicas": […], "score": […]}``."""
+    where = {"result": "result.winner", "chicas": "result.chicas", "score": "result.score"}
+    if not isinstance(raw, dict) or "winner" not in raw:
+        reader.error(
+            'result must be an object {"winner": 0, 1 or null, "chicas": [a, b], "score": [a, b]}', "result"
+        )
+        return _Stated(None, False, None, None, where)
+    result: int | None = None
+    known = True
+    winner = raw["winner"]
+    if winner in (0, 1, None) and not isinstance(winner, bool):
+        result = winner
+    else:
+        reader.error(f"winner {brief(winner)} must be 0, 1 or null (unfinished)", "result.winner")
+        known = False
+    chicas = score = None
+    try:
+        chicas = None if raw.get("chicas") is None else _check_pair(raw["chicas"], "chicas")
+        score = None if raw.get("score") is None else _check_pair(raw["score"], "score")
+    except RecordError as exc:
+        reader.error(str(exc), "result")
+        known = False
+    return _Stated(result, known, chicas, score, where)
+
+
+def _read_dict(data: Any, reader: _Reader) -> GameRecord:
+    """Read the JSON form (already parsed): its rules, seed and start, seats, headers, then its actions."""
+    _dict_version(data, reader)
     try:
         rules = Rules.from_dict(data["rules"])
     except (RulesError, TypeError) as exc:
@@ -1108,48 +1220,8 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
         seats = _seat_names(data.get("seats"), rules.players)
     except RecordError as exc:
         reader.error(str(exc), "seats")
-    headers: list[tuple[str, str]] = []
-    raw_headers = data.get("headers") or {}
-    if not isinstance(raw_headers, dict):
-        reader.error(f"headers must be an object of text values, not {brief(raw_headers)}", "headers")
-        raw_headers = {}
-    for name, value in raw_headers.items():
-        try:
-            _check_header(name, value)
-        except ValueError as exc:
-            reader.error(str(exc), "headers")
-            continue
-        headers.append((name, value))
-    actions: list[tuple[str, str | None]] = []
-    raw_actions = data["actions"]
-    if not isinstance(raw_actions, list):
-        reader.fatal(
-            f'actions must be a list of moves in the notation, like "7h x3c+4d", not {brief(raw_actions)}'
-        )
-    for i, a in enumerate(raw_actions):
-        actions.append((a if isinstance(a, str) else brief(a), f"actions[{i}]"))
-    result: int | None = None
-    chicas = score = None
-    result_known = True
-    raw = data.get("result")
-    if not isinstance(raw, dict) or "winner" not in raw:
-        reader.error(
-            'result must be an object {"winner": 0, 1 or null, "chicas": [a, b], "score": [a, b]}', "result"
-        )
-        result_known = False
-    else:
-        winner = raw["winner"]
-        if winner in (0, 1, None) and not isinstance(winner, bool):
-            result = winner
-        else:
-            reader.error(f"winner {brief(winner)} must be 0, 1 or null (unfinished)", "result.winner")
-            result_known = False
-        try:
-            chicas = None if raw.get("chicas") is None else _check_pair(raw["chicas"], "chicas")
-            score = None if raw.get("score") is None else _check_pair(raw["score"], "score")
-        except RecordError as exc:
-            reader.error(str(exc), "result")
-            result_known = False
+    headers = _dict_headers(data.get("headers") or {}, reader)
+    actions = _dict_actions(data["actions"], reader)
     return _finish(
         reader,
         rules=rules,
@@ -1158,11 +1230,7 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
         headers=headers,
         start=start,
         actions=actions,
-        result=result,
-        result_known=result_known,
-        chicas=chicas,
-        score=score,
-        where={"result": "result.winner", "chicas": "result.chicas", "score": "result.score"},
+        stated=_dict_stated(data.get("result"), reader),
     )
 
 

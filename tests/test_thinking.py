@@ -252,9 +252,9 @@ def test_workers_that_cannot_start_fail_the_request_instead_of_being_replaced_fo
 ) -> None:
     """A worker that dies before answering anything (a broken install) is replaced ``attempts`` times,
     then the waiting request fails with ThinkingError: the room plays on, nothing hangs."""
-    import cuarenta.server.thinking as thinking
+    import cuarenta.server.thinking.pool as pool_module
 
-    monkeypatch.setattr(thinking, "_BOOT", "import sys; sys.exit(3)")
+    monkeypatch.setattr(pool_module, "_BOOT", "import sys; sys.exit(3)")
     game = Game.new(Rules(), 6)
     request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
 
@@ -717,7 +717,7 @@ def test_the_gc_policy_freezes_survivors_and_reclaims_frozen_cycles_on_schedule(
 
 
 def test_the_default_worker_count_follows_the_cores_this_process_may_use(tmp_path: Path) -> None:
-    from cuarenta.server.thinking import _cgroup_cores
+    from cuarenta.server.thinking.pool import _cgroup_cores
 
     assert 1 <= default_workers() <= len(os.sched_getaffinity(0))
     quota = tmp_path / "cpu.max"

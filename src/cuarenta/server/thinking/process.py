@@ -1,0 +1,42 @@
+"""The worker process: it reads one JSON request per line on its standard input and writes one JSON
+reply per line on its standard output (:func:`worker_main`). It imports the engine and the players only,
+never the web framework, and runs at a lower CPU priority (:data:`WORKER_NICE`)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+from typing import Any, Final
+
+from cuarenta.server.thinking.request import PlayerCache, ThinkRequest, answer
+
+#: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
+WORKER_NICE: Final = 10
+
+
+def worker_main(nice: int = WORKER_NICE) -> None:  # pragma: no cover - runs in the worker processes
+    """Answer requests, one JSON object per line on stdin, until stdin closes."""
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # anything a player prints goes to stderr, never into the replies
+    sys.stdout = sys.stderr
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which closes the workers
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    cache = PlayerCache()
+    for line in sys.stdin:
+        request_id: Any = None
+        try:
+            data = json.loads(line)
+            request_id = data["id"]
+            reply = {"id": request_id, "action": answer(ThinkRequest.from_wire(data), cache)}
+        except Exception as exc:  # a bad request or a failing player: say so, keep serving
+            reply = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}
+        channel.write(json.dumps(reply) + "\n")
+        channel.flush()
+
+
+__all__ = ["WORKER_NICE", "worker_main"]

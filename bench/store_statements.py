@@ -1,6 +1,6 @@
 """Three ways to send a move's write to PostgreSQL with psycopg alone (no SQLAlchemy), timed in turn: the
 transaction of two statements (``UPDATE`` with the compare-and-set, ``INSERT``, ``COMMIT``), and the one
-statement of ``cuarenta.server.store.rooms.pg_save`` with its rows as ``VALUES`` (what the store sends) or
+statement of ``cuarenta.server.store.save.pg_save`` with its rows as ``VALUES`` (what the store sends) or
 as ``unnest`` of arrays (tried, not kept: psycopg's adaptation of lists costs more than it saves). Wall
 time (median) and this process's CPU per write, on a throwaway PostgreSQL (tests/cluster_support.py)::
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import psycopg
 
 from cuarenta.server.store import Store
-from cuarenta.server.store.rooms import pg_save
+from cuarenta.server.store.save import pg_save
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import cluster_support as cs

@@ -54,7 +54,7 @@ from cuarenta import Game, Rules
 from cuarenta.moves import Action
 from cuarenta.server.authority.model import mesa_seed, now_text
 from cuarenta.server.store import ActionRow, RoomRow, SeatRow, Store, dumps
-from cuarenta.server.store import rooms as store_rooms
+from cuarenta.server.store import save as store_save
 from cuarenta.server.store.pgwatch import bounded_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -172,7 +172,9 @@ def prepare(store: Store, rules: Rules, seed: int, actions: list[Action], moves:
             def write_old(room_id: str = room_id, row: ActionRow = row, k: int = k, version: int = version,
                           ) -> None:  # fmt: skip
                 assert old is not None
-                store_rooms._save_room_tx(old, room_id, now_text(), 1, k, 0, "playing", [row], (), version)
+                store_save._save_room_tx(
+                    old, store_save.RoomSave(room_id, now_text(), 1, k, 0, "playing", [row], (), version)
+                )
 
             writes[k].append(write if old is None else write_old)
     return writes
@@ -199,7 +201,7 @@ def by_package(stats: pstats.Stats) -> list[tuple[str, float]]:
 
 def old_store(target: str | Path) -> Store:
     """A store whose pool pings every connection it hands out (``pool_pre_ping``, as before issue 16); its
-    writes go through the transaction of several statements (``store.rooms._save_room_tx``)."""
+    writes go through the transaction of several statements (``store.save._save_room_tx``)."""
     store = Store(target)
     if not store.sqlite:
         store.engine.dispose()

@@ -36,7 +36,8 @@ upgraded; one written by a newer cuarenta is refused rather than damaged.
 The package's modules (docs/storage.md "The store's modules"):
 
 - :mod:`~cuarenta.server.store.schema`: the tables; :mod:`~cuarenta.server.store.rows`: the rows;
-- :mod:`~cuarenta.server.store.rooms`: rooms, seats, logs and the compare-and-set save (the write path);
+- :mod:`~cuarenta.server.store.rooms`: rooms, seats and logs; :mod:`~cuarenta.server.store.save`: the
+  compare-and-set save after every change (the write path);
 - :mod:`~cuarenta.server.store.finished`: finished mesas, statistics;
 - :mod:`~cuarenta.server.store.profiles`: profiles and ratings (a browser's statistics from its finished
   mesas are :func:`cuarenta.server.answers.stats_of`, shared with the device);
@@ -60,6 +61,7 @@ from __future__ import annotations
 
 from cuarenta.server.store import finished as _finished
 from cuarenta.server.store import rooms as _rooms
+from cuarenta.server.store import save as _save
 from cuarenta.server.store.connect import DB_NAME, MIN_SQLITE, database_url
 from cuarenta.server.store.database import GONE_ADVICE, PING_SECONDS, Database
 from cuarenta.server.store.errors import (
@@ -102,13 +104,14 @@ class Store(Database):
     Safe to share between threads: every method takes a connection from the engine's pool for its own
     transaction. ``target`` is a URL (text) or the path of a SQLite file; the schema is made or upgraded
     when the store opens (:meth:`migrate`). The queries are the functions of
-    :mod:`~cuarenta.server.store.rooms` and :mod:`~cuarenta.server.store.finished`, bound here as methods.
+    :mod:`~cuarenta.server.store.rooms`, :mod:`~cuarenta.server.store.save` and
+    :mod:`~cuarenta.server.store.finished`, bound here as methods.
     """
 
     # rooms, seats and logs (the write path: insert_room, save_seats, save_room)
     insert_room = _rooms.insert_room
     save_seats = _rooms.save_seats
-    save_room = _rooms.save_room
+    save_room = _save.save_room
     room_exists = _rooms.room_exists
     load_room = _rooms.load_room
     waiting_table_rows = _rooms.waiting_table_rows

@@ -58,7 +58,8 @@ END_POLL_SECONDS: Final = 0.05
 class Database:
     """The database of one server: a SQLite file (the default) or a PostgreSQL database by URL — its
     engine, its transactions and its faults (the queries are in :mod:`~cuarenta.server.store.rooms`,
-    :mod:`~cuarenta.server.store.finished` and :mod:`~cuarenta.server.store.profiles`;
+    :mod:`~cuarenta.server.store.save`, :mod:`~cuarenta.server.store.finished` and
+    :mod:`~cuarenta.server.store.profiles`;
     :class:`~cuarenta.server.store.Store` binds them).
 
     Safe to share between threads: every method takes a connection from the engine's pool for its own

@@ -1,9 +1,10 @@
-"""Rooms, their seats and their action logs: the queries, and the compare-and-set save of every change
-(docs/storage.md "The action log"). Each function takes the store first and is a method of
-:class:`cuarenta.server.store.Store` (``store.save_room(...)``).
+"""Rooms, their seats and their action logs: a new room, its seats' changes, and the queries
+(docs/storage.md "The action log"); the save after every change is :mod:`~cuarenta.server.store.save`.
+Each function takes the store first and is a method of :class:`cuarenta.server.store.Store`
+(``store.insert_room(...)``).
 
 >>> import tempfile, pathlib
->>> from cuarenta.server.store import Store
+>>> from cuarenta.server.store import ActionRow, Store
 >>> with tempfile.TemporaryDirectory() as d:
 ...     store = Store.in_dir(pathlib.Path(d))
 ...     store.insert_room(RoomRow("r1", "t", "t", 2, "facil", "{}", "1", 1, 0, "playing",
@@ -17,20 +18,15 @@
 
 from __future__ import annotations
 
-import functools
-import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from cuarenta.server.store.errors import StoreConflict, StoreError
-from cuarenta.server.store.finished import finished_values
-from cuarenta.server.store.rows import ActionRow, FinishedRow, RoomRow, SeatRow
+from cuarenta.server.store.rows import RoomRow, SeatRow
+from cuarenta.server.store.save import no_room
 from cuarenta.server.store.schema import (
-    FINISHED_COLUMNS,
     actions_table,
-    finished_table,
     legacy_table,
     rooms_table,
     seats_table,
@@ -38,29 +34,6 @@ from cuarenta.server.store.schema import (
 
 if TYPE_CHECKING:
     from cuarenta.server.store.database import Database
-
-
-#: The statement of every save, built once (SQLAlchemy then reuses its compiled form).
-def _update_room(*where: sa.ColumnElement[bool]) -> sa.Update:
-    """A room's counters after a change; the version goes up by one."""
-    return (
-        rooms_table.update()
-        .where(rooms_table.c.id == sa.bindparam("room_id"), *where)
-        .values(
-            version=rooms_table.c.version + 1,
-            updated=sa.bindparam("new_updated"),
-            mesa=sa.bindparam("new_mesa"),
-            state=sa.bindparam("new_state"),
-            mesa_state=sa.bindparam("new_mesa_state"),
-            status=sa.bindparam("new_status"),
-        )
-    )
-
-
-#: The statements of every save, built once (SQLAlchemy then reuses their compiled form): the
-#: compare-and-set (the version the writer read) and the unconditional one.
-_UPDATE_ROOM: Final = _update_room(rooms_table.c.version == sa.bindparam("read"))
-_UPDATE_ROOM_ANY: Final = _update_room()
 
 
 def insert_room(self: Database, room: RoomRow) -> None:
@@ -111,7 +84,7 @@ def insert_room(self: Database, room: RoomRow) -> None:
     self._run_write(f"storing room {room.id}", write)
 
 
-def save_seats(
+def save_seats(  # noqa: PLR0913 - the store port's signature (StorePort.save_seats), every field by name
     self: Database,
     room_id: str,
     *,
@@ -149,7 +122,7 @@ def save_seats(
             values["table_options"] = table_options
         changed = conn.execute(rooms_table.update().where(*where).values(**values))
         if changed.rowcount != 1:
-            _no_room(conn, room_id, version)
+            no_room(conn, room_id, version)
         c = seats_table.c
         for seat in seats:
             conn.execute(
@@ -170,201 +143,6 @@ def save_seats(
             )
 
     self._run_write(f"saving the seats of room {room_id}", write)
-
-
-def save_room(
-    self: Database,
-    room_id: str,
-    *,
-    updated: str,
-    mesa: int,
-    state: int,
-    mesa_state: int,
-    status: str,
-    actions: Sequence[ActionRow] = (),
-    finished: Sequence[FinishedRow] = (),
-    version: int | None = None,
-) -> None:
-    """After a change: append ``actions`` to the log, update the room's counters and add the rows of
-    ``finished`` mesas — all in one transaction, or nothing (:class:`StoreError`).
-
-    A move appends one row: the cost does not grow with the mesa. The database refuses an action row
-    that repeats a ``seq`` or skips one. With ``version`` (the room's version the writer read) the
-    write is a compare-and-set, checked before anything is appended: :class:`StoreConflict` if another
-    writer changed the room first.
-
-    On PostgreSQL a save without ``finished`` rows — every move — is one statement, its own
-    transaction (:func:`pg_save`): one round trip.
-    """
-    if self.sqlite:
-        _save_room_sqlite(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
-    elif not finished and self.url.get_backend_name() == "postgresql":
-        _save_room_pg(self, room_id, updated, mesa, state, mesa_state, status, actions, version)
-    else:
-        _save_room_tx(self, room_id, updated, mesa, state, mesa_state, status, actions, finished, version)
-
-
-#: SQLite: the statements of a save in the driver's own form (``?``), sent to ``sqlite3`` as they are.
-SQLITE_UPDATE: Final = (
-    "UPDATE rooms SET version = version + 1, updated = ?, mesa = ?, state = ?, mesa_state = ?, status = ?"
-    " WHERE id = ?"
-)
-SQLITE_UPDATE_CAS: Final = SQLITE_UPDATE + " AND version = ?"
-SQLITE_INSERT: Final = "INSERT INTO actions (room, mesa, seq, prev, action, at) VALUES (?, ?, ?, ?, ?, ?)"
-SQLITE_VERSION: Final = "SELECT version FROM rooms WHERE id = ?"
-SQLITE_INSERT_FINISHED: Final = (
-    f"INSERT INTO finished ({', '.join(FINISHED_COLUMNS)})"
-    f" VALUES ({', '.join(':' + name for name in FINISHED_COLUMNS)})"
-)
-
-
-def _save_room_sqlite(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
-                      status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
-                      version: int | None) -> None:  # fmt: skip
-    """:func:`save_room` on SQLite: one transaction on the store's own ``sqlite3`` connection
-    (:meth:`~cuarenta.server.store.database.Database._sqlite_write`: ``BEGIN IMMEDIATE``, the file checks),
-    its statements given to it as they are — SQLAlchemy's statement handling, then its connection and
-    transaction, were most of a move's write (docs/performance.md)."""
-
-    def write(db: sqlite3.Connection) -> None:
-        if version is None:
-            changed = db.execute(SQLITE_UPDATE, (updated, mesa, state, mesa_state, status, room_id))
-        else:
-            changed = db.execute(
-                SQLITE_UPDATE_CAS, (updated, mesa, state, mesa_state, status, room_id, version)
-            )
-        if changed.rowcount != 1:
-            found = db.execute(SQLITE_VERSION, (room_id,)).fetchone()
-            if found is None:
-                raise StoreError(f"there is no room {room_id!r} to save")
-            raise StoreConflict(_conflict(room_id, int(found[0]), version))
-        if actions:
-            db.executemany(
-                SQLITE_INSERT,
-                [(a.room, a.mesa, a.seq, a.seq - 1 if a.seq > 1 else None, a.action, a.at) for a in actions],
-            )
-        if finished:
-            db.executemany(SQLITE_INSERT_FINISHED, [finished_values(f) for f in finished])
-
-    self._run_sqlite_write(f"saving room {room_id}", write)
-
-
-def _save_room_tx(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
-                  status: str, actions: Sequence[ActionRow], finished: Sequence[FinishedRow],
-                  version: int | None) -> None:  # fmt: skip
-    """:func:`save_room` as a transaction of several statements (PostgreSQL with finished rows; a database
-    that is neither SQLite nor PostgreSQL)."""
-
-    def write(conn: sa.Connection) -> None:
-        values = {
-            "room_id": room_id,
-            "new_updated": updated,
-            "new_mesa": mesa,
-            "new_state": state,
-            "new_mesa_state": mesa_state,
-            "new_status": status,
-        }
-        if version is None:
-            changed = conn.execute(_UPDATE_ROOM_ANY, values)
-        else:
-            changed = conn.execute(_UPDATE_ROOM, {**values, "read": version})
-        if changed.rowcount != 1:
-            _no_room(conn, room_id, version)
-        if actions:
-            conn.execute(
-                actions_table.insert(),
-                [
-                    {
-                        "room": a.room,
-                        "mesa": a.mesa,
-                        "seq": a.seq,
-                        "prev": a.seq - 1 if a.seq > 1 else None,
-                        "action": a.action,
-                        "at": a.at,
-                    }
-                    for a in actions
-                ],
-            )
-        if finished:
-            conn.execute(finished_table.insert(), [finished_values(f) for f in finished])
-
-    self._run_write(f"saving room {room_id}", write)
-
-
-@functools.lru_cache(maxsize=32)
-def pg_save(cas: bool, rows: int) -> str:
-    """PostgreSQL: the text of :func:`save_room` as one statement, for ``rows`` action rows (built once per
-    count; psycopg prepares it on the server after its first few uses).
-
-    ``moved`` is the room's update (the compare-and-set when ``cas``); ``logged`` appends the action rows
-    only if it matched; the answer says what happened: the new version (``NULL``: nothing matched), the
-    rows appended, and the room's version as the statement found it (``NULL``: no such room). The log's
-    constraints are checked at the end of the statement, so rows ``n`` and ``n + 1`` may come in one
-    save, and a refused row undoes the whole statement, the room's update with it.
-
-    >>> "version = %(read)s" in pg_save(True, 1), "INSERT" in pg_save(False, 0)
-    (True, False)
-    """
-    where = "id = %(room)s AND version = %(read)s" if cas else "id = %(room)s"
-    moved = (
-        "moved AS (UPDATE rooms SET version = version + 1, updated = %(updated)s, mesa = %(mesa)s,"
-        " state = %(state)s, mesa_state = %(mesa_state)s, status = %(status)s"
-        f" WHERE {where} RETURNING version)"
-    )
-    answer = " (SELECT version FROM rooms WHERE id = %(room)s) AS found"
-    if rows == 0:
-        return f"WITH {moved} SELECT (SELECT version FROM moved) AS written, 0 AS logged,{answer}"
-    values = ", ".join(
-        f"(%(r{i})s, %(m{i})s::integer, %(s{i})s::integer, %(p{i})s::integer, %(a{i})s, %(t{i})s)"
-        for i in range(rows)
-    )
-    return (
-        f"WITH {moved}, logged AS (INSERT INTO actions (room, mesa, seq, prev, action, at)"
-        f" SELECT v.* FROM (VALUES {values}) AS v(room, mesa, seq, prev, action, at)"
-        " WHERE EXISTS (SELECT FROM moved) RETURNING 1)"
-        f" SELECT (SELECT version FROM moved) AS written, (SELECT count(*) FROM logged) AS logged,{answer}"
-    )
-
-
-def _save_room_pg(self: Database, room_id: str, updated: str, mesa: int, state: int, mesa_state: int,
-                  status: str, actions: Sequence[ActionRow], version: int | None) -> None:  # fmt: skip
-    """:func:`save_room` on PostgreSQL without finished rows: one statement, one round trip."""
-    params: dict[str, Any] = {
-        "room": room_id,
-        "read": version,
-        "updated": updated,
-        "mesa": mesa,
-        "state": state,
-        "mesa_state": mesa_state,
-        "status": status,
-    }
-    for i, a in enumerate(actions):
-        params[f"r{i}"] = a.room
-        params[f"m{i}"] = a.mesa
-        params[f"s{i}"] = a.seq
-        params[f"p{i}"] = a.seq - 1 if a.seq > 1 else None
-        params[f"a{i}"] = a.action
-        params[f"t{i}"] = a.at
-    row = self._run_statement(f"saving room {room_id}", pg_save(version is not None, len(actions)), params)
-    if row.written is not None:
-        return
-    if row.found is None:
-        raise StoreError(f"there is no room {room_id!r} to save")
-    raise StoreConflict(_conflict(room_id, int(row.found), version))
-
-
-def _conflict(room_id: str, found: int, version: int | None) -> str:
-    if found == version:  # a concurrent write committed while this one waited for the room's row
-        return f"room {room_id} changed meanwhile (a concurrent write moved it past version {version})"
-    return f"room {room_id} changed meanwhile (version {found}, the writer read {version})"
-
-
-def _no_room(conn: sa.Connection, room_id: str, version: int | None) -> None:
-    """A room update matched no row: the room is missing, or (a compare-and-set) it has moved on."""
-    now = conn.execute(sa.select(rooms_table.c.version).where(rooms_table.c.id == room_id)).first()
-    if now is None:
-        raise StoreError(f"there is no room {room_id!r} to save")
-    raise StoreConflict(_conflict(room_id, int(now.version), version))
 
 
 def room_exists(self: Database, room_id: str) -> bool:
@@ -562,7 +340,6 @@ __all__ = [
     "room_exists",
     "room_versions",
     "rooms_of_tokens",
-    "save_room",
     "save_seats",
     "seat_of_token",
     "token_seat",

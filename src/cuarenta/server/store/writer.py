@@ -1,7 +1,7 @@
 """SQLite file: the store's own connection for the writes of a move (docs/performance.md "Issue 26: the
 move's save on the store's own connection").
 
-A move's save (:func:`cuarenta.server.store.rooms.save_room`) is the server's most frequent write, made on
+A move's save (:func:`cuarenta.server.store.save.save_room`) is the server's most frequent write, made on
 the event loop. Through SQLAlchemy it cost about seven times its two statements (the pool's checkout, the
 ``begin`` event, the commit and the checkin); here it is a plain ``sqlite3`` connection held by the store,
 one ``BEGIN IMMEDIATE`` … ``COMMIT`` around the statements, one lock so that threads take turns. The file

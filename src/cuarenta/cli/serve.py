@@ -488,7 +488,7 @@ def serve_command(
     from cuarenta.server.edge.ratelimits import Limits
     from cuarenta.server.ops.gcpolicy import GcPolicy
     from cuarenta.server.store import StoreError
-    from cuarenta.server.store.profiles import Established
+    from cuarenta.server.store.profilerows import Established
 
     raise_open_files(max_connections)
 

@@ -35,20 +35,15 @@ from cuarenta.server.edge.deps import profile_errors as _errors
 from cuarenta.server.edge.options import NAME_PATTERN
 from cuarenta.server.ratings.fairplay import note_address
 from cuarenta.server.store import Store, StoreError
-from cuarenta.server.store.profiles import (
+from cuarenta.server.store.profilerows import (
     MAX_GAMES,
     MODES,
     PROFILE_NAME_MAX_CHARS,
     Established,
     ProfileProblem,
-    clean_name,
-    create_profile,
-    games_of,
-    get_profile,
-    leaderboard,
-    ratings_of,
-    rename_profile,
 )
+from cuarenta.server.store.profiles import clean_name, create_profile, get_profile, rename_profile
+from cuarenta.server.store.ratings import games_of, leaderboard, ratings_of
 
 #: At most this many profiles on the leaderboard.
 MAX_LEADERBOARD: Final = 100

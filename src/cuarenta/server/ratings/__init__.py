@@ -5,6 +5,6 @@
 - :mod:`~cuarenta.server.ratings.fairplay`: rated play that cannot be farmed cheaply (shared networks,
   pairs that meet too often).
 
-The profiles and the rating of one mesa (openskill) are the store's (:mod:`cuarenta.server.store.profiles`);
-the tables are in :mod:`cuarenta.server.store.schema`.
+The profiles and the rating of one mesa (openskill) are the store's (:mod:`cuarenta.server.store.profiles`,
+:mod:`cuarenta.server.store.ratings`); the tables are in :mod:`cuarenta.server.store.schema`.
 """

@@ -13,7 +13,8 @@ hand one of them every win. A finished mesa of a rated table therefore changes t
 
 Otherwise the mesa is recorded as unrated, with the reason (:data:`UNRATED_REASONS`), and nobody's rating
 moves. The leaderboard, besides, lists a profile only once its rating is established
-(:mod:`cuarenta.server.store.profiles`: enough rated mesas against enough different opponents).
+(:class:`cuarenta.server.store.profilerows.Established`: enough rated mesas against enough different
+opponents).
 
 >>> import tempfile, pathlib
 >>> from cuarenta.server.store import Store

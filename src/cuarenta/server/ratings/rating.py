@@ -1,5 +1,5 @@
-"""The authority's ratings, kept in the store: profiles (:mod:`cuarenta.server.store.profiles`), fair play
-(:mod:`cuarenta.server.ratings.fairplay`).
+"""The authority's ratings, kept in the store: profiles and ratings (:mod:`cuarenta.server.store.profiles`,
+:mod:`cuarenta.server.store.ratings`), fair play (:mod:`cuarenta.server.ratings.fairplay`).
 
 A rated table's seat notes the network its person plays from when the seat's socket joins; each finished
 mesa of a rated table updates the ratings of its people — or is recorded unrated, with the reason.
@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from cuarenta.server.authority.ports import FinishedRow, StoreError
 from cuarenta.server.ratings.fairplay import note_address, unrated_reason
-from cuarenta.server.store.profiles import ProfileProblem, rate_mesa
+from cuarenta.server.store.profilerows import ProfileProblem
+from cuarenta.server.store.ratings import rate_mesa
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room

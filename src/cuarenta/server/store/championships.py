@@ -32,7 +32,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from cuarenta.server.store import Store, StoreConflict, StoreError, dumps
-from cuarenta.server.store.profiles import now_text
+from cuarenta.server.store.profilerows import now_text
 from cuarenta.server.store.schema import (
     championship_actions_table as actions_t,
 )

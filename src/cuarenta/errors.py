@@ -96,7 +96,7 @@ def clip(text: str) -> str:
 MAX_PARAM_CHARS: Final = 1000
 
 
-def _plain(value: object, depth: int = 0) -> object:
+def _plain(value: object, depth: int = 0) -> object:  # noqa: PLR0911 - one return per kind of value
     """A parameter as JSON-ready data: cards and moves as their text, sequences as lists, and an
     error that explains this one as ``{"code", "params"}`` (rendered in the reader's language).
 

@@ -208,7 +208,7 @@ class Game:
         self.events.append(DealerDraw(tuple(rounds), seats[0]))
 
     @classmethod
-    def from_position(
+    def from_position(  # noqa: PLR0913 - a position is these keyword-only parts (docs/engine.md)
         cls,
         rules: Rules,
         *,

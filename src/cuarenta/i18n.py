@@ -38,9 +38,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from cuarenta import catalogue
 from cuarenta.cards import CARDS, NUM_CARDS, RANK_CHARS, SUIT_CHARS, Card
@@ -370,33 +370,29 @@ def _d_mesa_won(e: MesaWon, n: _Names) -> str:
     )
 
 
+#: What describes each kind of event, in order (the first whose classes the event is an instance of).
+_DESCRIBERS: Final[tuple[tuple[type | tuple[type, ...], Callable[[Any, _Names], str | None]], ...]] = (
+    (Play, _d_play),
+    ((Caida, CaidaLimpia, CaidaRonda), _d_caida),
+    (Limpia, _d_limpia),
+    (Deal, _d_deal),
+    (Ronda, _d_ronda),
+    (FourOfAKind, _d_four),
+    (ClaimMade, _d_claim),
+    (HandEnd, _d_hand_end),
+    (Carton, _d_carton),
+    (ChicaWon, _d_chica_won),
+    (Zapatero, _d_zapatero),
+    (MesaWon, _d_mesa_won),
+    (DealerDraw, _d_dealer_draw),
+)
+
+
 def _describe(event: Event, n: _Names) -> str | None:
-    if isinstance(event, Play):
-        return _d_play(event, n)
-    if isinstance(event, Caida | CaidaLimpia | CaidaRonda):
-        return _d_caida(event, n)
-    if isinstance(event, Limpia):
-        return _d_limpia(event, n)
-    if isinstance(event, Deal):
-        return _d_deal(event, n)
-    if isinstance(event, Ronda):
-        return _d_ronda(event, n)
-    if isinstance(event, FourOfAKind):
-        return _d_four(event, n)
-    if isinstance(event, ClaimMade):
-        return _d_claim(event, n)
-    if isinstance(event, HandEnd):
-        return _d_hand_end(event, n)
-    if isinstance(event, Carton):
-        return _d_carton(event, n)
-    if isinstance(event, ChicaWon):
-        return _d_chica_won(event, n)
-    if isinstance(event, Zapatero):
-        return _d_zapatero(event, n)
-    if isinstance(event, MesaWon):
-        return _d_mesa_won(event, n)
-    if isinstance(event, DealerDraw):
-        return _d_dealer_draw(event, n)
+    """The sentence of ``event`` by its kind (:data:`_DESCRIBERS`), or ``None`` for a kind not there."""
+    for kinds, describe in _DESCRIBERS:
+        if isinstance(event, kinds):
+            return describe(event, n)
     return None
 
 

@@ -94,7 +94,7 @@ class Position:
         }
 
 
-def check_position(
+def check_position(  # noqa: PLR0913 - the keyword-only parts of Game.from_position
     rules: Rules,
     *,
     hands: Sequence[Iterable[str | int]],

@@ -214,7 +214,7 @@ def address(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def serve_command(
+def serve_command(  # noqa: PLR0913 - a typer command: each parameter is one of its options
     host: Annotated[str, typer.Option("--host", metavar="HOST", help="Address to listen on.")] = DEFAULT_HOST,
     port: Annotated[
         int, typer.Option("--port", metavar="PORT", min=1, max=65535, help="Port to listen on.")

@@ -330,7 +330,7 @@ class TerminalGame:
     ``delay`` seconds pass (through ``sleep``) before each computer move.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the public constructor: keyword-only settings, each with its default
         self,
         rules: Rules | None = None,
         *,

@@ -542,7 +542,7 @@ def summarize(
 ProgressCallback = Callable[[Sequence[ChicaRecord]], None]
 
 
-def run_match(
+def run_match(  # noqa: PLR0913 - the public entry point of `cuarenta arena`, its options keyword-able
     a: str,
     b: str,
     chicas: int,

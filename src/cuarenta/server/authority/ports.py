@@ -187,7 +187,7 @@ class StorePort(Protocol):
 
     def insert_room(self, room: RoomRow) -> None: ...
 
-    def save_seats(
+    def save_seats(  # noqa: PLR0913 - the store port's keyword-only fields, one per column written
         self,
         room_id: str,
         *,
@@ -202,7 +202,7 @@ class StorePort(Protocol):
         table_options: str | None = None,
     ) -> None: ...
 
-    def save_room(
+    def save_room(  # noqa: PLR0913 - the store port's keyword-only fields, one per column written
         self,
         room_id: str,
         *,

@@ -18,7 +18,15 @@ from cuarenta.rules import Rules
 from cuarenta.server.authority import computer_names
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat, TableOptions, mesa_seed
-from cuarenta.server.authority.ports import FinishedRow, RoomRow, StoreCorrupt, StoreError, StorePort, dumps
+from cuarenta.server.authority.ports import (
+    FinishedRow,
+    RoomRow,
+    SeatRow,
+    StoreCorrupt,
+    StoreError,
+    StorePort,
+    dumps,
+)
 from cuarenta.server.authority.redaction import public_seats
 
 #: Events that count as a caída / a limpia for the statistics.
@@ -93,6 +101,58 @@ def read_room(store: StorePort, room_id: str) -> tuple[RoomRow, list[tuple[int, 
     return found
 
 
+def _stored_seed(row: RoomRow, log: list[tuple[int, str]]) -> int | str:
+    """The room's seed, its counters and its log checked (``ValueError`` saying what is wrong)."""
+    seed = json.loads(row.seed)
+    if not isinstance(seed, int | str) or isinstance(seed, bool):
+        raise ValueError(f"the room seed {seed!r} is not a number or text")
+    if not isinstance(row.mesa, int) or row.mesa < 1:
+        raise ValueError(f"mesa {row.mesa!r} is not a mesa number")
+    if not isinstance(row.state, int) or not isinstance(row.mesa_state, int) or row.mesa_state < row.mesa - 1:
+        raise ValueError(f"state {row.state!r} (mesa begun at {row.mesa_state!r}) is not a count")
+    for expected, (seq, _) in enumerate(log, start=1):
+        if seq != expected:
+            raise ValueError(f"the log of mesa {row.mesa} jumps from action {expected - 1} to {seq}")
+    return seed
+
+
+def _stored_seat(s: SeatRow, table: TableOptions | None, started: bool) -> Seat:
+    """A seat of a stored room (``ValueError`` if it cannot be one)."""
+    if s.kind == "person":
+        if not s.token_hash:
+            raise ValueError(f"person seat {s.seat} has no token")
+        return Seat(
+            s.seat,
+            "person",
+            s.name,
+            None,
+            s.token_hash,
+            s.profile,
+            code_hash=s.code_hash,
+            former_hash=s.former_hash,
+            former=s.former,
+        )
+    if s.kind == "computer":
+        if s.level not in registry.PLAYER_NAMES:
+            raise ValueError(f"computer seat {s.seat} has level {s.level!r}, which this version lacks")
+        token_hash = s.token_hash if s.left else None  # a person who left: the token is told so
+        return Seat(
+            s.seat,
+            "computer",
+            s.name,
+            s.level,
+            token_hash,
+            s.profile,
+            s.left,
+            former_hash=s.former_hash,
+            former=s.former,
+            vacant=s.vacant and not s.left,
+        )
+    if s.kind == "open" and table is not None and not started:
+        return Seat(s.seat, "open")
+    raise ValueError(f"seat {s.seat} is of unknown kind {s.kind!r}")
+
+
 def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
     """Rebuild a stored room by replaying its current mesa's ``log`` (``(seq, action)`` rows) with the
     engine, checked; anything wrong raises :class:`RoomProblem` (``corrupt_room``) saying what.
@@ -105,20 +165,7 @@ def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
         if row.problem is not None:
             raise ValueError(row.problem)
         rules = Rules.from_dict(json.loads(row.rules))
-        seed = json.loads(row.seed)
-        if not isinstance(seed, int | str) or isinstance(seed, bool):
-            raise ValueError(f"the room seed {seed!r} is not a number or text")
-        if not isinstance(row.mesa, int) or row.mesa < 1:
-            raise ValueError(f"mesa {row.mesa!r} is not a mesa number")
-        if (
-            not isinstance(row.state, int)
-            or not isinstance(row.mesa_state, int)
-            or row.mesa_state < row.mesa - 1
-        ):
-            raise ValueError(f"state {row.state!r} (mesa begun at {row.mesa_state!r}) is not a count")
-        for expected, (seq, _) in enumerate(log, start=1):
-            if seq != expected:
-                raise ValueError(f"the log of mesa {row.mesa} jumps from action {expected - 1} to {seq}")
+        seed = _stored_seed(row, log)
         game = Game.replay(rules, mesa_seed(seed, row.mesa), [action for _, action in log])
         if row.state != row.mesa_state + len(log):
             raise ValueError(
@@ -131,48 +178,7 @@ def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
         if len(row.seats) != rules.players or [s.seat for s in row.seats] != list(range(rules.players)):
             raise ValueError(f"the room has {len(row.seats)} seats for {rules.players} players")
         table = None if row.table_options is None else TableOptions.from_json(row.table_options)
-        seats: list[Seat] = []
-        for s in row.seats:
-            if s.kind == "person":
-                if not s.token_hash:
-                    raise ValueError(f"person seat {s.seat} has no token")
-                seats.append(
-                    Seat(
-                        s.seat,
-                        "person",
-                        s.name,
-                        None,
-                        s.token_hash,
-                        s.profile,
-                        code_hash=s.code_hash,
-                        former_hash=s.former_hash,
-                        former=s.former,
-                    )
-                )
-            elif s.kind == "computer":
-                if s.level not in registry.PLAYER_NAMES:
-                    raise ValueError(
-                        f"computer seat {s.seat} has level {s.level!r}, which this version lacks"
-                    )
-                token_hash = s.token_hash if s.left else None  # a person who left: the token is told so
-                seats.append(
-                    Seat(
-                        s.seat,
-                        "computer",
-                        s.name,
-                        s.level,
-                        token_hash,
-                        s.profile,
-                        s.left,
-                        former_hash=s.former_hash,
-                        former=s.former,
-                        vacant=s.vacant and not s.left,
-                    )
-                )
-            elif s.kind == "open" and table is not None and not row.started:
-                seats.append(Seat(s.seat, "open"))
-            else:
-                raise ValueError(f"seat {s.seat} is of unknown kind {s.kind!r}")
+        seats = [_stored_seat(s, table, row.started) for s in row.seats]
         if table is None and not any(s.kind == "person" for s in seats):
             raise ValueError("the room has no person seat")
         if not row.started and (table is None or row.mesa != 1 or log):

@@ -87,6 +87,12 @@ class Settings:
             raise SettingsError.of("setting_type", setting="rules", value=brief(self.rules), expected="Rules")
         if self.rules.players != 4:
             raise SettingsError.of("rules_pairs", players=self.rules.players)
+        self._check_numbers()
+        self._check_rated()
+        self._check_dates()
+
+    def _check_numbers(self) -> None:
+        """The format and venue among their choices, every number in its range (:data:`RANGES`)."""
         for name, choices in (("format", FORMATS), ("venue", VENUES)):
             value = getattr(self, name)
             if not isinstance(value, str) or value not in choices:
@@ -105,6 +111,9 @@ class Settings:
                 raise SettingsError.of("setting_range", setting=name, value=value, low=low, high=high)
         if self.advance > self.group_size:
             raise SettingsError.of("advance_range", advance=self.advance, group_size=self.group_size)
+
+    def _check_rated(self) -> None:
+        """The flags are true or false; a rated championship is online, with a preset's rules."""
         for name in ("duplicate", "rated"):
             if not isinstance(getattr(self, name), bool):
                 raise SettingsError.of(
@@ -114,6 +123,9 @@ class Settings:
             raise SettingsError.of("rated_venue", venue=self.venue)
         if self.rated and self.rules.preset_name == "custom":
             raise SettingsError.of("rated_rules")
+
+    def _check_dates(self) -> None:
+        """``starts`` and ``ends`` are dates (``YYYY-MM-DD``), the end not before the start."""
         dates = []
         for name in ("starts", "ends"):
             value = getattr(self, name)

@@ -212,6 +212,17 @@ def tokens_in_query(scope: Scope) -> bool:
     return bool(names & TOKEN_PARAMETERS)
 
 
+def _content_length(scope: Scope) -> int | None:
+    """The request's ``Content-Length``, or ``None`` when it has none (or one that is not a number)."""
+    for key, value in scope.get("headers", ()):
+        if key == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
 class RequestGuard:
     """Refuses, before the app sees it, an API request or a socket with a token in its address (400; a
     socket at the handshake) and any request whose body is larger than ``max_body`` bytes (413, also when
@@ -231,18 +242,15 @@ class RequestGuard:
         if str(scope.get("path", "")).startswith("/api/") and tokens_in_query(scope):
             await _answer(send, 400, TOKEN_IN_ADDRESS, "token_in_address")
             return
-        length = None
-        for key, value in scope.get("headers", ()):
-            if key == b"content-length":
-                try:
-                    length = int(value)
-                except ValueError:
-                    length = None
-                break
         too_large = f"the request body is larger than {self.max_body} bytes"
+        length = _content_length(scope)
         if length is not None and length > self.max_body:
             await _answer(send, 413, too_large)
             return
+        await self._counted(scope, receive, send, too_large)
+
+    async def _counted(self, scope: Scope, receive: Receive, send: Send, too_large: str) -> None:
+        """Run the app with the body counted as it comes: past :attr:`max_body` bytes it is a 413."""
         seen = 0
         started = False
 

@@ -232,6 +232,37 @@ DECLINED_CAIDA = 0.95
 DECLINED_CAPTURE = 0.7
 
 
+#: A public event of the hand as :func:`shown_absent` reads it: (kind, seat, card played, cards taken).
+_HandEvent = tuple[str, int, Card | None, tuple[Card, ...]]
+
+
+def _hand_events(view: SeatView) -> list[_HandEvent]:
+    """The plays, claims and deals of the view's public history, in order."""
+    events: list[_HandEvent] = []
+    for e in view.history:
+        if isinstance(e, Play):
+            events.append(("play", e.seat, e.move.card, e.move.taken))
+        elif isinstance(e, ClaimMade):
+            events.append(("claim", e.seat, None, e.cards))
+        elif isinstance(e, Deal):
+            events.append(("deal", -1, None, ()))
+    return events
+
+
+def _tables_before(events: list[_HandEvent], table_now: list[Card]) -> list[list[Card]]:
+    """The table before each event, rebuilt backwards from the table now."""
+    tables: list[list[Card]] = [[] for _ in events]
+    table = table_now
+    for i in range(len(events) - 1, -1, -1):
+        kind, _, card, taken = events[i]
+        if kind == "play" and not taken:
+            table = [c for c in table if c != card]
+        elif taken:
+            table = table + list(taken)
+        tables[i] = table
+    return tables
+
+
 def shown_absent(view: SeatView, rules: Rules) -> dict[int, dict[int, float]]:
     """For each seat, the ranks it has shown it does not hold in the current deal.
 
@@ -243,25 +274,8 @@ def shown_absent(view: SeatView, rules: Rules) -> dict[int, dict[int, float]]:
     (:data:`DECLINED_CAIDA`, :data:`DECLINED_CAPTURE`). A caída the position began with (a game
     from :meth:`~cuarenta.Game.from_position`) is not known and reads as nothing.
     """
-    table_now = list(view.table)
-    # rebuild the table before every event, backwards
-    events: list[tuple[str, int, Card | None, tuple[Card, ...]]] = []
-    for e in view.history:
-        if isinstance(e, Play):
-            events.append(("play", e.seat, e.move.card, e.move.taken))
-        elif isinstance(e, ClaimMade):
-            events.append(("claim", e.seat, None, e.cards))
-        elif isinstance(e, Deal):
-            events.append(("deal", -1, None, ()))
-    tables: list[list[Card]] = [[] for _ in events]
-    table = list(table_now)
-    for i in range(len(events) - 1, -1, -1):
-        kind, _, card, taken = events[i]
-        if kind == "play" and not taken:
-            table = [c for c in table if c != card]
-        elif taken:
-            table = table + list(taken)
-        tables[i] = table
+    events = _hand_events(view)
+    tables = _tables_before(events, list(view.table))
     manual = rules.capture == "manual"
     two = rules.sum_cards == "two"
     absent: dict[int, dict[int, float]] = {}

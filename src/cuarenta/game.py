@@ -538,18 +538,7 @@ class Game:
             if base_ranks[0] != rank:
                 raise IllegalMoveError.of("pair_same_rank", card=card, taken=action.base[0])
         else:
-            value = rank_value(rank)
-            if value is None:
-                raise IllegalMoveError.of("figure_no_sum", card=card)
-            vals = [rank_value(r) for r in base_ranks]
-            if any(v is None for v in vals):
-                raise IllegalMoveError.of("figure_in_sum", move=action)
-            total = sum(v for v in vals if v is not None)
-            if total != value:
-                base = "+".join(str(c) for c in action.base)
-                raise IllegalMoveError.of("sum_wrong", move=action, base=base, total=total, value=value)
-            if self._two_only and len(base_ranks) != 2:
-                raise IllegalMoveError.of("sum_two_only", move=action)
+            self._check_sum(action, base_ranks)
         match = [o for o in opts if o[0] == base_ranks]
         if not match:  # pragma: no cover - every valid base is among the options
             raise IllegalMoveError.of("capture_not_open", move=action, card=card)
@@ -561,6 +550,23 @@ class Game:
             raise IllegalMoveError.of(
                 "escalera_wrong", move=action, card=card, rank=card.rank_char, run=expected
             )
+
+    def _check_sum(self, action: Move, base_ranks: tuple[int, ...]) -> None:
+        """A capture by sum (R8): number cards only, adding up to the played card's value (two of them
+        when the rules say so)."""
+        card = action.card
+        value = rank_value(card >> 2)
+        if value is None:
+            raise IllegalMoveError.of("figure_no_sum", card=card)
+        vals = [rank_value(r) for r in base_ranks]
+        if any(v is None for v in vals):
+            raise IllegalMoveError.of("figure_in_sum", move=action)
+        total = sum(v for v in vals if v is not None)
+        if total != value:
+            base = "+".join(str(c) for c in action.base)
+            raise IllegalMoveError.of("sum_wrong", move=action, base=base, total=total, value=value)
+        if self._two_only and len(base_ranks) != 2:
+            raise IllegalMoveError.of("sum_two_only", move=action)
 
     def _check_claim(self, claim: Claim) -> None:
         cards = claim.cards

@@ -294,12 +294,32 @@ def _position_text(start: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
+def _position_cards(value: str) -> list[str]:
+    """A list of cards of a Position field (``-``: none)."""
+    return [] if value == "-" else value.split(",")
+
+
+def _position_rondas(value: str) -> list[tuple[int, str]]:
+    """The ``rondas`` field of a Position tag: ``seat:rank`` items (``-``: none)."""
+    rondas = []
+    for item in [] if value == "-" else value.split(","):
+        seat, colon, rank = item.partition(":")
+        if not colon or not _SMALL_NUMBER.fullmatch(seat) or not rank:
+            raise ValueError(f"ronda {brief(item)} is not seat:rank, like 1:7")
+        rondas.append((int(seat), rank))
+    return rondas
+
+
+def _position_seat(key: str, value: str) -> int:
+    """The seat number of a Position field (``turn``, ``dealer``)."""
+    if not _SMALL_NUMBER.fullmatch(value):
+        raise ValueError(f"{key}={brief(value)} is not a seat number")
+    return int(value)
+
+
 def _parse_position(text: str) -> dict[str, Any]:
     """Arguments of Game.from_position from the text of a Position tag; ValueError if malformed."""
-
-    def cards(v: str) -> list[str]:
-        return [] if v == "-" else v.split(",")
-
+    cards = _position_cards
     out: dict[str, Any] = {}
     for part in text.split():
         key, eq, value = part.partition("=")
@@ -314,21 +334,13 @@ def _parse_position(text: str) -> dict[str, Any]:
         elif key in ("table", "stock"):
             out[key] = cards(value)
         elif key in ("turn", "dealer"):
-            if not _SMALL_NUMBER.fullmatch(value):
-                raise ValueError(f"{key}={brief(value)} is not a seat number")
-            out[key] = int(value)
+            out[key] = _position_seat(key, value)
         elif key in ("scores", "chicas"):
             out[key] = list(_parse_pair(value))
         elif key == "last_drop":
             out[key] = None if value == "-" else value
         else:
-            rondas = []
-            for item in [] if value == "-" else value.split(","):
-                seat, colon, rank = item.partition(":")
-                if not colon or not _SMALL_NUMBER.fullmatch(seat) or not rank:
-                    raise ValueError(f"ronda {brief(item)} is not seat:rank, like 1:7")
-                rondas.append((int(seat), rank))
-            out[key] = rondas
+            out[key] = _position_rondas(value)
     for key in ("hands", "turn", "dealer"):
         if key not in out:
             raise ValueError(f"field {brief(key)} is missing")
@@ -397,6 +409,42 @@ def _seat_names(seats: Any, players: int) -> tuple[str | None, ...]:
     return tuple(seats)
 
 
+def _record_actions(given: Any) -> tuple[Action, ...]:
+    """A record's actions: moves and claims, or their text (:class:`RecordError` if not)."""
+    if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+        raise RecordError(f"actions must be a sequence of moves, not {brief(given)}")
+    actions: list[Action] = []
+    for i, a in enumerate(given, 1):
+        if isinstance(a, str):
+            try:
+                a = parse_action(a)
+            except MoveParseError as exc:
+                raise RecordError(f"action {i}: {exc}") from None
+        if not isinstance(a, (Move, Claim)):
+            raise RecordError.of("save_action_type", number=i, value=brief(a))
+        actions.append(a)
+    return tuple(actions)
+
+
+def _record_headers(given: Any) -> list[tuple[str, str]]:
+    """A record's free headers: (name, value) pairs or a mapping, each checked, no name twice."""
+    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+        raise RecordError(f"headers must be (name, value) pairs, not {brief(given)}")
+    pairs = list(given.items()) if isinstance(given, Mapping) else list(given)
+    seen: set[str] = set()
+    for item in pairs:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise RecordError(f"headers must be (name, value) pairs, not {brief(item)}")
+        try:
+            _check_header(*item)
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None
+        if item[0] in seen:
+            raise RecordError(f"header {brief(item[0])} is given twice")
+        seen.add(item[0])
+    return pairs
+
+
 def _order_headers(headers: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     """Known headers first (Event, Site, Date, Round), the others in the order given."""
     items = list(headers)
@@ -444,35 +492,9 @@ class GameRecord:
         if not isinstance(self.rules, Rules):
             raise RecordError.of("not_rules", value=type(self.rules).__name__)
         _check_seed(self.seed)
-        if isinstance(self.actions, str | bytes | Mapping) or not isinstance(self.actions, Iterable):
-            raise RecordError(f"actions must be a sequence of moves, not {brief(self.actions)}")
-        actions: list[Action] = []
-        for i, a in enumerate(self.actions, 1):
-            if isinstance(a, str):
-                try:
-                    a = parse_action(a)
-                except MoveParseError as exc:
-                    raise RecordError(f"action {i}: {exc}") from None
-            if not isinstance(a, (Move, Claim)):
-                raise RecordError.of("save_action_type", number=i, value=brief(a))
-            actions.append(a)
-        object.__setattr__(self, "actions", tuple(actions))
+        object.__setattr__(self, "actions", _record_actions(self.actions))
         object.__setattr__(self, "seats", _seat_names(self.seats, self.rules.players))
-        if isinstance(self.headers, str | bytes) or not isinstance(self.headers, Iterable):
-            raise RecordError(f"headers must be (name, value) pairs, not {brief(self.headers)}")
-        pairs = list(self.headers.items()) if isinstance(self.headers, Mapping) else list(self.headers)
-        seen: set[str] = set()
-        for item in pairs:
-            if not isinstance(item, tuple) or len(item) != 2:
-                raise RecordError(f"headers must be (name, value) pairs, not {brief(item)}")
-            try:
-                _check_header(*item)
-            except ValueError as exc:
-                raise RecordError(str(exc)) from None
-            if item[0] in seen:
-                raise RecordError(f"header {brief(item[0])} is given twice")
-            seen.add(item[0])
-        object.__setattr__(self, "headers", _order_headers(pairs))
+        object.__setattr__(self, "headers", _order_headers(_record_headers(self.headers)))
         if self.start is not None:
             object.__setattr__(self, "start", _normal_start(self.rules, self.seed, self.start))
         if self.result not in (None, 0, 1) or isinstance(self.result, bool):
@@ -789,6 +811,30 @@ def _finish(
     )
 
 
+def _tag(s: str, i: int, line: int, in_moves: bool, reader: _Reader, tags: list[tuple[str, str, int]]) -> int:
+    """Read the tag that opens at ``s[i]`` (on ``line``) into ``tags``; return where reading goes on."""
+    m = _TAG.match(s, i)
+    if not m:
+        end = s.find("\n", i)
+        end = len(s) if end < 0 else end
+        bad = s[i:end].strip()
+        bad = bad if len(bad) <= 60 else bad[:57] + "..."
+        reader.error(
+            f'malformed tag {brief(bad)}: write [Name "value"], one or more to a line', f"line {line}"
+        )
+        return end
+    name = m.group(1)
+    if in_moves:
+        reader.error(f"tag [{clip(name)}] after the moves: every tag comes before the moves", f"line {line}")
+    try:
+        value = _unquote(m.group(2))
+    except ValueError as exc:
+        reader.error(f"tag [{clip(name)}]: {exc}", f"line {line}")
+        return m.end()
+    tags.append((name, value, line))
+    return m.end()
+
+
 def _tokens(text: str, reader: _Reader) -> tuple[list[tuple[str, str, int]], list[tuple[str, int]]]:
     """Split the text into tags (name, value, line) and movetext tokens (token, line)."""
     tags: list[tuple[str, str, int]] = []
@@ -819,31 +865,7 @@ def _tokens(text: str, reader: _Reader) -> tuple[list[tuple[str, str, int]], lis
             reader.error("'}' closes no comment", f"line {line}")
             i += 1
         elif ch == "[":
-            m = _TAG.match(s, i)
-            end = s.find("\n", i)
-            end = n if end < 0 else end
-            if not m:
-                bad = s[i:end].strip()
-                bad = bad if len(bad) <= 60 else bad[:57] + "..."
-                reader.error(
-                    f'malformed tag {brief(bad)}: write [Name "value"], one or more to a line',
-                    f"line {line}",
-                )
-                i = end
-                continue
-            name = m.group(1)
-            if in_moves:
-                reader.error(
-                    f"tag [{clip(name)}] after the moves: every tag comes before the moves", f"line {line}"
-                )
-            try:
-                value = _unquote(m.group(2))
-            except ValueError as exc:
-                reader.error(f"tag [{clip(name)}]: {exc}", f"line {line}")
-                i = m.end()
-                continue
-            tags.append((name, value, line))
-            i = m.end()
+            i = _tag(s, i, line, in_moves, reader, tags)
         else:
             in_moves = True
             j = i
@@ -1235,7 +1257,7 @@ def _read_dict(data: Any, reader: _Reader) -> GameRecord:
 
 
 # -- writing the moves -----------------------------------------------------------------------------------
-def _note(ev: Event) -> str | None:
+def _note(ev: Event) -> str | None:  # noqa: PLR0911 - a flat dispatch: one sentence per kind of scoring event
     """A short comment for a scoring event (points as actually scored, with the rule that cut them)."""
     note = getattr(ev, "note", None)
     tail = f" ({note})" if note else ""

@@ -80,6 +80,35 @@ def format_result(result: MatchResult, jobs: int) -> list[str]:
     return lines
 
 
+def _checked(a: str, b: str, chicas: int, players: int | None, preset: str, jobs: int) -> int:
+    """The command's arguments checked (:class:`typer.BadParameter` naming the wrong one); the number of
+    players of the match."""
+    for hint, name in (("'A'", a), ("'B'", b)):
+        try:
+            check_player(name)
+        except ArenaError as exc:
+            raise typer.BadParameter(str(exc), param_hint=hint) from None
+    if chicas <= 0 or chicas % 2:
+        raise typer.BadParameter(
+            f"{chicas} is not a positive even number: each deal is played twice, with the seats swapped",
+            param_hint="'--chicas'",
+        )
+    if jobs < 0:
+        raise typer.BadParameter(
+            f"{jobs} workers? Use 1 or more, or 0 for one per CPU", param_hint="'--jobs'"
+        )
+    try:
+        n_players = Rules.preset(preset, players).players
+    except RulesError:
+        n_players = players or 2  # match_rules below says what is wrong
+    try:
+        match_rules(preset, n_players)
+    except ArenaError as exc:
+        hint = "'--players'" if preset in PRESET_NAMES else "'--rules'"
+        raise typer.BadParameter(str(exc), param_hint=hint) from None
+    return n_players
+
+
 def arena_command(
     a: Annotated[str, typer.Argument(metavar="A", help=f"First player: {', '.join(players_.PLAYER_NAMES)}.")],
     b: Annotated[str, typer.Argument(metavar="B", help="Second player (the same choices).")],
@@ -112,30 +141,7 @@ def arena_command(
     ] = False,
 ) -> None:
     """Play a match of A against B on duplicate deals and print win rate, Elo, margin and move times."""
-    for hint, name in (("'A'", a), ("'B'", b)):
-        try:
-            check_player(name)
-        except ArenaError as exc:
-            raise typer.BadParameter(str(exc), param_hint=hint) from None
-    if chicas <= 0 or chicas % 2:
-        raise typer.BadParameter(
-            f"{chicas} is not a positive even number: each deal is played twice, with the seats swapped",
-            param_hint="'--chicas'",
-        )
-    if jobs < 0:
-        raise typer.BadParameter(
-            f"{jobs} workers? Use 1 or more, or 0 for one per CPU", param_hint="'--jobs'"
-        )
-    try:
-        n_players = Rules.preset(preset, players).players
-    except RulesError:
-        n_players = players or 2  # match_rules below says what is wrong
-    try:
-        match_rules(preset, n_players)
-    except ArenaError as exc:
-        hint = "'--players'" if preset in PRESET_NAMES else "'--rules'"
-        raise typer.BadParameter(str(exc), param_hint=hint) from None
-
+    n_players = _checked(a, b, chicas, players, preset, jobs)
     show_progress = not as_json and sys.stderr.isatty()
     try:
         if show_progress:

@@ -155,12 +155,7 @@ class DemoPrinter:
         for i, line in enumerate(self.narrator.narrate(shown)):
             event = line.event
             if isinstance(event, Play):
-                self.moves += 1
-                text = f"{self.moves:>3}. {line.text}"
-                if isinstance(action, Move) and not ended:
-                    table = cards_text(game.table) or t("table.empty", self.lang)
-                    text += f"  [{t('term.demo.table', self.lang, cards=table)}]"
-                self.out.line(text)
+                self._play_line(game, line.text, table=isinstance(action, Move) and not ended)
             else:
                 if isinstance(event, Deal) and event.deal == 0:
                     self.out.line()
@@ -171,14 +166,7 @@ class DemoPrinter:
             if line.scores is not None:
                 self.out.line(self.narrator.score_text(line.scores), SCORE_STYLE, INDENT + 2)
             if isinstance(event, Deal) and i == last_deal:
-                for seat in range(game.players):
-                    hand = t(
-                        "term.demo.hand",
-                        self.lang,
-                        seat=self.narrator.seat_names[seat],
-                        cards=cards_text(game.hand(seat)),
-                    )
-                    self.out.line(hand, SCORE_STYLE, INDENT)
+                self._hands(game)
             if isinstance(event, ChicaWon):
                 self.chicas_done += 1
             group_over = i + 1 == len(shown) or not isinstance(shown[i + 1], (Zapatero, MesaWon))
@@ -188,6 +176,26 @@ class DemoPrinter:
                 self.out.line(
                     t("term.demo.chica_header", self.lang, n=self.chicas_done + 1), "bold underline"
                 )
+
+    def _play_line(self, game: Game, text: str, table: bool) -> None:
+        """A numbered play; with ``table``, the table it leaves."""
+        self.moves += 1
+        text = f"{self.moves:>3}. {text}"
+        if table:
+            cards = cards_text(game.table) or t("table.empty", self.lang)
+            text += f"  [{t('term.demo.table', self.lang, cards=cards)}]"
+        self.out.line(text)
+
+    def _hands(self, game: Game) -> None:
+        """Every seat's hand, as dealt."""
+        for seat in range(game.players):
+            hand = t(
+                "term.demo.hand",
+                self.lang,
+                seat=self.narrator.seat_names[seat],
+                cards=cards_text(game.hand(seat)),
+            )
+            self.out.line(hand, SCORE_STYLE, INDENT)
 
     def footer(self) -> None:
         self.out.line()

@@ -94,6 +94,90 @@ class Position:
         }
 
 
+def _check_every_card_once(places: list[tuple[str, list[Card]]]) -> None:
+    """Every card of the deck is in exactly one place (a hand, the table, the stock, a pile)."""
+    seen: dict[Card, str] = {}
+    dupes: list[str] = []
+    for where, cards in places:
+        for c in cards:
+            if c in seen:
+                dupes.append(f"{c} ({seen[c]}, {where})")
+            else:
+                seen[c] = where
+    if dupes:
+        raise PositionError.of("position_cards_twice", cards=", ".join(dupes))
+    missing = [str(c) for c in CARDS if c not in seen]
+    if missing:
+        raise PositionError.of("position_cards_missing", cards=" ".join(missing))
+
+
+def _check_deal(
+    n: int, turn: int, dealer: int, stock_l: list[Card], hand_lists: list[list[Card]]
+) -> tuple[list[int], int]:
+    """The seats, the stock and the hands agree with a deal under way: each seat's plays so far, and
+    their sum."""
+    per_deal = 5 * n
+    dealt = NUM_CARDS - len(stock_l)
+    if dealt <= 0 or dealt % per_deal:
+        raise PositionError.of("position_stock", stock=len(stock_l), players=n, per_deal=per_deal)
+    played = [5 - len(h) for h in hand_lists]
+    if any(p < 0 for p in played):
+        raise PositionError.of("position_hand_over_5")
+    k = sum(played)
+    if k == per_deal:
+        raise PositionError.of("position_hands_empty")
+    first = (dealer + 1) % n
+    for s in range(n):
+        i = (s - first) % n
+        expect = (k - i + n - 1) // n if k > i else 0
+        if played[s] != expect:
+            raise PositionError.of(
+                "position_hand_size",
+                dealer=dealer,
+                first=first,
+                plays=k,
+                seat=s,
+                want=5 - expect,
+                got=5 - played[s],
+            )
+    if turn != (first + k) % n:
+        raise PositionError.of("position_turn", turn=turn, plays=k, seat=(first + k) % n)
+    return played, k
+
+
+def _check_marks(
+    rules: Rules, scores: Sequence[int], chicas: Sequence[int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The scores and chicas of each team, each within what the rules allow before the mesa is decided."""
+    score_pair = _pair(scores, "scores")
+    chica_pair = _pair(chicas, "chicas")
+    for sc in score_pair:
+        if sc < 0 or sc % 2 or sc >= rules.target:
+            raise PositionError.of("position_score", value=sc, last=rules.target - 2)
+    if rules.zapatero_winner(score_pair) is not None:
+        raise PositionError.of("position_zapatero_decided", scores=f"{score_pair[0]}-{score_pair[1]}")
+    for ch in chica_pair:
+        if not 0 <= ch < rules.chicas:
+            raise PositionError.of("position_chicas", value=ch, last=rules.chicas - 1)
+    return score_pair, chica_pair
+
+
+def _check_drop(rules: Rules, last_drop: str | int | None, table_l: list[Card], k: int) -> Card | None:
+    """The card last dropped, if any: on the table, and not carried into a new deal unless the rules
+    say so."""
+    drop: Card | None = None
+    if last_drop is not None:
+        try:
+            drop = Card(last_drop)
+        except CardParseError as exc:
+            raise PositionError.of("position_card", field="last_drop", reason=exc) from None
+        if drop not in table_l:
+            raise PositionError.of("position_drop_off_table", card=drop)
+        if k == 0 and not rules.caida_across_deals:
+            raise PositionError.of("position_drop_new_deal")
+    return drop
+
+
 def check_position(  # noqa: PLR0913 - the keyword-only parts of Game.from_position
     rules: Rules,
     *,
@@ -122,75 +206,20 @@ def check_position(  # noqa: PLR0913 - the keyword-only parts of Game.from_posit
     if not isinstance(piles, Sequence) or isinstance(piles, str) or len(piles) != 2:
         raise PositionError.of("position_piles", value=brief(piles))
     pile_l = [card_list(p, f"piles[{i}]") for i, p in enumerate(piles)]
-    seen: dict[Card, str] = {}
-    dupes: list[str] = []
     places = [(f"hands[{i}]", h) for i, h in enumerate(hand_lists)]
     places += [("table", table_l), ("stock", stock_l)]
     places += [(f"piles[{i}]", p) for i, p in enumerate(pile_l)]
-    for where, cards in places:
-        for c in cards:
-            if c in seen:
-                dupes.append(f"{c} ({seen[c]}, {where})")
-            else:
-                seen[c] = where
-    if dupes:
-        raise PositionError.of("position_cards_twice", cards=", ".join(dupes))
-    missing = [str(c) for c in CARDS if c not in seen]
-    if missing:
-        raise PositionError.of("position_cards_missing", cards=" ".join(missing))
+    _check_every_card_once(places)
     for name, seat in (("turn", turn), ("dealer", dealer)):
         if not _is_int(seat) or not 0 <= seat < n:
             raise PositionError.of("position_seat", field=name, value=brief(seat), last=n - 1)
-    per_deal = 5 * n
-    dealt = NUM_CARDS - len(stock_l)
-    if dealt <= 0 or dealt % per_deal:
-        raise PositionError.of("position_stock", stock=len(stock_l), players=n, per_deal=per_deal)
-    played = [5 - len(h) for h in hand_lists]
-    if any(p < 0 for p in played):
-        raise PositionError.of("position_hand_over_5")
-    k = sum(played)
-    if k == per_deal:
-        raise PositionError.of("position_hands_empty")
-    first = (dealer + 1) % n
-    for s in range(n):
-        i = (s - first) % n
-        expect = (k - i + n - 1) // n if k > i else 0
-        if played[s] != expect:
-            raise PositionError.of(
-                "position_hand_size",
-                dealer=dealer,
-                first=first,
-                plays=k,
-                seat=s,
-                want=5 - expect,
-                got=5 - played[s],
-            )
-    if turn != (first + k) % n:
-        raise PositionError.of("position_turn", turn=turn, plays=k, seat=(first + k) % n)
+    played, k = _check_deal(n, turn, dealer, stock_l, hand_lists)
     if rules.capture != "manual":
         ranks = [c >> 2 for c in table_l]
         if len(set(ranks)) != len(ranks):
             raise PositionError.of("position_table_pairs")
-    score_pair = _pair(scores, "scores")
-    chica_pair = _pair(chicas, "chicas")
-    for sc in score_pair:
-        if sc < 0 or sc % 2 or sc >= rules.target:
-            raise PositionError.of("position_score", value=sc, last=rules.target - 2)
-    if rules.zapatero_winner(score_pair) is not None:
-        raise PositionError.of("position_zapatero_decided", scores=f"{score_pair[0]}-{score_pair[1]}")
-    for ch in chica_pair:
-        if not 0 <= ch < rules.chicas:
-            raise PositionError.of("position_chicas", value=ch, last=rules.chicas - 1)
-    drop: Card | None = None
-    if last_drop is not None:
-        try:
-            drop = Card(last_drop)
-        except CardParseError as exc:
-            raise PositionError.of("position_card", field="last_drop", reason=exc) from None
-        if drop not in table_l:
-            raise PositionError.of("position_drop_off_table", card=drop)
-        if k == 0 and not rules.caida_across_deals:
-            raise PositionError.of("position_drop_new_deal")
+    score_pair, chica_pair = _check_marks(rules, scores, chicas)
+    drop = _check_drop(rules, last_drop, table_l, k)
     ronda_l = _rondas(rondas, n, hand_lists, stock_l, played)
     return Position(
         hands=hand_lists,
@@ -202,7 +231,7 @@ def check_position(  # noqa: PLR0913 - the keyword-only parts of Game.from_posit
         turn=turn,
         dealer=dealer,
         last_drop=drop,
-        deal_number=dealt // per_deal - 1,
+        deal_number=(NUM_CARDS - len(stock_l)) // (5 * n) - 1,
         rondas=tuple(ronda_l),
     )
 

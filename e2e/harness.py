@@ -402,7 +402,7 @@ def fix_seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None
     page.route("**/api/rooms", handle)
 
 
-def start_game(
+def start_game(  # noqa: PLR0913 - one keyword per choice of the new-game form
     page: Page,
     base_url: str,
     players: int = 2,

@@ -91,22 +91,25 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+#: The layer of each first part below the package that is not the engine's.
+LAYER_OF_PART: dict[str, str] = {
+    "players": PLAYERS,
+    "i18n": TEXTS,
+    "championship": CHAMPIONSHIP,
+    "cli": CLI,
+    "__main__": CLI,  # python -m cuarenta runs the command line
+    "server": SERVER,
+    "web": SERVER,
+    "device": SERVER,
+    "offline": SERVER,
+}
+
+
 def layer_of(module: str) -> str:
+    """The layer of a ``cuarenta…`` module, by its first part below the package (the package itself, and
+    any part not in :data:`LAYER_OF_PART`, is the engine: its ``__init__`` exports the engine)."""
     parts = module.split(".")
-    if len(parts) == 1:
-        return ENGINE  # the package itself: its __init__ exports the engine
-    head = parts[1]
-    if head == "players":
-        return PLAYERS
-    if head == "i18n":
-        return TEXTS
-    if head == "championship":
-        return CHAMPIONSHIP
-    if head in ("cli", "__main__"):  # python -m cuarenta runs the command line
-        return CLI
-    if head in ("server", "web", "device", "offline"):
-        return SERVER
-    return ENGINE
+    return LAYER_OF_PART.get(parts[1], ENGINE) if len(parts) > 1 else ENGINE
 
 
 def package_imports(path: Path) -> set[str]:

@@ -39,7 +39,7 @@ def _fill_stock(stock: list[Card | None], filler: list[Card]) -> None:
             raise AssertionError(f"cannot place {card} in the stock without making a ronda")
 
 
-def position(
+def position(  # noqa: PLR0913 - Game.from_position's keyword-only parts, and the sizes it fills in
     rules: Rules | None = None,
     *,
     hands: Sequence[CardsSpec],

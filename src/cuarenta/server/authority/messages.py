@@ -31,7 +31,7 @@ def pace_message(pace: Pace, delay: float) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": "pace", "pace": pace, "delay": delay}
 
 
-def state_message(
+def state_message(  # noqa: PLR0913 - one keyword per field of the state message (docs/protocol.md)
     *,
     room: str,
     state: int,

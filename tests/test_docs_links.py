@@ -286,6 +286,29 @@ def _class(node: ast.ClassDef, module: Module) -> Klass:
     return klass
 
 
+def _note_import(module: Module, node: ast.Import | ast.ImportFrom) -> None:
+    """What an import statement of ``module`` binds: each name to the dotted name it stands for (a
+    ``*`` import: its source module, searched last)."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                module.imported[alias.asname] = alias.name
+            else:
+                top = alias.name.split(".")[0]
+                module.imported[top] = top
+        return
+    base = node.module or ""
+    if node.level:
+        anchor = module.package.split(".")
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join(anchor + ([node.module] if node.module else []))
+    for alias in node.names:
+        if alias.name == "*":
+            module.star.append(base)
+        else:
+            module.imported[alias.asname or alias.name] = f"{base}.{alias.name}"
+
+
 @functools.cache
 def index() -> dict[str, Module]:
     """Every module of src: what it defines and what it imports."""
@@ -307,24 +330,8 @@ def index() -> dict[str, Module]:
                 module.defined.update(dict.fromkeys((n for t in node.targets for n in _targets(t)), None))
             elif isinstance(node, ast.AnnAssign | ast.AugAssign):
                 module.defined.update(dict.fromkeys(_targets(node.target), None))
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        module.imported[alias.asname] = alias.name
-                    else:
-                        top = alias.name.split(".")[0]
-                        module.imported[top] = top
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = module.package.split(".")
-                    anchor = anchor[: len(anchor) - (node.level - 1)]
-                    base = ".".join(anchor + ([node.module] if node.module else []))
-                for alias in node.names:
-                    if alias.name == "*":
-                        module.star.append(base)
-                    else:
-                        module.imported[alias.asname or alias.name] = f"{base}.{alias.name}"
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                _note_import(module, node)
         modules[name] = module
     return modules
 

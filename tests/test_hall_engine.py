@@ -100,6 +100,56 @@ class Judge:
         assert scored.points[1 - team] == 0, (event, scored)
         assert scored.notes[team] == note, (event, scored)
 
+    def see_scoring(self, event: Event, sheet: h.HallSheet) -> bool:
+        """Tap a scoring event of the hand (a ronda, four of a kind, a caída, a limpia) on the sheet and
+        check what it scored; False for any other event."""
+        if isinstance(event, Ronda):
+            self.check_points(self.tap(h.Ronda(event.seat)), event, event.team)
+        elif isinstance(event, FourOfAKind):
+            scored = self.tap(h.FourOfAKind(event.seat))
+            self.check_points(scored, event, event.team)
+            assert (scored.chica is not None and scored.chica.reason == "four_of_a_kind") == event.wins_chica
+        elif isinstance(event, CaidaRonda):
+            self.check_points(self.tap(h.CaidaRonda(event.seat, limpia=event.limpia)), event, event.team)
+        elif isinstance(event, Caida | CaidaLimpia) and event.note == "ronda_limit":
+            # the judge saw a caída a la ronda; the team is past ronda_limit: an ordinary caída (R19)
+            limpia = isinstance(event, CaidaLimpia)
+            self.check_points(self.tap(h.CaidaRonda(event.seat, limpia=limpia)), event, event.team)
+            self.ronda_limited += 1
+        elif isinstance(event, CaidaLimpia):
+            self.check_points(self.tap(h.CaidaLimpia(event.seat)), event, event.team)
+        elif isinstance(event, Caida):
+            self.check_points(self.tap(h.Caida(event.seat)), event, event.team)
+        elif isinstance(event, Limpia):
+            if event.note == "treinta_y_ocho":
+                before = sheet.snapshot()
+                with pytest.raises(h.HallError) as info:
+                    sheet.tap(h.Limpia(event.team))
+                assert info.value.code == "hall_limpia_at_38"
+                assert sheet.snapshot() == before
+                self.refused += 1
+            else:
+                self.check_points(self.tap(h.Limpia(event.team)), event, event.team)
+        else:
+            return False
+        return True
+
+    def see_chica_won(self, event: ChicaWon, sheet: h.HallSheet) -> None:
+        """A chica won: by cuatro caídas the judge taps it, otherwise the sheet saw it; the result agrees."""
+        if event.reason == "cuatro_caidas":
+            assert sheet.cuatro_caidas_due == event.team
+            scored = self.tap(h.CuatroCaidas(event.team))
+            assert scored.chica is not None and scored.chica.reason == "cuatro_caidas"
+        else:
+            assert sheet.cuatro_caidas_due is None
+        result = sheet.chica_results[-1]
+        assert (result.winner, result.scores, result.reason) == (
+            event.team,
+            event.scores,
+            event.reason,
+        )
+        assert len(sheet.chica_results) == event.chica + 1
+
     def see(self, events: list[Event]) -> None:
         cartons: list[Carton] = []
         carton_scored: h.Scored | None = None
@@ -109,39 +159,12 @@ class Judge:
                 continue
             sheet = self.sheet
             assert sheet is not None
+            if self.see_scoring(event, sheet):
+                continue
             if isinstance(event, Deal):
                 if event.deal > 0:
                     self.tap(h.NewDeal())
                 assert (sheet.hand, sheet.deal, sheet.dealer) == (event.hand, event.deal, event.dealer)
-            elif isinstance(event, Ronda):
-                self.check_points(self.tap(h.Ronda(event.seat)), event, event.team)
-            elif isinstance(event, FourOfAKind):
-                scored = self.tap(h.FourOfAKind(event.seat))
-                self.check_points(scored, event, event.team)
-                assert (
-                    scored.chica is not None and scored.chica.reason == "four_of_a_kind"
-                ) == event.wins_chica
-            elif isinstance(event, CaidaRonda):
-                self.check_points(self.tap(h.CaidaRonda(event.seat, limpia=event.limpia)), event, event.team)
-            elif isinstance(event, Caida | CaidaLimpia) and event.note == "ronda_limit":
-                # the judge saw a caída a la ronda; the team is past ronda_limit: an ordinary caída (R19)
-                limpia = isinstance(event, CaidaLimpia)
-                self.check_points(self.tap(h.CaidaRonda(event.seat, limpia=limpia)), event, event.team)
-                self.ronda_limited += 1
-            elif isinstance(event, CaidaLimpia):
-                self.check_points(self.tap(h.CaidaLimpia(event.seat)), event, event.team)
-            elif isinstance(event, Caida):
-                self.check_points(self.tap(h.Caida(event.seat)), event, event.team)
-            elif isinstance(event, Limpia):
-                if event.note == "treinta_y_ocho":
-                    before = sheet.snapshot()
-                    with pytest.raises(h.HallError) as info:
-                        sheet.tap(h.Limpia(event.team))
-                    assert info.value.code == "hall_limpia_at_38"
-                    assert sheet.snapshot() == before
-                    self.refused += 1
-                else:
-                    self.check_points(self.tap(h.Limpia(event.team)), event, event.team)
             elif isinstance(event, HandEnd):
                 sizes = event.pile_sizes
                 carton_scored = self.tap(h.Carton((sizes[0], sizes[1]), len(event.leftovers)))
@@ -152,19 +175,7 @@ class Judge:
                     assert carton_scored.points == (cartons[0].points, cartons[1].points)
                     assert carton_scored.notes == (cartons[0].note, cartons[1].note)
             elif isinstance(event, ChicaWon):
-                if event.reason == "cuatro_caidas":
-                    assert sheet.cuatro_caidas_due == event.team
-                    scored = self.tap(h.CuatroCaidas(event.team))
-                    assert scored.chica is not None and scored.chica.reason == "cuatro_caidas"
-                else:
-                    assert sheet.cuatro_caidas_due is None
-                result = sheet.chica_results[-1]
-                assert (result.winner, result.scores, result.reason) == (
-                    event.team,
-                    event.scores,
-                    event.reason,
-                )
-                assert len(sheet.chica_results) == event.chica + 1
+                self.see_chica_won(event, sheet)
             elif isinstance(event, Zapatero):
                 mark = sheet.zapatero[-1]
                 assert (mark.chica, mark.team, mark.points, mark.platillo) == (

@@ -530,6 +530,27 @@ def test_the_authority_loads_with_the_web_stack_store_and_redis_blocked() -> Non
     assert "loaded: []" in result.stdout
 
 
+# -- the computer players' scheduling (issue 26): the engine and the players, nothing else --------------
+THINKING = PACKAGE / "server" / "thinking"
+
+
+@pytest.mark.parametrize("path", sorted(THINKING.rglob("*.py")), ids=lambda p: p.name)
+def test_the_thinking_package_imports_the_engine_and_the_players_only(path: Path) -> None:
+    """server/thinking/ (its worker processes import it) needs of the server only itself, of the package
+    the engine and the players, and of Python its standard library: a worker loads no web framework, no
+    database library and no Redis."""
+    server = {m for m in package_imports(path) if m.startswith("cuarenta.server")}
+    assert not {m for m in server if not m.startswith("cuarenta.server.thinking")}, path.name
+    wrong = {m for m in package_imports(path) if layer_of(m) not in (ENGINE, PLAYERS, SERVER)}
+    assert not wrong, f"{path.name} imports {sorted(wrong)}"
+    assert third_party_imports(path) <= set(sys.stdlib_module_names), path.name
+
+
+def test_the_thinking_check_looks_where_it_should() -> None:
+    """The package's modules are found, and the pool is among them."""
+    assert {"__init__.py", "pool.py", "process.py"} <= {p.name for p in THINKING.glob("*.py")}
+
+
 # -- the store (issue 26): it imports no service ----------------------------------------------------------
 STORE = PACKAGE / "server" / "store"
 #: What the store may import of the server beside itself: the authority's ports (the contract it implements:

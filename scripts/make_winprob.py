@@ -45,6 +45,53 @@ TARGET_FILE = Path(__file__).resolve().parents[1] / "src" / "cuarenta" / "player
 Sample = tuple[tuple[tuple[int, int, str], ...], tuple[tuple[int, int], ...], tuple[int, int]]
 
 
+#: The letter of each scoring event a sample records (a caída a la ronda: ``cr``, or ``crl`` with a limpia).
+_EVENT_LETTERS: tuple[tuple[type, str], ...] = (
+    (Ronda, "r"),
+    (FourOfAKind, "f"),
+    (Caida, "c"),
+    (CaidaLimpia, "cl"),
+    (Limpia, "l"),
+)
+
+
+def _play_first_hand(game: Game, bots: list[Any], dt: int) -> list[tuple[int, int]]:
+    """Play the game's first hand; the piles (the dealer's team first) as each new deal came."""
+    deal_piles: list[tuple[int, int]] = []
+    deal = 0
+    while not game.is_over:
+        action = act(bots[game.turn], game)
+        game.push(action)
+        if game.hand_number > 0 or game.is_over:
+            break
+        if game.deal_number != deal:
+            deal = game.deal_number
+            deal_piles.append((len(game.pile(dt)), len(game.pile(1 - dt))))
+    return deal_piles
+
+
+def _first_hand_events(game: Game, dt: int) -> tuple[list[tuple[int, int, str]], tuple[int, int] | None]:
+    """The scoring events of the first hand as (deal, team — 0 the dealer's —, letter), and the piles at
+    its end (``None``: four of a kind ended the chica first)."""
+    events: list[tuple[int, int, str]] = []
+    final: tuple[int, int] | None = None
+    d = -1
+    for e in game.events:
+        if isinstance(e, Deal):
+            if e.hand > 0:
+                break
+            d = e.deal
+        elif isinstance(e, CaidaRonda):
+            events.append((d, e.team ^ dt, "crl" if e.limpia else "cr"))
+        elif isinstance(e, HandEnd):
+            final = (e.pile_sizes[dt], e.pile_sizes[1 - dt])
+        else:
+            letter = next((x for kind, x in _EVENT_LETTERS if isinstance(e, kind)), None)
+            if letter is not None:
+                events.append((d, e.team ^ dt, letter))  # type: ignore[attr-defined]
+    return events, final
+
+
 def simulate(players: int, hands: int, policy: str, seed: int) -> list[Sample]:
     rules = Rules.preset("a_todo_rigor", players=players).replace(chicas=1)
     out: list[Sample] = []
@@ -55,39 +102,8 @@ def simulate(players: int, hands: int, policy: str, seed: int) -> list[Sample]:
         for s, bot in enumerate(bots):
             bot.start(s, rules)
         dt = game.dealer & 1
-        deal_piles: list[tuple[int, int]] = []
-        deal = 0
-        while not game.is_over:
-            action = act(bots[game.turn], game)
-            game.push(action)
-            if game.hand_number > 0 or game.is_over:
-                break
-            if game.deal_number != deal:
-                deal = game.deal_number
-                p = (len(game.pile(dt)), len(game.pile(1 - dt)))
-                deal_piles.append(p)
-        events: list[tuple[int, int, str]] = []
-        final: tuple[int, int] | None = None
-        d = -1
-        for e in game.events:
-            if isinstance(e, Deal):
-                if e.hand > 0:
-                    break
-                d = e.deal
-            elif isinstance(e, Ronda):
-                events.append((d, e.team ^ dt, "r"))
-            elif isinstance(e, FourOfAKind):
-                events.append((d, e.team ^ dt, "f"))
-            elif isinstance(e, Caida):
-                events.append((d, e.team ^ dt, "c"))
-            elif isinstance(e, CaidaLimpia):
-                events.append((d, e.team ^ dt, "cl"))
-            elif isinstance(e, CaidaRonda):
-                events.append((d, e.team ^ dt, "crl" if e.limpia else "cr"))
-            elif isinstance(e, Limpia):
-                events.append((d, e.team ^ dt, "l"))
-            elif isinstance(e, HandEnd):
-                final = (e.pile_sizes[dt], e.pile_sizes[1 - dt])
+        deal_piles = _play_first_hand(game, bots, dt)
+        events, final = _first_hand_events(game, dt)
         if final is None:  # four of a kind ended the chica
             continue
         out.append((tuple(events), tuple(deal_piles), final))

@@ -56,6 +56,31 @@ async def _copa(
     return made, api, {"Authorization": f"Bearer {made['organiser']}"}
 
 
+async def _seed_through_both(client: httpx.AsyncClient, api: list[str], organiser: dict[str, str]) -> int:
+    """Each pair's seed sent to both nodes at once, until every one is acknowledged (a concurrent one is
+    refused ``stale``); how many were acknowledged."""
+    acknowledged = 0
+    left = list(range(1, 7))
+    for _ in range(20):
+        answers = await asyncio.gather(
+            *(
+                client.post(f"{api[j % 2]}/pairs/p{i}/seed", json={"seed": i}, headers=organiser)
+                for j, i in enumerate(left + left)
+            )
+        )
+        for answer in answers:
+            assert answer.status_code in (200, 409), answer.text
+            if answer.status_code == 409:
+                assert answer.json()["code"] == "stale"
+        acknowledged += sum(a.status_code == 200 for a in answers)
+        done = {int(a.request.url.path.split("/")[-2][1:]) for a in answers if a.status_code == 200}
+        left = [i for i in left if i not in done]
+        if not left:
+            break
+    assert not left
+    return acknowledged
+
+
 def test_a_championship_runs_the_same_on_two_nodes(cluster: cs.Cluster) -> None:
     _, one = cluster.node("n1")
     _, two = cluster.node("n2")
@@ -79,26 +104,7 @@ def test_a_championship_runs_the_same_on_two_nodes(cluster: cs.Cluster) -> None:
                     answer = await client.post(f"{node}/pairs", json=body, headers=organiser)
                 assert answer.status_code == 200, answer.text
                 assert answer.json()["pair"] == f"p{i}"
-            # each pair's seed sent to both nodes at once, until every one is acknowledged
-            acknowledged = 0
-            left = list(range(1, 7))
-            for _ in range(20):
-                answers = await asyncio.gather(
-                    *(
-                        client.post(f"{api[j % 2]}/pairs/p{i}/seed", json={"seed": i}, headers=organiser)
-                        for j, i in enumerate(left + left)
-                    )
-                )
-                for answer in answers:
-                    assert answer.status_code in (200, 409), answer.text
-                    if answer.status_code == 409:
-                        assert answer.json()["code"] == "stale"
-                acknowledged += sum(a.status_code == 200 for a in answers)
-                done = {int(a.request.url.path.split("/")[-2][1:]) for a in answers if a.status_code == 200}
-                left = [i for i in left if i not in done]
-                if not left:
-                    break
-            assert not left
+            acknowledged = await _seed_through_both(client, api, organiser)
             actions = stored_actions(cluster, cid)
             assert len(actions) == 6 + acknowledged  # the registrations and every acknowledged seed
             views = [(await client.get(node)).json() for node in api]

@@ -1,11 +1,11 @@
-"""The HTTP/WebSocket edge's own parts (src/cuarenta/server/edge): the socket's dispatch table, the one
-mapping of refusals to answers, the bearer secrets, and the old module paths that still import."""
+"""The HTTP/WebSocket edge's own parts (src/cuarenta/server/edge): the one mapping of refusals to answers,
+the bearer secrets, and the old module paths that still import (the socket's table of messages:
+tests/test_protocol_reader.py)."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
-import typing
 from pathlib import Path
 
 import pytest
@@ -14,43 +14,14 @@ from fastapi.testclient import TestClient
 from cuarenta.server import create_app
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.errors import TableError as TableProblem
-from cuarenta.server.authority.model import Connection
-from cuarenta.server.edge import deps, sockets
+from cuarenta.server.edge import deps
 from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.edge.statuses import PROBLEM_STATUS
-from cuarenta.server.protocol import ClientMessage, ProtocolError, parse_client_message
+from cuarenta.server.protocol import ProtocolError
 from cuarenta.server.store.profiles import ProfileProblem
 
 #: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
 pytestmark = pytest.mark.app(workers=0, limits=Limits())
-
-
-def test_the_dispatch_table_has_one_handler_per_client_message() -> None:
-    """Every message type the protocol parses has its handler, and no handler waits for a type that the
-    protocol never parses."""
-    types = {
-        typing.get_args(model.model_fields["type"].annotation)[0] for model in typing.get_args(ClientMessage)
-    }
-    assert set(sockets.HANDLERS) == types
-
-
-def test_a_handler_calls_the_rooms_own_method() -> None:
-    """The table names the rooms' methods, looked up on the instance: a cluster node's override runs."""
-    called: list[tuple[str, object]] = []
-
-    class Rooms:
-        def next_mesa(self, conn: Connection, message: object) -> None:
-            called.append(("next_mesa", message))
-
-    message = parse_client_message('{"v": 1, "type": "next"}')
-    sockets.dispatch(Rooms(), Connection(), message)  # type: ignore[arg-type]
-    assert called == [("next_mesa", message)]
-
-
-def test_ping_is_answered_by_the_socket_itself() -> None:
-    conn = Connection()
-    sockets.dispatch(None, conn, parse_client_message('{"v": 1, "type": "ping"}'))  # type: ignore[arg-type]
-    assert conn.queue.get_nowait() == {"v": 1, "type": "pong"}
 
 
 @pytest.mark.parametrize("code", sorted(PROBLEM_STATUS))

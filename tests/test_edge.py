@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from cuarenta.championship.errors import ActionError, StateError
 from cuarenta.server import create_app
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.errors import TableError as TableProblem
+from cuarenta.server.championships import ChampionshipProblem, _refusal
 from cuarenta.server.edge import deps
 from cuarenta.server.edge.ratelimits import Limits
-from cuarenta.server.edge.statuses import PROBLEM_STATUS
+from cuarenta.server.edge.statuses import KIND_STATUS, PROBLEM_STATUS, STATUS, http_status
 from cuarenta.server.protocol import ProtocolError
 from cuarenta.server.store.profiles import ProfileProblem
 
@@ -36,6 +38,30 @@ def test_table_and_profile_refusals_have_their_statuses() -> None:
     assert deps.problem_status(ProfileProblem("unknown_profile", "no")) == 404
     assert deps.problem_status(ProfileProblem("bad_key", "no")) == 403
     assert deps.problem_status(RoomProblem("something_new", "no")) == 500
+
+
+def test_a_profile_refusal_of_a_code_nobody_mapped_is_bad_input() -> None:
+    assert deps.problem_status(ProfileProblem("something_new", "no")) == 400
+
+
+def test_championship_refusals_take_their_status_from_the_one_mapping() -> None:
+    """A championship's refusal carries no status: a service code's is :data:`STATUS`'s, and a code of the
+    library or the hall sheet has a kind whose status is :data:`KIND_STATUS`'s."""
+    assert (
+        deps.problem_status(ChampionshipProblem("championship_full", "full")) == STATUS["championship_full"]
+    )
+    assert deps.problem_status(ChampionshipProblem("bad_championship_token", "no")) == 403
+    for kind, status in {"bad_input": 400, "not_found": 404, "wrong_state": 409}.items():
+        problem = ChampionshipProblem("some_library_code", "no", kind)  # type: ignore[arg-type]
+        assert deps.problem_status(problem) == KIND_STATUS[kind] == status
+    assert deps.problem_status(ChampionshipProblem("some_library_code", "no")) == 500
+
+
+def test_the_championship_librarys_errors_get_their_kinds() -> None:
+    assert _refusal(ActionError("no", code="some_action")).kind == "bad_input"
+    assert _refusal(StateError("no", code="pair_unknown")).kind == "not_found"
+    assert _refusal(StateError("no", code="already_running")).kind == "wrong_state"
+    assert http_status(_refusal(StateError("no", code="already_running"))) == 409
 
 
 def test_socket_errors_are_frames_and_other_errors_are_not_swallowed() -> None:

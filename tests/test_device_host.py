@@ -7,6 +7,7 @@ The computer's pause is 0 here (``bot_delay``): the tests play as fast as the ma
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -17,6 +18,8 @@ import pytest
 from cuarenta.device import DEVICE_ONLY_COMPUTER, DeviceHost, device_player
 from cuarenta.players.dificil import DEVICE_BUDGET, Budget, DificilPlayer
 from cuarenta.record import GameRecord
+from cuarenta.server import answers
+from cuarenta.server.edge.rooms import NewRoom
 from support.app import running
 from support.device import device_page, finished, watching
 
@@ -183,7 +186,27 @@ BAD_BODIES: list[Any] = [
     {"practice": "yes"},
     {"colour": "red"},
     {"players": 3, "level": 7},
+    {"colour": "red", "players": 3},  # a field's problem first, then the extra key's (as pydantic)
+    {"players": None},
+    {"players": True},
+    {"level": ""},
+    {"rules": None},
+    {"name": "  "},
+    {"name": None},
+    {"seed": 2**63, "practice": True},
+    {"seed": 1.0, "practice": True},
+    {"practice": None},
+    {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6},  # five problems at most
+    {"players": "x", "level": 1, "rules": 1, "name": 1, "seed": "x", "practice": "x"},
+    [],
 ]
+
+
+def test_the_devices_new_room_fields_are_the_servers_model() -> None:
+    """``POST /api/rooms`` has one model, the server's :class:`NewRoom`; the device reads the same fields
+    (:data:`answers.NEW_ROOM_FIELDS`) into the same defaults (:class:`answers.NewRoomBody`)."""
+    assert [f.name for f in answers.NEW_ROOM_FIELDS] == list(NewRoom.model_fields)
+    assert dataclasses.asdict(answers.new_room_body({})) == NewRoom().model_dump()
 
 
 def test_the_device_and_the_server_play_the_same_game_and_refuse_alike(tmp_path: Path) -> None:

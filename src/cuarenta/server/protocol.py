@@ -3,8 +3,8 @@ reader in plain Python, used by the server's ``/ws`` (:mod:`cuarenta.server.edge
 device host (:class:`cuarenta.device.DeviceHost`, under Pyodide, with no pydantic) alike.
 
 - :data:`MESSAGES`: each type a browser may send → its :class:`MessageType`: the fields it reads (in
-  order), the authority's request it becomes (:mod:`cuarenta.server.authority.requests`) and its
-  handler, the :class:`Handlers` method that takes it.
+  order, :mod:`cuarenta.server.fields`), the authority's request it becomes
+  (:mod:`cuarenta.server.authority.requests`) and its handler, the :class:`Handlers` method that takes it.
 - :func:`parse_client_message` reads one message: its envelope (size, JSON, ``v``, ``type``), then the
   fields of its type; it returns a :class:`ClientMessage` or raises :class:`ProtocolError` with the code
   of docs/protocol.md (``bad_message`` or ``bad_version``) and the same sentence on the server and on the
@@ -59,6 +59,7 @@ from cuarenta.server.authority.requests import (
     Watch,
     WatchRequest,
 )
+from cuarenta.server.fields import Choice, Count, Field, Flag, Text, read_fields
 from cuarenta.server.protocolcore import (
     ERROR_CODES,
     MAX_MESSAGE_CHARS,
@@ -75,79 +76,6 @@ SAYING_MAX: Final = 40
 
 #: What a message becomes: the authority's request.
 Request = Join | Move | Plain | React | SetPace | Watch
-
-
-# -- the fields ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Text:
-    """A string field of 1 to ``longest`` characters."""
-
-    name: str
-    longest: int = TEXT_MAX
-    required: bool = True
-
-
-@dataclass(frozen=True)
-class Count:
-    """An integer field ≥ 0 (JSON ``true`` is not one); an optional one may be absent or ``null``."""
-
-    name: str
-    required: bool = True
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A boolean field, ``false`` when absent."""
-
-    name: str
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One of a few strings; an optional one may be absent or ``null``."""
-
-    name: str
-    choices: tuple[str, ...]
-    required: bool = True
-
-
-Field = Text | Count | Flag | Choice
-
-_MISSING: Final = object()
-
-
-def _problem(field: Field, value: Any) -> str | None:
-    """What is wrong with a field's value (``None``: nothing), in pydantic's words. ``value`` is
-    :data:`_MISSING` when the message lacks the field."""
-    if value is _MISSING:
-        return "Field required" if field.required else None
-    if value is None and isinstance(field, Count | Choice) and not field.required:
-        return None
-    if isinstance(field, Text):
-        if not isinstance(value, str):
-            return "Input should be a valid string"
-        if not value:
-            return "String should have at least 1 character"
-        if len(value) > field.longest:
-            return f"String should have at most {field.longest} characters"
-    elif isinstance(field, Count):
-        if not isinstance(value, int) or isinstance(value, bool):
-            return "Input should be a valid integer"
-        if value < 0:
-            return "Input should be greater than or equal to 0"
-    elif isinstance(field, Flag):
-        if not isinstance(value, bool):
-            return "Input should be a valid boolean"
-    elif not isinstance(value, str) or value not in field.choices:
-        *first, last = field.choices
-        return f"Input should be {', '.join(repr(c) for c in first)} or {last!r}"
-    return None
-
-
-def _default(field: Field) -> Any:
-    """A field's value when the message lacks it (an optional one: ``None``; a flag: ``False``)."""
-    return False if isinstance(field, Flag) else None
 
 
 # -- the table ----------------------------------------------------------------------------------------------
@@ -189,10 +117,10 @@ class MessageType:
 MESSAGES: Final[dict[str, MessageType]] = {
     "join": MessageType(
         (
-            Text("room"),
-            Text("token"),
-            Choice("pace", PACES, required=False),
-            Count("since", False),
+            Text("room", TEXT_MAX),
+            Text("token", TEXT_MAX),
+            Choice("pace", PACES, required=False, nullable=True),
+            Count("since", required=False, nullable=True),
             Flag("hints"),
         ),
         Join,
@@ -200,13 +128,13 @@ MESSAGES: Final[dict[str, MessageType]] = {
         versioned=True,
     ),
     "move": MessageType(
-        (Text("move"), Count("state")), Move, lambda to, conn, request: to.move(conn, request)
+        (Text("move", TEXT_MAX), Count("state")), Move, lambda to, conn, request: to.move(conn, request)
     ),
     "next": MessageType((), Plain, lambda to, conn, request: to.next_mesa(conn, request)),
     "pace": MessageType((Choice("pace", PACES),), SetPace, lambda to, conn, request: to.pace(conn, request)),
     "ping": MessageType((), Plain, _ping),
     "watch": MessageType(
-        (Text("room"), Count("since", False)),
+        (Text("room", TEXT_MAX), Count("since", required=False, nullable=True)),
         Watch,
         lambda to, conn, request: to.watch(conn, request),
         versioned=True,
@@ -274,14 +202,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     data, kind = read_envelope(text)
     version = int(data["v"])  # 1.0 is 1, as the server has always read it
     shape = MESSAGES[kind]
-    values: dict[str, Any] = {}
-    problems: list[str] = []
-    for field in shape.fields:
-        given = data.get(field.name, _MISSING)
-        problem = _problem(field, given)
-        if problem is not None:
-            problems.append(f"{field.name}: {problem}")
-        values[field.name] = _default(field) if given is _MISSING else given
+    values, problems = read_fields(data, shape.fields)
     if problems:
         raise malformed(kind, "; ".join(problems[:3]))
     if shape.versioned:
@@ -304,11 +225,7 @@ __all__ = [
     "PROTOCOL_VERSIONS",
     "SAYING_MAX",
     "TEXT_MAX",
-    "Choice",
     "ClientMessage",
-    "Count",
-    "Field",
-    "Flag",
     "Handler",
     "Handlers",
     "MessageType",
@@ -316,7 +233,6 @@ __all__ = [
     "ProtocolError",
     "Request",
     "Status",
-    "Text",
     "dispatch",
     "error_message",
     "malformed",

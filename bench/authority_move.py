@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cuarenta.rules import Rules
 from cuarenta.server.authority.model import Connection
-from cuarenta.server.protocol import JoinMessage
+from cuarenta.server.authority.requests import Join
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import make_thinking
 from cuarenta.server.wiring import TableRooms
@@ -42,7 +42,7 @@ async def measure(moves: int, seed: int) -> float:
         sockets = []
         for token in tokens:
             conn = Connection()
-            rooms.join(conn, JoinMessage(v=1, type="join", room=room.id, token=token))
+            rooms.join(conn, Join(room=room.id, token=token))
             sockets.append(conn)
 
         def drain() -> None:

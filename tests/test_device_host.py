@@ -7,6 +7,7 @@ The computer's pause is 0 here (``bot_delay``): the tests play as fast as the ma
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -15,11 +16,10 @@ from typing import Any
 import pytest
 
 from cuarenta.device import DEVICE_ONLY_COMPUTER, DeviceHost, device_player
-from cuarenta.device.messages import parse_client_message as device_parse
 from cuarenta.players.dificil import DEVICE_BUDGET, Budget, DificilPlayer
 from cuarenta.record import GameRecord
-from cuarenta.server.protocol import parse_client_message as server_parse
-from cuarenta.server.protocolcore import ProtocolError
+from cuarenta.server import answers
+from cuarenta.server.edge.rooms import NewRoom
 from support.app import running
 from support.device import device_page, finished, watching
 
@@ -186,7 +186,27 @@ BAD_BODIES: list[Any] = [
     {"practice": "yes"},
     {"colour": "red"},
     {"players": 3, "level": 7},
+    {"colour": "red", "players": 3},  # a field's problem first, then the extra key's (as pydantic)
+    {"players": None},
+    {"players": True},
+    {"level": ""},
+    {"rules": None},
+    {"name": "  "},
+    {"name": None},
+    {"seed": 2**63, "practice": True},
+    {"seed": 1.0, "practice": True},
+    {"practice": None},
+    {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6},  # five problems at most
+    {"players": "x", "level": 1, "rules": 1, "name": 1, "seed": "x", "practice": "x"},
+    [],
 ]
+
+
+def test_the_devices_new_room_fields_are_the_servers_model() -> None:
+    """``POST /api/rooms`` has one model, the server's :class:`NewRoom`; the device reads the same fields
+    (:data:`answers.NEW_ROOM_FIELDS`) into the same defaults (:class:`answers.NewRoomBody`)."""
+    assert [f.name for f in answers.NEW_ROOM_FIELDS] == list(NewRoom.model_fields)
+    assert dataclasses.asdict(answers.new_room_body({})) == NewRoom().model_dump()
 
 
 def test_the_device_and_the_server_play_the_same_game_and_refuse_alike(tmp_path: Path) -> None:
@@ -246,20 +266,29 @@ BAD_MESSAGES = [
 ]
 
 
-@pytest.mark.parametrize("text", BAD_MESSAGES)
-def test_a_bad_message_is_refused_as_the_server_refuses_it(text: str | bytes) -> None:
-    try:
-        server_parse(text)
-    except ProtocolError as exc:
-        expected: tuple[str, str] | None = (exc.code, exc.message)
-    else:
-        expected = None
-    try:
-        device_parse(text)
-    except ProtocolError as exc:
-        assert (exc.code, exc.message) == expected
-    else:
-        assert expected is None
+def test_a_bad_message_is_refused_by_the_device_as_by_the_servers_socket(tmp_path: Path) -> None:
+    """The server's ``/ws`` and the device read a message with the same table and reader
+    (:mod:`cuarenta.server.protocol`): each bad message gets the same error frame, code and sentence."""
+    texts = [t for t in BAD_MESSAGES if isinstance(t, str)]  # the page sends text frames only
+    on_server: list[dict[str, Any]] = []
+    with running(tmp_path / "data", workers=0) as client, client.websocket_connect("/ws") as ws:
+        for text in texts:
+            ws.send_text(text)
+            on_server.append(ws.receive_json())
+    on_device: list[dict[str, Any]] = []
+    host = DeviceHost(send=lambda conn, text: on_device.append(json.loads(text)))
+    conn = host.open()
+    for text in texts:
+        host.receive(conn, text)
+    assert on_device == on_server
+    assert len(on_server) == len(texts)
+    assert {f["type"] for f in on_server} == {"error"}
+    # (the last but one is a valid watch of a room that is not there)
+    assert {f["code"] for f in on_server} == {"bad_message", "bad_version", "unknown_room"}
+    assert (
+        "malformed 'move' message: move: Input should be a valid string; state: Input should be a "
+        "valid integer" in [f["message"] for f in on_server]
+    )
 
 
 # -- 2 v 2, every level, custom rules ---------------------------------------------------------------------

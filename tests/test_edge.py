@@ -1,56 +1,29 @@
-"""The HTTP/WebSocket edge's own parts (src/cuarenta/server/edge): the socket's dispatch table, the one
-mapping of refusals to answers, the bearer secrets, and the old module paths that still import."""
+"""The HTTP/WebSocket edge's own parts (src/cuarenta/server/edge): the one mapping of refusals to answers,
+the bearer secrets, and the old module paths that still import (the socket's table of messages:
+tests/test_protocol_reader.py)."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
-import typing
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from cuarenta.championship.errors import ActionError, StateError
 from cuarenta.server import create_app
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.errors import TableError as TableProblem
-from cuarenta.server.authority.model import Connection
-from cuarenta.server.edge import deps, sockets
+from cuarenta.server.championships import ChampionshipProblem, _refusal
+from cuarenta.server.edge import deps
 from cuarenta.server.edge.ratelimits import Limits
-from cuarenta.server.edge.statuses import PROBLEM_STATUS
-from cuarenta.server.protocol import ClientMessage, ProtocolError, parse_client_message
+from cuarenta.server.edge.statuses import KIND_STATUS, PROBLEM_STATUS, STATUS, http_status
+from cuarenta.server.protocol import ProtocolError
 from cuarenta.server.store.profiles import ProfileProblem
 
 #: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
 pytestmark = pytest.mark.app(workers=0, limits=Limits())
-
-
-def test_the_dispatch_table_has_one_handler_per_client_message() -> None:
-    """Every message type the protocol parses has its handler, and no handler waits for a type that the
-    protocol never parses."""
-    types = {
-        typing.get_args(model.model_fields["type"].annotation)[0] for model in typing.get_args(ClientMessage)
-    }
-    assert set(sockets.HANDLERS) == types
-
-
-def test_a_handler_calls_the_rooms_own_method() -> None:
-    """The table names the rooms' methods, looked up on the instance: a cluster node's override runs."""
-    called: list[tuple[str, object]] = []
-
-    class Rooms:
-        def next_mesa(self, conn: Connection, message: object) -> None:
-            called.append(("next_mesa", message))
-
-    message = parse_client_message('{"v": 1, "type": "next"}')
-    sockets.dispatch(Rooms(), Connection(), message)  # type: ignore[arg-type]
-    assert called == [("next_mesa", message)]
-
-
-def test_ping_is_answered_by_the_socket_itself() -> None:
-    conn = Connection()
-    sockets.dispatch(None, conn, parse_client_message('{"v": 1, "type": "ping"}'))  # type: ignore[arg-type]
-    assert conn.queue.get_nowait() == {"v": 1, "type": "pong"}
 
 
 @pytest.mark.parametrize("code", sorted(PROBLEM_STATUS))
@@ -65,6 +38,30 @@ def test_table_and_profile_refusals_have_their_statuses() -> None:
     assert deps.problem_status(ProfileProblem("unknown_profile", "no")) == 404
     assert deps.problem_status(ProfileProblem("bad_key", "no")) == 403
     assert deps.problem_status(RoomProblem("something_new", "no")) == 500
+
+
+def test_a_profile_refusal_of_a_code_nobody_mapped_is_bad_input() -> None:
+    assert deps.problem_status(ProfileProblem("something_new", "no")) == 400
+
+
+def test_championship_refusals_take_their_status_from_the_one_mapping() -> None:
+    """A championship's refusal carries no status: a service code's is :data:`STATUS`'s, and a code of the
+    library or the hall sheet has a kind whose status is :data:`KIND_STATUS`'s."""
+    assert (
+        deps.problem_status(ChampionshipProblem("championship_full", "full")) == STATUS["championship_full"]
+    )
+    assert deps.problem_status(ChampionshipProblem("bad_championship_token", "no")) == 403
+    for kind, status in {"bad_input": 400, "not_found": 404, "wrong_state": 409}.items():
+        problem = ChampionshipProblem("some_library_code", "no", kind)  # type: ignore[arg-type]
+        assert deps.problem_status(problem) == KIND_STATUS[kind] == status
+    assert deps.problem_status(ChampionshipProblem("some_library_code", "no")) == 500
+
+
+def test_the_championship_librarys_errors_get_their_kinds() -> None:
+    assert _refusal(ActionError("no", code="some_action")).kind == "bad_input"
+    assert _refusal(StateError("no", code="pair_unknown")).kind == "not_found"
+    assert _refusal(StateError("no", code="already_running")).kind == "wrong_state"
+    assert http_status(_refusal(StateError("no", code="already_running"))) == 409
 
 
 def test_socket_errors_are_frames_and_other_errors_are_not_swallowed() -> None:

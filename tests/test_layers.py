@@ -606,3 +606,21 @@ def test_the_championship_runs_with_every_other_third_party_package_blocked() ->
     )
     assert result.returncode == 0, result.stderr
     assert "rounds: 2" in result.stdout
+
+
+# -- one reader per message (issue 26): the socket protocol's table and the field reader are plain Python ---
+#: The server's ``/ws`` and the device host (Pyodide: no pydantic) read messages with these modules alike.
+PLAIN_READERS = ("server/protocol.py", "server/protocolcore.py", "server/fields.py")
+
+
+@pytest.mark.parametrize("name", PLAIN_READERS)
+def test_the_message_readers_import_only_the_standard_library(name: str) -> None:
+    outside = {m for m in third_party_imports(PACKAGE / name) if m not in sys.stdlib_module_names}
+    assert not outside, f"{name} imports {sorted(outside)}: the device runs it without them"
+
+
+def test_the_device_reads_messages_with_the_servers_reader() -> None:
+    """No second reader: the device host imports the server's protocol module, and no module of the
+    device reads JSON messages of its own."""
+    assert "cuarenta.server.protocol" in package_imports(PACKAGE / "device" / "host.py")
+    assert not (PACKAGE / "device" / "messages.py").exists()

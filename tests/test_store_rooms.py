@@ -406,7 +406,7 @@ def test_a_socket_join_of_a_refused_message_does_not_load_rooms(tmp_path: Path) 
         message = parse_client_message(json.dumps({"v": 1, "type": "join", "room": "nope", "token": "x"}))
         conn = Connection()
         with pytest.raises(Exception, match="no room"):
-            rooms_of(client).join(conn, message)  # type: ignore[arg-type]
+            rooms_of(client).join(conn, message.request)  # type: ignore[arg-type]
         assert rooms_of(client).in_memory() == 0
 
 

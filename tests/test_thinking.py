@@ -33,8 +33,8 @@ from cuarenta.players import dificil
 from cuarenta.players.dificil import Budget, DificilPlayer
 from cuarenta.players.normal import NormalPlayer
 from cuarenta.server.authority.model import Connection
+from cuarenta.server.authority.requests import Join
 from cuarenta.server.ops.gcpolicy import GcPolicy
-from cuarenta.server.protocol import JoinMessage
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import (
     THINK_SECONDS,
@@ -503,7 +503,7 @@ def test_an_answer_for_a_state_that_is_no_longer_current_is_dropped(tmp_path: Pa
             if room.game.turn in (1, 2) and len(room.game.legal_moves()) > 1:
                 break
         conn = Connection()
-        rooms.join(conn, JoinMessage(v=1, type="join", room=room.id, token=token))
+        rooms.join(conn, Join(room=room.id, token=token))
         await asyncio.wait_for(held.asked.wait(), 10)
         # while the player thinks, the room changes: an action for that seat arrives first
         played = str(room.game.legal_moves()[0])

@@ -5,9 +5,10 @@ It is wired with the device's parts: a :class:`~cuarenta.device.store.MemoryStor
 handed to ``persist`` (the worker writes it to IndexedDB), the one-process bus, the local scheduler of
 the computer players (paced on asyncio) and :class:`~cuarenta.server.thinking.InlineThinking` (Pyodide
 has no threads). The answers are built by :mod:`cuarenta.server.answers`, the same functions the
-server's routes call; the socket messages are read by :mod:`cuarenta.device.messages` and refused with
-the server's codes and sentences. Tables with friends need a server: their routes answer 404 with the
-code ``device_only_computer``.
+server's routes call; the socket messages are read and handed over by the server's own table and reader
+(:mod:`cuarenta.server.protocol`), so they are refused with the server's codes and sentences. Tables
+with friends need a server: their routes answer 404 with the code ``device_only_computer``, and their
+socket messages (``react``, ``rematch``) ``not_a_table`` (:class:`DeviceHandlers`).
 
 Every call is synchronous; the computer's moves run on the event loop (Pyodide's WebLoop in the browser)
 and their frames leave through ``send`` as they come. Call it from the loop's thread only.
@@ -37,7 +38,6 @@ from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
 from cuarenta.catalogue import LANGS
-from cuarenta.device.messages import parse_client_message
 from cuarenta.device.store import MemoryStore, Persist
 from cuarenta.players import Player, make_player
 from cuarenta.players.dificil import DEVICE_BUDGET, DificilPlayer
@@ -47,9 +47,17 @@ from cuarenta.server.authority.core import Authority
 from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.model import CLOSE_SOCKET, Connection
 from cuarenta.server.authority.ports import StoreError
+from cuarenta.server.authority.requests import (
+    JoinRequest,
+    MoveRequest,
+    PaceRequest,
+    ReactRequest,
+    WatchRequest,
+)
 from cuarenta.server.authority.wire.messages import SharedMessage
 from cuarenta.server.edge.statuses import http_status
-from cuarenta.server.protocolcore import ProtocolError, error_message, pong_message
+from cuarenta.server.protocol import dispatch, parse_client_message
+from cuarenta.server.protocolcore import ProtocolError, error_message
 from cuarenta.server.thinking import InlineThinking
 
 log = logging.getLogger("cuarenta.device")
@@ -100,6 +108,43 @@ def _plain(value: Any) -> Any:
     return to_py() if callable(to_py) else value
 
 
+class DeviceHandlers:
+    """The :class:`~cuarenta.server.protocol.Handlers` of the device: the authority's, but ``react`` and
+    ``rematch`` (tables with friends, which need a server) refuse with ``not_a_table``."""
+
+    def __init__(self, authority: Authority) -> None:
+        self.authority = authority
+
+    def join(self, conn: Connection, message: JoinRequest) -> None:
+        self.authority.join(conn, message)
+
+    def watch(self, conn: Connection, message: WatchRequest) -> None:
+        self.authority.watch(conn, message)
+
+    def move(self, conn: Connection, message: MoveRequest) -> None:
+        self.authority.move(conn, message)
+
+    def next_mesa(self, conn: Connection, message: object = None) -> None:
+        self.authority.next_mesa(conn, message)
+
+    def pace(self, conn: Connection, message: PaceRequest) -> None:
+        self.authority.pace(conn, message)
+
+    def react(self, conn: Connection, message: ReactRequest) -> None:
+        raise _needs_a_server("react")
+
+    def rematch(self, conn: Connection, message: object = None) -> None:
+        raise _needs_a_server("rematch")
+
+
+def _needs_a_server(kind: str) -> ProtocolError:
+    return ProtocolError(
+        "not_a_table",
+        f"{kind} is for tables with friends, which need a server: this device plays "
+        "against the computer only",
+    )
+
+
 class DeviceHost:
     """The authority of one device (module docstring).
 
@@ -127,6 +172,8 @@ class DeviceHost:
         self.authority = Authority(
             self.store, bot_delay=bot_delay, thinking=InlineThinking(device_player), bus=LocalBus()
         )
+        #: what takes the socket's messages: the authority, but for what needs a server
+        self.handlers = DeviceHandlers(self.authority)
         self._conns: dict[int, Connection] = {}
         self._pumps: dict[int, asyncio.Task[None]] = {}
         self._last = 0
@@ -294,27 +341,7 @@ class DeviceHost:
         self._flush(conn, found)
 
     def _dispatch(self, conn: Connection, text: str) -> None:
-        message = parse_client_message(text)
-        request: Any = message.request
-        authority = self.authority
-        if message.type == "ping":
-            conn.send(pong_message())
-        elif message.type == "join":
-            authority.join(conn, request)
-        elif message.type == "move":
-            authority.move(conn, request)
-        elif message.type == "next":
-            authority.next_mesa(conn, request)
-        elif message.type == "pace":
-            authority.pace(conn, request)
-        elif message.type == "watch":
-            authority.watch(conn, request)
-        else:  # react, rematch: for tables with friends, which need a server
-            raise ProtocolError(
-                "not_a_table",
-                f"{message.type} is for tables with friends, which need a server: this device plays "
-                "against the computer only",
-            )
+        dispatch(self.handlers, conn, parse_client_message(text))
 
     def close(self, conn: int) -> None:
         """Connection ``conn`` closed (the page left): its seat is left as a closed socket leaves it."""
@@ -366,4 +393,4 @@ def _json_frame(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False)
 
 
-__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHost", "Send", "device_player"]
+__all__ = ["BOT_DELAY", "DEVICE_ONLY_COMPUTER", "DeviceHandlers", "DeviceHost", "Send", "device_player"]

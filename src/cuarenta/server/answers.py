@@ -28,7 +28,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from cuarenta import __version__, catalogue
 from cuarenta.catalogue import LANGS
@@ -38,6 +38,7 @@ from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
 from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
+from cuarenta.server.fields import Count, Flag, Object, Text, read_fields
 from cuarenta.server.history import (
     MAX_TOKEN_CHARS,
     MAX_TOKENS,
@@ -212,7 +213,7 @@ SEED_ONLY_FOR_PRACTICE: Final = (
 
 @dataclass(frozen=True)
 class NewRoomBody:
-    """The body of ``POST /api/rooms``, checked (:func:`new_room_body`)."""
+    """The body of ``POST /api/rooms`` as the device reads it (:func:`new_room_body`)."""
 
     players: int = 2
     level: str | None = None
@@ -222,69 +223,28 @@ class NewRoomBody:
     practice: bool = False
 
 
-def _strict_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _room_name(name: str) -> str:
+    return clean_name(name, empty_ok=True)  # "" (the default): no name; the page shows its own
+
+
+#: The fields of ``POST /api/rooms``' body, as the server's model
+#: (:class:`~cuarenta.server.edge.rooms.NewRoom`) reads them, each with its check.
+NEW_ROOM_FIELDS: Final = (
+    Count("players", required=False, least=None, check=check_players),
+    Text("level", shortest=0, required=False, nullable=True, check=known_level),
+    Object("rules"),
+    Text("name", longest=NAME_MAX_CHARS, shortest=0, required=False, check=_room_name),
+    Count("seed", required=False, nullable=True, below=2**63),
+    Flag("practice"),
+)
 
 
 def new_room_body(data: object) -> NewRoomBody:
-    """``POST /api/rooms``' body checked as the server checks it: :class:`Refused` 400 with the same
-    sentences (``field: what is wrong``; several joined with ``; ``)."""
+    """``POST /api/rooms``' body read without pydantic (the device host's), with the server's sentences:
+    :class:`Refused` 400 (``field: what is wrong``; up to five joined with ``; ``)."""
     if not isinstance(data, dict):
         raise Refused(400, "body: Input should be a valid dictionary or object to extract fields from")
-    problems: list[str] = []
-    values: dict[str, Any] = {}
-    for key in data:
-        if key not in ("players", "level", "rules", "name", "seed", "practice"):
-            problems.append(f"{key}: Extra inputs are not permitted")
-    if "players" in data:
-        players = data["players"]
-        if not _strict_int(players):
-            problems.append("players: Input should be a valid integer")
-        else:
-            try:
-                values["players"] = check_players(players)
-            except ValueError as exc:
-                problems.append(f"players: {exc}")
-    if "level" in data:
-        level = data["level"]
-        if level is not None and not isinstance(level, str):
-            problems.append("level: Input should be a valid string")
-        else:
-            try:
-                values["level"] = known_level(level)
-            except ValueError as exc:
-                problems.append(f"level: {exc}")
-    if "rules" in data:
-        if not isinstance(data["rules"], dict):
-            problems.append("rules: Input should be a valid dictionary")
-        else:
-            values["rules"] = data["rules"]
-    if "name" in data:
-        name = data["name"]
-        if not isinstance(name, str):
-            problems.append("name: Input should be a valid string")
-        elif len(name) > NAME_MAX_CHARS:
-            problems.append(f"name: String should have at most {NAME_MAX_CHARS} characters")
-        else:
-            try:
-                values["name"] = clean_name(name, empty_ok=True)
-            except ValueError as exc:
-                problems.append(f"name: {exc}")
-    if data.get("seed") is not None:
-        seed = data["seed"]
-        if not _strict_int(seed):
-            problems.append("seed: Input should be a valid integer")
-        elif seed < 0:
-            problems.append("seed: Input should be greater than or equal to 0")
-        elif seed >= 2**63:
-            problems.append(f"seed: Input should be less than {2**63}")
-        else:
-            values["seed"] = seed
-    if "practice" in data:
-        if not isinstance(data["practice"], bool):
-            problems.append("practice: Input should be a valid boolean")
-        else:
-            values["practice"] = data["practice"]
+    values, problems = read_fields(data, NEW_ROOM_FIELDS, forbid_extra=True)
     if not problems and values.get("seed") is not None and not values.get("practice"):
         problems.append(SEED_ONLY_FOR_PRACTICE)
     if problems:
@@ -292,7 +252,25 @@ def new_room_body(data: object) -> NewRoomBody:
     return NewRoomBody(**values)
 
 
-def new_room(authority: Authority, body: NewRoomBody) -> dict[str, Any]:
+class NewRoomRequest(Protocol):
+    """What :func:`new_room` reads of a new room's request: the server's
+    :class:`~cuarenta.server.edge.rooms.NewRoom` (its route's body) or the device's :class:`NewRoomBody`."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def level(self) -> str | None: ...
+    @property
+    def rules(self) -> dict[str, Any]: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def practice(self) -> bool: ...
+
+
+def new_room(authority: Authority, body: NewRoomRequest) -> dict[str, Any]:
     """``POST /api/rooms``: a new room against the computer; the answer's token is the person's (seat 0)."""
     rules = rules_for(body.players, body.rules)
     room, token = authority.create(
@@ -317,12 +295,14 @@ __all__ = [
     "HISTORY_BY_ADDRESS",
     "MAX_TOKENS",
     "MAX_TOKEN_CHARS",
+    "NEW_ROOM_FIELDS",
     "OTHER_VALUE_KEYS",
     "QUICK_PRESET",
     "SEED_ONLY_FOR_PRACTICE",
     "TOKEN_IN_ADDRESS",
     "HistoryStore",
     "NewRoomBody",
+    "NewRoomRequest",
     "RecordAnswer",
     "Refused",
     "browser_stats_answer",

@@ -45,6 +45,7 @@ from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.model import Room, available_levels, now_text
 from cuarenta.server.authority.ports import FinishedRow
 from cuarenta.server.authority.seats import same_token
+from cuarenta.server.edge.statuses import Kind
 from cuarenta.server.store import Store, StoreConflict, StoreError, dumps, hash_token
 from cuarenta.server.store import championships as cstore
 
@@ -81,15 +82,16 @@ HALL_BAD_INPUT: Final = frozenset(
 
 class ChampionshipProblem(TableError):
     """A refused championship request: a code (the library's, the hall sheet's, or the service's of
-    :data:`~cuarenta.server.edge.statuses.STATUS`), a sentence, its HTTP ``status`` when the code's is not
-    in that table (400 bad input, 409 wrong state), and the ``params`` of its words when it has some (the
-    page says ``error.<code>`` with them in its own language)."""
+    :data:`~cuarenta.server.edge.statuses.STATUS`), a sentence, the ``kind`` of a code of the library or
+    the hall sheet (``bad_input``, ``not_found``, ``wrong_state``: its HTTP status is
+    :data:`~cuarenta.server.edge.statuses.KIND_STATUS`'s), and the ``params`` of its words when it has some
+    (the page says ``error.<code>`` with them in its own language)."""
 
     def __init__(
-        self, code: str, message: str, status: int | None = None, params: dict[str, Any] | None = None
+        self, code: str, message: str, kind: Kind | None = None, params: dict[str, Any] | None = None
     ) -> None:
         super().__init__(code, message)
-        self.status = status
+        self.kind = kind
         self.params = params
 
 
@@ -119,8 +121,8 @@ def _refusal(exc: ChampionshipError) -> ChampionshipProblem:
     """A refusal of the library as the API's: its code, sentence and params; 400 for bad input, else 409."""
     bad = type(exc).__name__ in BAD_INPUT or exc.code.startswith(("chicas", "points", "result", "reason"))
     if exc.code in ("pair_unknown", "partida_unknown", "decision_unknown"):
-        return ChampionshipProblem(exc.code, str(exc), 404, exc.params)
-    return ChampionshipProblem(exc.code, str(exc), 400 if bad else 409, exc.params)
+        return ChampionshipProblem(exc.code, str(exc), "not_found", exc.params)
+    return ChampionshipProblem(exc.code, str(exc), "bad_input" if bad else "wrong_state", exc.params)
 
 
 def hall_refusal(exc: HallError) -> ChampionshipProblem:
@@ -133,15 +135,15 @@ def hall_refusal(exc: HallError) -> ChampionshipProblem:
     ...     entry_from_dict({"kind": "carton", "cards": [30, 9], "leftovers": 0})
     ... except HallError as exc:
     ...     problem = hall_refusal(exc)
-    >>> problem.code, problem.status, problem.params["total"]
-    ('hall_carton_total', 400, 39)
+    >>> problem.code, problem.kind, problem.params["total"]
+    ('hall_carton_total', 'bad_input', 39)
     """
     code, params = exc.code, exc.params
     reason = params.get("reason")
     if code == "hall_entry_malformed" and isinstance(reason, dict) and isinstance(reason.get("code"), str):
         code, params = reason["code"], dict(reason.get("params") or {})
-    status = 400 if code in HALL_BAD_INPUT else 409
-    return ChampionshipProblem(code, render(code, params, "en"), status, params)
+    kind: Kind = "bad_input" if code in HALL_BAD_INPUT else "wrong_state"
+    return ChampionshipProblem(code, render(code, params, "en"), kind, params)
 
 
 def _published(count: int, champ: Championship) -> tuple[int, dict[str, Any], str]:
@@ -638,7 +640,7 @@ class Championships:
         """Register a pair (a computer pair at ``computer``'s level): its id and its token (none for a
         computer pair). Refused past :attr:`max_pairs` (``championship_full``, 409)."""
         if computer is not None and computer not in available_levels():
-            raise ChampionshipProblem("unknown_level", f"unknown level {computer!r}", 400)
+            raise ChampionshipProblem("unknown_level", f"unknown level {computer!r}")
         token = None if computer else secrets.token_urlsafe(24)
         made: list[str] = []
 
@@ -649,15 +651,13 @@ class Championships:
                 raise ChampionshipProblem(
                     "rated_computer",
                     "a rated championship is for pairs of people: the ratings are theirs",
-                    409,
                 )
             if self.max_pairs and len(champ.pairs) >= self.max_pairs and champ.status == "registering":
                 raise ChampionshipProblem(
                     "championship_full",
                     f"this championship has {len(champ.pairs)} pairs, the most this server takes "
                     f"(cuarenta serve --championship-pairs {self.max_pairs})",
-                    409,
-                    {"pairs": self.max_pairs},
+                    params={"pairs": self.max_pairs},
                 )
             made.append(f"p{len(champ.pairs) + 1}")
             return cstore.PairRow(made[0], None if token is None else hash_token(token), computer)

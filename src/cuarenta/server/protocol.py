@@ -1,14 +1,27 @@
-"""The web app's messages (docs/protocol.md, version 1): parsing, validation and error codes.
+"""The messages a browser sends on the socket (docs/protocol.md): one table of their types, read by one
+reader in plain Python, used by the server's ``/ws`` (:mod:`cuarenta.server.edge.sockets`) and by the
+device host (:class:`cuarenta.device.DeviceHost`, under Pyodide, with no pydantic) alike.
 
-The codes, :class:`ProtocolError` and the checks of a message's envelope are in
-:mod:`cuarenta.server.protocolcore` (shared with the device host, which has no pydantic).
-Every message a browser sends is read by :func:`parse_client_message`, which
-returns one of the pydantic models below or raises :class:`ProtocolError`
-with the code of the table in docs/protocol.md. Messages the server sends are
-built by the ``*_message`` functions, so their shape lives in one place.
+- :data:`MESSAGES`: each type a browser may send → its :class:`MessageType`: the fields it reads (in
+  order, :mod:`cuarenta.server.fields`), the authority's request it becomes
+  (:mod:`cuarenta.server.authority.requests`) and its handler, the :class:`Handlers` method that takes it.
+- :func:`parse_client_message` reads one message: its envelope (size, JSON, ``v``, ``type``), then the
+  fields of its type; it returns a :class:`ClientMessage` or raises :class:`ProtocolError` with the code
+  of docs/protocol.md (``bad_message`` or ``bad_version``) and the same sentence on the server and on the
+  device (each problem worded as pydantic words it, as the server always has).
+- :func:`dispatch` hands a read message to its handler.
+
+The codes, :class:`ProtocolError` and the error and pong frames are in
+:mod:`cuarenta.server.protocolcore`; the messages the server sends are built by the ``*_message``
+functions re-exported here from :mod:`cuarenta.server.authority.messages`.
 
 >>> parse_client_message('{"v": 1, "type": "move", "move": "7h x3c+4d", "state": 3}')
-MoveMessage(v=1, type='move', move='7h x3c+4d', state=3)
+ClientMessage(type='move', v=1, request=Move(move='7h x3c+4d', state=3))
+>>> try:
+...     parse_client_message('{"v": 2, "type": "pace", "pace": "x"}')
+... except ProtocolError as exc:
+...     print(exc.code, exc.message)
+bad_message malformed 'pace' message: pace: Input should be 'slow', 'normal' or 'fast'
 >>> parse_client_message('{"v": 3, "type": "ping"}')
 Traceback (most recent call last):
 ...
@@ -17,9 +30,10 @@ cuarenta.server.protocolcore.ProtocolError: bad_version: this server speaks prot
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
 
 from cuarenta.server.authority.messages import (
     PACES,
@@ -31,156 +45,202 @@ from cuarenta.server.authority.messages import (
     state_message,
     table_message,
 )
+from cuarenta.server.authority.model import Connection
+from cuarenta.server.authority.requests import (
+    Join,
+    JoinRequest,
+    Move,
+    MoveRequest,
+    PaceRequest,
+    Plain,
+    React,
+    ReactRequest,
+    SetPace,
+    Watch,
+    WatchRequest,
+)
+from cuarenta.server.fields import Choice, Count, Field, Flag, Text, read_fields
 from cuarenta.server.protocolcore import (
     ERROR_CODES,
     MAX_MESSAGE_CHARS,
     PROTOCOL_VERSIONS,
     ProtocolError,
     error_message,
-    malformed,
     pong_message,
-    read_envelope,
 )
 
-_Text = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+#: The longest room id, token and move a message may carry.
+TEXT_MAX: Final = 200
+#: The longest saying of a reaction.
+SAYING_MAX: Final = 40
+
+#: What a message becomes: the authority's request.
+Request = Join | Move | Plain | React | SetPace | Watch
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+# -- the table ----------------------------------------------------------------------------------------------
+class Handlers(Protocol):
+    """What takes the messages: the authority (:class:`~cuarenta.server.authority.Authority`), on the
+    server and on the device (where ``react`` and ``rematch`` refuse: they need a server)."""
 
-    v: Literal[1, 2]
-
-
-class JoinMessage(_Message):
-    """Take a seat in a room with that seat's token (and, optionally, set the computer's pace there)."""
-
-    type: Literal["join"]
-    room: _Text
-    token: _Text
-    pace: Pace | None = None
-    #: version 1: events of the current mesa the browser has shown: the answer's ``events`` start there
-    #: (docs/tables.md); version 2: the last ``version`` the client applied (docs/protocol.md "Version 2")
-    since: Annotated[StrictInt, Field(ge=0)] | None = None
-    #: version 2 only: send this seat's hints (version 1 always has them)
-    hints: StrictBool = False
+    def join(self, conn: Connection, message: JoinRequest) -> None: ...
+    def watch(self, conn: Connection, message: WatchRequest) -> None: ...
+    def move(self, conn: Connection, message: MoveRequest) -> None: ...
+    def next_mesa(self, conn: Connection, message: object = None) -> None: ...
+    def pace(self, conn: Connection, message: PaceRequest) -> None: ...
+    def react(self, conn: Connection, message: ReactRequest) -> None: ...
+    def rematch(self, conn: Connection, message: object = None) -> None: ...
 
 
-class WatchMessage(_Message):
-    """Follow a table as a spectator: no seat, no token, no hidden card (docs/tables.md)."""
-
-    type: Literal["watch"]
-    room: _Text
-    #: version 2 only: the last ``version`` the spectator applied (docs/protocol.md "Version 2")
-    since: Annotated[StrictInt, Field(ge=0)] | None = None
+#: A handler: the :class:`Handlers`, the socket's connection and the message's request.
+Handler = Callable[[Handlers, Connection, Any], None]
 
 
-class ReactMessage(_Message):
-    """A traditional saying as a reaction, shown at the sender's seat (docs/tables.md)."""
-
-    type: Literal["react"]
-    saying: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+def _ping(_: Handlers, conn: Connection, __: object) -> None:
+    """A keep-alive: answered at once with ``pong``, by the socket itself."""
+    conn.send(pong_message())
 
 
-class RematchMessage(_Message):
-    """Agree to another mesa with the same seats, once the mesa is finished (docs/tables.md)."""
+@dataclass(frozen=True)
+class MessageType:
+    """One type of message: its ``fields`` (read in this order, as docs/protocol.md lists them), the
+    ``request`` they make (called with the fields by name, and ``v`` when ``versioned``) and the
+    ``handler`` that takes it."""
 
-    type: Literal["rematch"]
-
-
-class MoveMessage(_Message):
-    """An action in the engine's notation, against the ``state`` number the browser last saw."""
-
-    type: Literal["move"]
-    move: Annotated[StrictStr, Field(min_length=1, max_length=200)]
-    state: Annotated[StrictInt, Field(ge=0)]
+    fields: tuple[Field, ...]
+    request: Callable[..., Request]
+    handler: Handler
+    versioned: bool = False
 
 
-class NextMessage(_Message):
-    """Start a new mesa in the same room once the current one is finished."""
-
-    type: Literal["next"]
-
-
-class PaceMessage(_Message):
-    """The computer's pace in the socket's room: the pause before each computer move."""
-
-    type: Literal["pace"]
-    pace: Pace
-
-
-class PingMessage(_Message):
-    """Keep-alive; answered by ``pong``."""
-
-    type: Literal["ping"]
-
-
-ClientMessage = (
-    JoinMessage
-    | MoveMessage
-    | NextMessage
-    | PaceMessage
-    | PingMessage
-    | WatchMessage
-    | ReactMessage
-    | RematchMessage
-)
-
-_MODELS: Final[dict[str, type[_Message]]] = {
-    "join": JoinMessage,
-    "move": MoveMessage,
-    "next": NextMessage,
-    "pace": PaceMessage,
-    "ping": PingMessage,
-    "watch": WatchMessage,
-    "react": ReactMessage,
-    "rematch": RematchMessage,
+#: Every type of message a browser may send (docs/protocol.md "Browser → server").
+MESSAGES: Final[dict[str, MessageType]] = {
+    "join": MessageType(
+        (
+            Text("room", TEXT_MAX),
+            Text("token", TEXT_MAX),
+            Choice("pace", PACES, required=False, nullable=True),
+            Count("since", required=False, nullable=True),
+            Flag("hints"),
+        ),
+        Join,
+        lambda to, conn, request: to.join(conn, request),
+        versioned=True,
+    ),
+    "move": MessageType(
+        (Text("move", TEXT_MAX), Count("state")), Move, lambda to, conn, request: to.move(conn, request)
+    ),
+    "next": MessageType((), Plain, lambda to, conn, request: to.next_mesa(conn, request)),
+    "pace": MessageType((Choice("pace", PACES),), SetPace, lambda to, conn, request: to.pace(conn, request)),
+    "ping": MessageType((), Plain, _ping),
+    "watch": MessageType(
+        (Text("room", TEXT_MAX), Count("since", required=False, nullable=True)),
+        Watch,
+        lambda to, conn, request: to.watch(conn, request),
+        versioned=True,
+    ),
+    "react": MessageType(
+        (Text("saying", SAYING_MAX),), React, lambda to, conn, request: to.react(conn, request)
+    ),
+    "rematch": MessageType((), Plain, lambda to, conn, request: to.rematch(conn, request)),
 }
+#: The types of message a browser may send, in the order of the error that lists them.
+MESSAGE_TYPES: Final = tuple(MESSAGES)
 
 
-def _describe_validation(exc: ValidationError) -> str:
-    """The first problems of a pydantic error, as one readable sentence."""
-    parts = []
-    for err in exc.errors()[:3]:
-        where = ".".join(str(p) for p in err.get("loc", ())) or "message"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts)
+@dataclass(frozen=True)
+class ClientMessage:
+    """A browser's message, read: its ``type``, its protocol version ``v`` and the authority's request."""
+
+    type: str
+    v: int
+    request: Request
+
+
+# -- the reader ---------------------------------------------------------------------------------------------
+def read_envelope(text: str | bytes) -> tuple[dict[str, Any], str]:
+    """A browser message's JSON object and its type, its size and version checked; raises
+    :class:`ProtocolError` (``bad_message`` or ``bad_version``). Its fields are read by
+    :func:`parse_client_message`."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_message", "the message is not UTF-8 text") from None
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE_CHARS} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # JSONDecodeError, or a number too long to read
+        raise ProtocolError("bad_message", "the message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "the message must be a JSON object")
+    version = data.get("v")
+    if version not in PROTOCOL_VERSIONS or isinstance(version, bool):
+        if "v" not in data:
+            raise ProtocolError("bad_version", 'the message has no "v": send "v": 1 or "v": 2')
+        raise ProtocolError("bad_version", f"this server speaks protocol versions 1 and 2, not {version!r}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", 'the message has no "type"')
+    if kind not in MESSAGES:
+        raise ProtocolError(
+            "bad_message", f"unknown message type {kind!r}: expected one of {', '.join(MESSAGE_TYPES)}"
+        )
+    return data, kind
+
+
+def malformed(kind: str, problems: str) -> ProtocolError:
+    """The refusal of a message of type ``kind`` whose fields are wrong (``problems``: ``field: why``)."""
+    return ProtocolError("bad_message", f"malformed {kind!r} message: {problems}")
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
-    """Read one browser message; raises :class:`ProtocolError` (``bad_message`` or ``bad_version``)."""
-    data, kind = read_envelope(text)  # the checks shared with the device host (protocolcore)
-    model = _MODELS[kind]
-    try:
-        message = model.model_validate(data)
-    except ValidationError as exc:
-        raise malformed(kind, _describe_validation(exc)) from None
-    assert isinstance(message, ClientMessage)
-    return message
+    """Read one browser message (module docstring); raises :class:`ProtocolError` (``bad_message`` or
+    ``bad_version``), naming up to three of its fields' problems. Fields a type does not read are
+    ignored."""
+    data, kind = read_envelope(text)
+    version = int(data["v"])  # 1.0 is 1, as the server has always read it
+    shape = MESSAGES[kind]
+    values, problems = read_fields(data, shape.fields)
+    if problems:
+        raise malformed(kind, "; ".join(problems[:3]))
+    if shape.versioned:
+        values["v"] = version
+    return ClientMessage(type=kind, v=version, request=shape.request(**values))
+
+
+def dispatch(handlers: Handlers, conn: Connection, message: ClientMessage) -> None:
+    """Hand a read message to its type's handler (``ping`` is answered on ``conn`` itself)."""
+    MESSAGES[message.type].handler(handlers, conn, message.request)
 
 
 __all__ = [
     "ERROR_CODES",
     "MAX_MESSAGE_CHARS",
+    "MESSAGES",
+    "MESSAGE_TYPES",
     "PACES",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
+    "SAYING_MAX",
+    "TEXT_MAX",
     "ClientMessage",
-    "JoinMessage",
-    "MoveMessage",
-    "NextMessage",
+    "Handler",
+    "Handlers",
+    "MessageType",
     "Pace",
-    "PaceMessage",
-    "PingMessage",
     "ProtocolError",
-    "ReactMessage",
-    "RematchMessage",
+    "Request",
     "Status",
-    "WatchMessage",
+    "dispatch",
     "error_message",
+    "malformed",
     "pace_message",
     "parse_client_message",
     "pong_message",
     "reaction_message",
+    "read_envelope",
     "state_message",
     "table_message",
 ]

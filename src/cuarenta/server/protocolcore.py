@@ -1,20 +1,17 @@
-"""The parts of the web app's protocol (docs/protocol.md) that need no validation library: the error
-codes, :class:`ProtocolError`, the envelope every browser message is read from (:func:`read_envelope`),
-and the error and pong frames. :mod:`cuarenta.server.protocol` (the server's pydantic models) and
-:mod:`cuarenta.device.messages` (the device host's plain reader) both build on it, so both refuse a
-message with the same code and the same sentence.
+"""The words of the web app's protocol (docs/protocol.md): the error codes, :class:`ProtocolError`, the
+limits of a browser's message and the error and pong frames. The messages a browser sends are read by
+:mod:`cuarenta.server.protocol` (its one table and reader, on the server and on the device).
 
->>> read_envelope('{"v": 2, "type": "ping"}')
-({'v': 2, 'type': 'ping'}, 'ping')
->>> read_envelope('{"v": 3, "type": "ping"}')
+>>> error_message("stale", "state 3 is older than 4")["code"]
+'stale'
+>>> ProtocolError("no_such_code", "…")
 Traceback (most recent call last):
 ...
-cuarenta.server.protocolcore.ProtocolError: bad_version: this server speaks protocol versions 1 and 2, not 3
+ValueError: unknown error code 'no_such_code'
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from cuarenta.server.authority.errors import TableError
@@ -24,8 +21,6 @@ from cuarenta.server.authority.messages import PROTOCOL_VERSION
 PROTOCOL_VERSIONS: Final = (1, 2)
 #: The largest message a browser may send, in characters (a move is a few dozen).
 MAX_MESSAGE_CHARS: Final = 4096
-#: The types of message a browser may send.
-MESSAGE_TYPES: Final = ("join", "move", "next", "pace", "ping", "watch", "react", "rematch")
 
 #: Every error code a browser can receive, with what it means (docs/protocol.md).
 ERROR_CODES: Final[dict[str, str]] = {
@@ -74,42 +69,6 @@ class ProtocolError(TableError):
         super().__init__(code, message, reason)
 
 
-def read_envelope(text: str | bytes) -> tuple[dict[str, Any], str]:
-    """A browser message's JSON object and its type, its size and version checked; raises
-    :class:`ProtocolError` (``bad_message`` or ``bad_version``). Its fields are checked by the caller."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_message", "the message is not UTF-8 text") from None
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE_CHARS} characters")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # JSONDecodeError, or a number too long to read
-        raise ProtocolError("bad_message", "the message is not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "the message must be a JSON object")
-    version = data.get("v")
-    if version not in PROTOCOL_VERSIONS or isinstance(version, bool):
-        if "v" not in data:
-            raise ProtocolError("bad_version", 'the message has no "v": send "v": 1 or "v": 2')
-        raise ProtocolError("bad_version", f"this server speaks protocol versions 1 and 2, not {version!r}")
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", 'the message has no "type"')
-    if kind not in MESSAGE_TYPES:
-        raise ProtocolError(
-            "bad_message", f"unknown message type {kind!r}: expected one of {', '.join(MESSAGE_TYPES)}"
-        )
-    return data, kind
-
-
-def malformed(kind: str, problems: str) -> ProtocolError:
-    """The refusal of a message of type ``kind`` whose fields are wrong (``problems``: ``field: why``)."""
-    return ProtocolError("bad_message", f"malformed {kind!r} message: {problems}")
-
-
 def error_message(code: str, message: str, reason: dict[str, Any] | None = None) -> dict[str, Any]:
     """``{"v": 1, "type": "error", "code": ..., "message": ...}``, with ``"reason": {"code", "params"}``
     when the engine's error is known (an ``illegal_move``)."""
@@ -128,11 +87,8 @@ def pong_message() -> dict[str, Any]:
 __all__ = [
     "ERROR_CODES",
     "MAX_MESSAGE_CHARS",
-    "MESSAGE_TYPES",
     "PROTOCOL_VERSIONS",
     "ProtocolError",
     "error_message",
-    "malformed",
     "pong_message",
-    "read_envelope",
 ]

@@ -1,8 +1,8 @@
 """The requests a table's authority takes: plain typed values, not the wire's messages.
 
-The edge reads a browser's message (:mod:`cuarenta.server.protocol`) and hands it over; the authority
-reads only the fields below, so a wire message with those fields (the protocol's pydantic models) or one
-of these dataclasses will do.
+The socket protocol's one reader (:mod:`cuarenta.server.protocol`, on the server and on the device) reads
+a browser's message into one of these and hands it to the authority; tests and benchmarks build them
+directly. ``JoinRequest``, ``MoveRequest`` … are the names the authority's methods take them by.
 
 >>> Move(move="7h", state=3).state
 3
@@ -11,50 +11,8 @@ of these dataclasses will do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 from cuarenta.server.authority.messages import Pace
-
-
-class JoinRequest(Protocol):
-    @property
-    def room(self) -> str: ...
-    @property
-    def token(self) -> str: ...
-    @property
-    def since(self) -> int | None: ...
-    @property
-    def pace(self) -> Pace | None: ...
-    @property
-    def v(self) -> int: ...
-    @property
-    def hints(self) -> bool: ...
-
-
-class WatchRequest(Protocol):
-    @property
-    def room(self) -> str: ...
-    @property
-    def v(self) -> int: ...
-    @property
-    def since(self) -> int | None: ...
-
-
-class MoveRequest(Protocol):
-    @property
-    def move(self) -> str: ...
-    @property
-    def state(self) -> int: ...
-
-
-class PaceRequest(Protocol):
-    @property
-    def pace(self) -> Pace: ...
-
-
-class ReactRequest(Protocol):
-    @property
-    def saying(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -104,6 +62,14 @@ class React:
 @dataclass(frozen=True)
 class Plain:
     """A request with no field (``next``, ``rematch``)."""
+
+
+#: The names the authority's methods take the requests by (each request has one shape: its dataclass).
+JoinRequest = Join
+WatchRequest = Watch
+MoveRequest = Move
+PaceRequest = SetPace
+ReactRequest = React
 
 
 __all__ = [

@@ -133,9 +133,7 @@ def _need(service: Championships, cid: str, token: str | None, *roles: str) -> s
         bearer_secret(None, "championship's token", 200)  # raises 401
     role = service.role(cid, token)
     if role is None or role not in roles:
-        raise ChampionshipProblem(
-            "bad_championship_token", f"this needs the {' or '.join(roles)}'s token", 403
-        )
+        raise ChampionshipProblem("bad_championship_token", f"this needs the {' or '.join(roles)}'s token")
     return role
 
 
@@ -171,7 +169,7 @@ async def create(body: NewChampionship, service: Service) -> dict[str, Any]:
     try:
         settings = Settings.from_dict(values)
     except ChampionshipError as exc:
-        raise ChampionshipProblem(exc.code, str(exc), 400) from None
+        raise ChampionshipProblem(exc.code, str(exc), "bad_input") from None
     return service.create(settings)
 
 
@@ -196,14 +194,12 @@ async def register(cid: Id, body: NewPair, service: Service, token: Token) -> di
     """Register a pair with the registration code, or the organiser's token (needed for a computer)."""
     organiser = token is not None and service.role(cid, token) == "organiser"
     if body.computer is not None and not organiser:
-        raise ChampionshipProblem(
-            "bad_championship_token", "only the organiser registers a computer pair", 403
-        )
+        raise ChampionshipProblem("bad_championship_token", "only the organiser registers a computer pair")
     if not organiser:
         if body.code is None:
             bearer_secret(None, "registration code or organiser's token", 200)
         if not service.check_code(cid, body.code or ""):
-            raise ChampionshipProblem("bad_championship_token", "that is not this championship's code", 403)
+            raise ChampionshipProblem("bad_championship_token", "that is not this championship's code")
     return await service.register(cid, body.name, body.players, body.computer)
 
 

@@ -8,7 +8,8 @@
   over it; :func:`limit_reclaims` counts wrong seat codes.
 - **Errors.** The one place that turns an error into an answer, always ``{"detail", "code"}`` (and
   ``params`` when the refusal's words have some, docs/protocol.md): :func:`problem_http` maps the domain's
-  refusals (a room's, a table's, a profile's) to an HTTP status, :func:`install_error_handlers` gives the
+  refusals (a room's, a table's, a profile's, a championship's) to an HTTP status (by
+  :mod:`~cuarenta.server.edge.statuses`, the one mapping), :func:`install_error_handlers` gives the
   app its answers to invalid requests (400 ``bad_input``), a failed store (503 ``store_unavailable``) and
   any :class:`HTTPException` (its :class:`Refusal` code, else the status' own:
   :func:`~cuarenta.server.edge.statuses.default_code`), and :func:`socket_error` makes the WebSocket error
@@ -52,8 +53,6 @@ log = logging.getLogger("cuarenta.server")
 MAX_TOKEN_CHARS: Final = 200
 #: The longest profile key the API reads (the server's keys have 32 characters).
 MAX_KEY_CHARS: Final = 200
-#: The HTTP status of a refused profile, by the refusal's code (:class:`ProfileProblem`).
-PROFILE_STATUS: Final = {"unknown_profile": 404, "bad_key": 403}
 #: The refusals the routes let through to :func:`install_error_handlers`'s handler.
 Problem = TableError | ProfileProblem
 
@@ -287,15 +286,14 @@ async def limit_profile_creation(request: Request) -> None:
 
 # -- errors -------------------------------------------------------------------------------------------
 def problem_status(problem: Problem) -> int:
-    """The HTTP status of a domain refusal.
+    """The HTTP status of a domain refusal (:mod:`cuarenta.server.edge.statuses`, the one mapping; a
+    profile's refusal of a code it does not list is bad input, 400).
 
     >>> from cuarenta.server.store.profiles import ProfileProblem
     >>> problem_status(ProfileProblem("bad_key", "no")), problem_status(TableError("unknown_room", "no"))
     (403, 404)
     """
-    if isinstance(problem, ProfileProblem):
-        return PROFILE_STATUS.get(problem.code, 400)
-    return http_status(problem)
+    return http_status(problem, default=400 if isinstance(problem, ProfileProblem) else 500)
 
 
 def problem_http(problem: Problem) -> Refusal:
@@ -437,7 +435,6 @@ __all__ = [
     "MAX_KEY_CHARS",
     "MAX_TOKEN_CHARS",
     "OPTIONAL_SEAT_TOKEN",
-    "PROFILE_STATUS",
     "CreationLimits",
     "ErrorAnswer",
     "Refusal",

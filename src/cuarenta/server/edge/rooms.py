@@ -44,7 +44,10 @@ RoomId = Annotated[str, PathParameter(min_length=1, max_length=100)]
 
 
 class NewRoom(BaseModel):
-    """The body of ``POST /api/rooms``."""
+    """The body of ``POST /api/rooms``: the one model of it (its schema is the API's), which
+    :func:`cuarenta.server.answers.new_room` takes as it is. The device, without pydantic, reads the same
+    fields with :data:`cuarenta.server.answers.NEW_ROOM_FIELDS` (tests/test_device_host.py checks that
+    both refuse alike)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -122,16 +125,8 @@ def rules_of(body: NewRoom) -> Rules:
 )
 async def new_room(body: NewRoom, rooms: RoomsDep) -> dict[str, Any]:
     """A new room against the computer; the answer's token is the person's (seat 0)."""
-    checked = answers.NewRoomBody(
-        players=body.players,
-        level=body.level,
-        rules=body.rules,
-        name=body.name,
-        seed=body.seed,
-        practice=body.practice,
-    )
     try:
-        return answers.new_room(rooms, checked)
+        return answers.new_room(rooms, body)
     except answers.Refused as exc:
         raise Refusal(exc.status, exc.detail, exc.code) from None
 

@@ -1,13 +1,11 @@
 """The ``/ws`` WebSocket (docs/protocol.md): the Origin check, the rate limits of messages, and the loop
-that reads a socket's messages and hands each to the rooms through :data:`HANDLERS`.
+that reads a socket's messages and hands each to the rooms (:func:`cuarenta.server.protocol.dispatch`: the
+protocol's one table of message types, which the device host reads too).
 
 Each socket has two tasks: the receiving loop (:func:`serve_socket`) and its sender (:func:`send_loop`),
 which writes the messages the rooms queue for the socket in order. A refused message is answered with an
 error frame (:func:`cuarenta.server.edge.deps.socket_error`) and the socket stays open; one over a rate
 limit closes it with 1008 after its error frame (:func:`refuse`).
-
->>> sorted(HANDLERS)
-['join', 'move', 'next', 'pace', 'ping', 'react', 'rematch', 'watch']
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -29,7 +26,7 @@ from cuarenta.server.edge.deps import rate_limited_frame, socket_error
 from cuarenta.server.edge.ratelimits import AddressLimiter, Limits, TokenBucket
 from cuarenta.server.edge.security import Origins
 from cuarenta.server.ops.logs import ThrottledLog
-from cuarenta.server.protocol import ProtocolError, parse_client_message, pong_message
+from cuarenta.server.protocol import dispatch, parse_client_message
 from cuarenta.server.store import StoreError
 from cuarenta.server.wiring import TableRooms
 
@@ -39,43 +36,6 @@ log = logging.getLogger("cuarenta.server")
 CLOSE_POLICY: Final = 1008
 #: Seconds a refused socket's last messages have to leave before it is closed all the same.
 FLUSH_SECONDS: Final = 5.0
-#: A handler of one type of client message: the rooms, the socket's connection, the parsed message.
-Handler = Callable[[TableRooms, Connection, Any], None]
-
-
-def _ping(_: TableRooms, conn: Connection, __: Any) -> None:
-    conn.send(pong_message())
-
-
-def _rooms_method(name: str) -> Handler:
-    """A handler that calls the rooms' method ``name`` (looked up on the instance: a cluster node's own)."""
-
-    def handle(rooms: TableRooms, conn: Connection, message: Any) -> None:
-        getattr(rooms, name)(conn, message)
-
-    handle.__name__ = handle.__qualname__ = f"rooms.{name}"
-    return handle
-
-
-#: What each type of client message does (the types of :func:`parse_client_message`).
-HANDLERS: Final[dict[str, Handler]] = {
-    "ping": _ping,
-    "join": _rooms_method("join"),
-    "move": _rooms_method("move"),
-    "next": _rooms_method("next_mesa"),
-    "pace": _rooms_method("pace"),
-    "watch": _rooms_method("watch"),
-    "react": _rooms_method("react"),
-    "rematch": _rooms_method("rematch"),
-}
-
-
-def dispatch(rooms: TableRooms, conn: Connection, message: Any) -> None:
-    """Hand one parsed client message to its handler (:class:`ProtocolError` for a type without one)."""
-    handler = HANDLERS.get(getattr(message, "type", ""))
-    if handler is None:  # pragma: no cover - parse_client_message returns only these
-        raise ProtocolError("bad_message", "unknown message")
-    handler(rooms, conn, message)
 
 
 class SocketEdge:
@@ -190,9 +150,7 @@ async def send_loop(ws: WebSocket, conn: Connection) -> None:
 
 __all__ = [
     "CLOSE_POLICY",
-    "HANDLERS",
     "SocketEdge",
-    "dispatch",
     "refuse",
     "router",
     "send_loop",

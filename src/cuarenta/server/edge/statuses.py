@@ -1,21 +1,27 @@
-"""The HTTP status of each refusal of the authority (its ``code``): the one table the edge reads; and the
-code of a refusal that names none, by its status (every error answer of the API is ``{"detail", "code"}``,
-docs/protocol.md).
+"""The one mapping from refusal codes to HTTP statuses: every refusal the API answers (a room's, a table's,
+a profile's, a championship's) gets its status here, from its ``code`` (:data:`STATUS`) or, for the open
+sets of codes of the championship library and of the hall's sheet, from its ``kind``
+(:data:`KIND_STATUS`); and the code of an answer that names none, by its status (every error answer of
+the API is ``{"detail", "code"}``, docs/protocol.md). The edge's routes (:mod:`cuarenta.server.edge.deps`)
+and the device host read it.
 
 >>> from cuarenta.server.authority.errors import TableError
 >>> http_status(TableError("bad_invite", "…")), http_status(TableError("seat_left", "…"))
 (403, 410)
 >>> http_status(TableError("something new", "…"))
 500
+>>> status_of("unknown_profile"), status_of("points_too_high", "bad_input"), status_of("x", default=400)
+(404, 400, 400)
 >>> default_code(400), default_code(429), default_code(418)
 ('bad_input', 'rate_limited', 'error')
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, Protocol
 
-from cuarenta.server.authority.errors import TableError
+#: What kind of refusal a code of an open set is (the championship library's, the hall sheet's codes).
+Kind = Literal["bad_input", "not_found", "wrong_state"]
 
 #: The HTTP status of each code (docs/protocol.md, docs/tables.md): a damaged save is the server's fault
 #: (500), a database that cannot be read just now is 503.
@@ -67,7 +73,17 @@ STATUS: Final[dict[str, int]] = {
     "bad_input": 400,
     "not_hall": 409,
     "no_partida": 409,
+    "rated_computer": 409,
+    "championship_full": 409,
+    # profiles (docs/ratings.md)
+    "unknown_profile": 404,
+    "bad_key": 403,
 }
+#: The status of a refusal by its :data:`Kind`, for codes :data:`STATUS` cannot list (a championship's
+#: library and hall sheet name their own: a field out of range is bad input, a ronda out of order a wrong
+#: state).
+KIND_STATUS: Final[dict[str, int]] = {"bad_input": 400, "not_found": 404, "wrong_state": 409}
+
 #: The old name of the room part of :data:`STATUS`.
 PROBLEM_STATUS: Final = STATUS
 
@@ -96,12 +112,34 @@ def default_code(status: int) -> str:
     return STATUS_CODES.get(status, "error")
 
 
-def http_status(error: TableError) -> int:
-    """The HTTP status of a refusal (500 for a code the table does not know: a mistake of the server)."""
-    own = getattr(error, "status", None)  # a championship's refusal carries its status
-    if isinstance(own, int):
-        return own
-    return STATUS.get(error.code, 500)
+class Refused(Protocol):
+    """A refusal: its ``code`` (and, for a code of an open set, its :data:`Kind`, ``kind``)."""
+
+    @property
+    def code(self) -> str: ...
 
 
-__all__ = ["PROBLEM_STATUS", "STATUS", "STATUS_CODES", "default_code", "http_status"]
+def status_of(code: str, kind: Kind | None = None, *, default: int = 500) -> int:
+    """The HTTP status of a refusal's ``code``; of its ``kind`` when it has one; else ``default`` (500: a
+    code nobody mapped is a mistake of the server)."""
+    if kind is not None:
+        return KIND_STATUS[kind]
+    return STATUS.get(code, default)
+
+
+def http_status(error: Refused, *, default: int = 500) -> int:
+    """The HTTP status of a refusal (:func:`status_of` its ``code`` and ``kind``)."""
+    return status_of(error.code, getattr(error, "kind", None), default=default)
+
+
+__all__ = [
+    "KIND_STATUS",
+    "PROBLEM_STATUS",
+    "STATUS",
+    "STATUS_CODES",
+    "Kind",
+    "Refused",
+    "default_code",
+    "http_status",
+    "status_of",
+]

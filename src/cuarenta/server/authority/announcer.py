@@ -12,6 +12,7 @@ each: the scheduler it is given. Telling the other processes is the bus's part, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Final
 
@@ -90,6 +91,17 @@ class Announcer:
         )
         for c in list(room.connections):
             c.send(message)
+
+    @staticmethod
+    async def stop(rooms: list[Room]) -> None:
+        """Stop the timers of ``rooms`` (the server stops)."""
+        timers = [r.timer_task for r in rooms if r.timer_task is not None]
+        for task in timers:
+            if not task.done():
+                task.cancel()
+        for task in timers:
+            with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+                await task
 
     @staticmethod
     def tell_reaction(room: Room, seat: int, saying: str) -> None:

@@ -29,8 +29,6 @@ the WebSocket ``error`` frame. Times on the wire are wall-clock milliseconds (``
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -43,7 +41,7 @@ from cuarenta.server.authority import setup
 from cuarenta.server.authority.announcer import WATCHERS_SECONDS, Announcer
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.cache import RoomCache
-from cuarenta.server.authority.computer import LocalScheduler
+from cuarenta.server.authority.computer import LocalScheduler, think
 from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.messages import Pace
 from cuarenta.server.authority.model import (
@@ -73,16 +71,22 @@ from cuarenta.server.authority.requests import (
     ReactRequest,
     WatchRequest,
 )
-from cuarenta.server.authority.rows import read_room, room_from_row, store_problem
 from cuarenta.server.authority.saving import Saver
 from cuarenta.server.authority.seating import Seating
 from cuarenta.server.authority.sessions import Sessions, reason
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.tablelife import TABLE_WRITE_TRIES, TableLife, halt_problem
 from cuarenta.server.ops.metrics import Metrics, Mover
-from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
+from cuarenta.server.thinking import Thinking, make_thinking
 
 log = logging.getLogger("cuarenta.server")
+
+
+def _of_cache(name: str) -> Any:
+    """An attribute of the authority that is its cache's (a test may set it)."""
+    return property(
+        lambda self: getattr(self.cache, name), lambda self, value: setattr(self.cache, name, value)
+    )
 
 
 class Authority:
@@ -109,13 +113,6 @@ class Authority:
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay must be 0 or more seconds, not {bot_delay}")
-        self._policies: dict[str, TablePolicy] = {}  #: the policy of each table in memory
-        self.cache = RoomCache(
-            max_rooms=max_rooms,
-            idle_seconds=idle_seconds,
-            in_use=self.in_use,
-            forget=self._forget_policy,
-        )
         self.wall: Callable[[], float] = time.time
         self.store = store
         self.bot_delay = bot_delay
@@ -130,6 +127,9 @@ class Authority:
         self.ratings = ratings
         #: each table's policy from its stored options (a service registers its own tables' rule)
         self.policies = TablePolicies(TablePolicy(rated_by=ratings)) if policies is None else policies
+        self.cache = RoomCache(
+            max_rooms=max_rooms, idle_seconds=idle_seconds, in_use=self.in_use, forget=self.policies.forget
+        )
         #: this process' Prometheus metrics (:mod:`cuarenta.server.ops.metrics`); the gauges read the rooms
         self.metrics = Metrics()
         self.metrics.watch(
@@ -150,7 +150,11 @@ class Authority:
             halt_problem=halt_problem,
         )
         self.opener = Opener(
-            cache=self.cache, store=store, start=self.start_table, policy_of=self.policies, given=self._given
+            cache=self.cache,
+            store=store,
+            start=self.start_table,
+            policy_of=self.policies,
+            given=self.policies.give,
         )
         self.seating = Seating(
             host=self,
@@ -175,29 +179,10 @@ class Authority:
         )
 
     # -- the rooms in memory (:mod:`.cache`) ----------------------------------------------------------------
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.cache.clock
-
-    @clock.setter
-    def clock(self, value: Callable[[], float]) -> None:
-        self.cache.clock = value
-
-    @property
-    def max_rooms(self) -> int:
-        return self.cache.max_rooms
-
-    @max_rooms.setter
-    def max_rooms(self, value: int) -> None:
-        self.cache.max_rooms = value
-
-    @property
-    def idle_seconds(self) -> float:
-        return self.cache.idle_seconds
-
-    @idle_seconds.setter
-    def idle_seconds(self, value: float) -> None:
-        self.cache.idle_seconds = value
+    #: the cache's clock and bounds (:class:`.cache.RoomCache`), as attributes of the authority
+    clock = _of_cache("clock")
+    max_rooms = _of_cache("max_rooms")
+    idle_seconds = _of_cache("idle_seconds")
 
     @property
     def _rooms(self) -> dict[str, Room]:
@@ -236,25 +221,8 @@ class Authority:
         )
 
     def get(self, room_id: str) -> Room:
-        """A room, up to date, loaded from the store if it is not in memory (after a restart, evicted, or
-        on a cluster node that does not follow it: then compared with the store first)."""
-        room = self.cache.find(room_id)
-        if room is not None:
-            if not self.bus.trusts(room_id) and self.refresh(room):
-                self.caught_up(room)
-            self.cache.touch(room)
-            return room
-        try:
-            found = read_room(self.store, room_id)
-            if found is None:
-                raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
-            row, actions = found
-        except StoreError as exc:
-            raise store_problem(room_id, exc) from None
-        room = room_from_row(row, actions)
-        self.cache.remember(room)
-        self.bus.read(room_id)
-        return room
+        """A room, up to date (:meth:`.saving.Saver.room`: read from the store if not in memory)."""
+        return self.saver.room(room_id)
 
     def table(self, room_id: str) -> Room:
         """A table (loaded if needed): ``unknown_room``, or ``not_a_table`` for a room against the
@@ -266,20 +234,8 @@ class Authority:
 
     # -- a table's policy (:mod:`.policy`) ----------------------------------------------------------------
     def policy(self, room: Room) -> TablePolicy:
-        """The policy of the room's table: given when it was made, else derived from its stored options
-        (:attr:`policies`); a room against the computer has the default one."""
-        if room.table is None:
-            return self.policies.default
-        found = self._policies.get(room.id)
-        if found is None:
-            found = self._policies[room.id] = self.policies(room.table)
-        return found
-
-    def _given(self, room: Room, policy: TablePolicy) -> None:
-        self._policies[room.id] = policy
-
-    def _forget_policy(self, room_id: str) -> None:  # the room left memory: derived again when read back
-        self._policies.pop(room_id, None)
+        """The policy of the room's table (:meth:`.policy.TablePolicies.of`)."""
+        return self.policies.of(room)
 
     # -- opening rooms and tables (:mod:`.opening`) ---------------------------------------------------------
     def create(self, **options: Any) -> tuple[Room, str]:
@@ -369,49 +325,18 @@ class Authority:
         self.bus.stored(room, self.saver.appended(room))
 
     def on_finished(self, room: Room, row: FinishedRow | None) -> None:
-        """A finished mesa is stored: a rated table is rated by whom its policy says, then its policy's
-        ``on_finished`` is told (never stopping play)."""
-        if room.table is None or row is None:
-            return
-        policy = self.policy(room)
-        if room.table.rated and policy.rated_by is not None:
-            policy.rated_by.finished(room, row)
-        if policy.on_finished is not None:
-            try:
-                policy.on_finished(room, row)
-            except Exception:  # a service's hook never stops the game
-                log.exception("a finished-mesa hook failed for room %s mesa %d", room.id, room.mesa)
+        """A finished mesa is stored: whom the table's policy names hears it
+        (:meth:`.policy.TablePolicies.finished`)."""
+        self.policies.finished(room, row)
 
     def caught_up(self, room: Room) -> None:
-        """The room was brought up to a version written elsewhere: a new mesa clears the votes, a person who
-        left for good elsewhere loses their sockets here; tell the sockets here (nobody else: whoever
-        changed it told the others) and let the computers go on."""
-        if room.rematch and not room.game.is_over:
-            room.rematch.clear()
-        for conn in [c for c in room.connections if c.seat is not None and room.seats[c.seat].left]:
-            room.connections.discard(conn)
-            conn.room, conn.seat = None, None
-        if room.table is not None:
-            self.seating.drop_replaced(room)  # a seat taken back or handed over on another server
-        self.announcer.tell(room)
+        """The room was brought up to a version written elsewhere (:meth:`.sessions.Sessions.caught_up`)."""
+        self.sessions.caught_up(room)
 
     # -- computer players ------------------------------------------------------------------------------------
     async def choose(self, room: Room, seat: int, level: str) -> Action:
-        """The action the computer player of ``level`` chooses for ``seat`` (whose turn it is), thought in
-        :attr:`thinking` from the seat's view only; the first legal action if the player fails. The caller
-        checks that the room has not changed meanwhile."""
-        request = ThinkRequest.for_seat(room.game, room=room.id, mesa=room.mesa, seat=seat, level=level)
-        legal = room.game.legal_moves()
-        try:
-            text = await self.thinking.choose(request)
-        except ThinkingError:
-            log.exception("the computer player at seat %d of room %s failed", seat, room.id)
-            text = request.legal[0]
-        try:
-            return legal[request.legal.index(text)]
-        except ValueError:
-            log.error("computer player %s chose %r, which is not legal; playing %s", level, text, legal[0])
-            return legal[0]
+        """:func:`.computer.think` in :attr:`thinking` (the caller checks the room has not changed)."""
+        return await think(self.thinking, room, seat, level)
 
     def pace_delay(self, pace: Pace) -> float:
         """The pause in seconds before each computer move at ``pace``."""
@@ -432,13 +357,7 @@ class Authority:
         await self.bus.close()
         await self.scheduler.close()
         await self.saver.close()
-        timers = [r.timer_task for r in self.cache.rooms.values() if r.timer_task is not None]
-        for task in timers:
-            if not task.done():
-                task.cancel()
-        for task in timers:
-            with contextlib.suppress(asyncio.CancelledError, RuntimeError):
-                await task
+        await self.announcer.stop(self.cache.all())
         self.cache.clear()
         await self.thinking.close()
 

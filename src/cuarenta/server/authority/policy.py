@@ -21,11 +21,14 @@ False
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from cuarenta.server.authority.model import Room, TableOptions
 from cuarenta.server.authority.ports import FinishedRow, Ratings
+
+log = logging.getLogger("cuarenta.server")
 
 #: Who hears that a table's mesa finished (stored): the room and its finished row.
 FinishedHook = Callable[[Room, FinishedRow], None]
@@ -60,6 +63,7 @@ class TablePolicies:
     def __init__(self, default: TablePolicy | None = None) -> None:
         self.default = TablePolicy() if default is None else default
         self._rules: list[PolicyRule] = []
+        self._given: dict[str, TablePolicy] = {}  #: the policy of each table in memory, by room id
 
     def add(self, rule: PolicyRule) -> None:
         """Recognise more tables: ``rule`` returns the policy of a table it knows, else ``None``."""
@@ -69,7 +73,41 @@ class TablePolicies:
         """Stop recognising the tables of ``rule`` (a service that stops)."""
         self._rules.remove(rule)
 
+    def of(self, room: Room) -> TablePolicy:
+        """The policy of ``room``'s table: the one it was given (:meth:`give`), else derived from its
+        stored options (and kept until it leaves memory: :meth:`forget`); a room against the computer has
+        the default one."""
+        if room.table is None:
+            return self.default
+        found = self._given.get(room.id)
+        if found is None:
+            found = self._given[room.id] = self(room.table)
+        return found
+
+    def give(self, room: Room, policy: TablePolicy) -> None:
+        """``room``'s table has ``policy`` (given when it is made)."""
+        self._given[room.id] = policy
+
+    def forget(self, room_id: str) -> None:
+        """The room left memory: its policy is derived again when it is read back."""
+        self._given.pop(room_id, None)
+
+    def finished(self, room: Room, row: FinishedRow | None) -> None:
+        """A finished mesa of ``room`` is stored (``row``): a rated table is rated by whom its policy
+        names (``rated_by``), then its policy's ``on_finished`` is told (never stopping play)."""
+        if room.table is None or row is None:
+            return
+        policy = self.of(room)
+        if room.table.rated and policy.rated_by is not None:
+            policy.rated_by.finished(room, row)
+        if policy.on_finished is not None:
+            try:
+                policy.on_finished(room, row)
+            except Exception:  # a service's hook never stops the game
+                log.exception("a finished-mesa hook failed for room %s mesa %d", room.id, room.mesa)
+
     def __call__(self, options: TableOptions) -> TablePolicy:
+        """The policy of a table with the stored ``options``."""
         for rule in self._rules:
             found = rule(options)
             if found is not None:

@@ -1,4 +1,4 @@
-"""Saving a room and catching it up: the "store" of the authority's pipeline (check → apply → store → tell).
+"""Saving a room, reading it back and catching it up: the "store" of the authority's pipeline.
 
 :class:`Saver` writes a change before anyone is told of it (:meth:`Saver.save` a move or a new mesa, one
 transaction whose cost does not grow with the mesa; :meth:`Saver.put_seats` a table's seats), each a
@@ -8,11 +8,12 @@ compare-and-set on the room's version. What the store refuses becomes the reques
 answering mid-write — then the room is settled in the background once it answers
 (:meth:`Saver.settle_later`), and a request that gave a seat may wait for that (:meth:`Saver.found_out`).
 
-Catching up (:meth:`Saver.catch_up`, :meth:`Saver.refresh`, :meth:`Saver.follow`) brings a copy in memory
-up to what another process stored (:mod:`.catchup`); the authority's ``caught_up`` then tells the sockets
-here. The saver is given the store, the bus, the metrics, the rooms in memory and three callbacks of the
-authority: a finished mesa was stored (``finished``), a room was caught up (``caught_up``), and why a
-halted table refuses moves (``halt_problem``).
+A room not in memory is read back from the store (:meth:`Saver.room`: its current mesa's log replayed,
+checked). Catching up (:meth:`Saver.catch_up`, :meth:`Saver.refresh`, :meth:`Saver.follow`) brings a copy
+in memory up to what another process stored (:mod:`.catchup`); the authority's ``caught_up`` then tells
+the sockets here. The saver is given the store, the bus, the metrics, the rooms in memory and three
+callbacks of the authority: a finished mesa was stored (``finished``), a room was caught up
+(``caught_up``), and why a halted table refuses moves (``halt_problem``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from cuarenta.server.authority.ports import (
     dumps,
     hash_token,
 )
-from cuarenta.server.authority.rows import finished_row
+from cuarenta.server.authority.rows import finished_row, read_room, room_from_row, store_problem
 from cuarenta.server.authority.seats import seat_of_hash
 from cuarenta.server.ops.metrics import Metrics
 
@@ -269,7 +270,28 @@ class Saver:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    # -- catching up -----------------------------------------------------------------------------------------
+    # -- reading back, catching up --------------------------------------------------------------------------
+    def room(self, room_id: str) -> Room:
+        """A room, up to date, loaded from the store if it is not in memory (after a restart, evicted, or
+        on a cluster node that does not follow it: then compared with the store first)."""
+        room = self.cache.find(room_id)
+        if room is not None:
+            if not self.bus.trusts(room_id) and self.refresh(room):
+                self.caught_up(room)
+            self.cache.touch(room)
+            return room
+        try:
+            found = read_room(self.store, room_id)
+            if found is None:
+                raise RoomProblem("unknown_room", f"there is no room {room_id!r}")
+            row, actions = found
+        except StoreError as exc:
+            raise store_problem(room_id, exc) from None
+        room = room_from_row(row, actions)
+        self.cache.remember(room)
+        self.bus.read(room_id)
+        return room
+
     def catch_up(self, room: Room) -> None:
         """Bring the room up to its stored version (:meth:`refresh`) and tell its sockets if it changed; a
         room that cannot be read is logged and left as it is."""

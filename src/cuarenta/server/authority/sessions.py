@@ -9,7 +9,8 @@ computer's pace (:meth:`Sessions.pace`), sends a reaction (:meth:`Sessions.react
 mesa against the computer (:meth:`Sessions.next_mesa`) or votes for a rematch at a table
 (:meth:`Sessions.rematch`; :meth:`Sessions.rematch_if_due` starts it once the rule says so and the
 table's policy allows it). The sockets other processes hold come by the bus
-(:meth:`Sessions.presence_changed`).
+(:meth:`Sessions.presence_changed`); a room caught up with another process' change tells its sockets
+here (:meth:`Sessions.caught_up`).
 
 Each request runs now, or (a cluster node) once the room it needs is read: the bus's ``gate``. What it
 asks of the authority is :class:`SessionHost`.
@@ -236,6 +237,19 @@ class Sessions:
             self.announcer.kick(room)
         elif watchers and room.table is not None:  # only spectators came or went: told once a second
             self.announcer.tell_watchers(room)
+
+    def caught_up(self, room: Room) -> None:
+        """The room was brought up to a version written elsewhere: a new mesa clears the votes, a person who
+        left for good elsewhere loses their sockets here; tell the sockets here (nobody else: whoever
+        changed it told the others) and let the computers go on."""
+        if room.rematch and not room.game.is_over:
+            room.rematch.clear()
+        for conn in [c for c in room.connections if c.seat is not None and room.seats[c.seat].left]:
+            room.connections.discard(conn)
+            conn.room, conn.seat = None, None
+        if room.table is not None:
+            self.seating.drop_replaced(room)  # a seat taken back or handed over on another server
+        self.announcer.tell(room)
 
     # -- the pace, reactions ---------------------------------------------------------------------------------
     def pace(self, conn: Connection, message: PaceRequest) -> None:

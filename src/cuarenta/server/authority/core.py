@@ -177,6 +177,19 @@ class Authority:
             ratings=ratings,
             wall=wall,
         )
+        # the collaborators' requests that take many options, with their own signatures (typed)
+        #: a new room against the computer (:meth:`.opening.Opener.create`): the room and the person's token
+        self.create = self.opener.create
+        #: a new table with friends (:meth:`.opening.Opener.create_table`)
+        self.create_table = self.opener.create_table
+        #: a table with reserved seats and its own deal, a championship's (:meth:`.opening.Opener.open_table`)
+        self.open_partida = self.opener.open_table
+        #: a friend takes an open seat with the invite (:meth:`.seating.Seating.join_table`)
+        self.join_table = self.seating.join_table
+        #: whether a seat answered ``outcome_unknown`` was given after all (:meth:`.saving.Saver.found_out`)
+        self.found_out = self.saver.found_out
+        #: a move stored by another process, played on the copy here (:meth:`.saving.Saver.follow`)
+        self.follow = self.saver.follow
 
     # -- the rooms in memory (:mod:`.cache`) ----------------------------------------------------------------
     #: the cache's clock and bounds (:class:`.cache.RoomCache`), as attributes of the authority
@@ -237,19 +250,7 @@ class Authority:
         """The policy of the room's table (:meth:`.policy.TablePolicies.of`)."""
         return self.policies.of(room)
 
-    # -- opening rooms and tables (:mod:`.opening`) ---------------------------------------------------------
-    def create(self, **options: Any) -> tuple[Room, str]:
-        """A new room against the computer (:meth:`.opening.Opener.create`): the room and the token."""
-        return self.opener.create(**options)
-
-    def create_table(self, **options: Any) -> tuple[Room, NewSeat, str]:
-        """A new table with friends (:meth:`.opening.Opener.create_table`)."""
-        return self.opener.create_table(**options)
-
-    def open_partida(self, **options: Any) -> tuple[Room, str]:
-        """A table with reserved seats and its own deal (:meth:`.opening.Opener.open_table`)."""
-        return self.opener.open_table(**options)
-
+    # -- the tables of the lobby, a table described (opening them: :mod:`.opening`, in __init__) ------------
     def describe(self, room: Room, seat: int | None = None) -> dict[str, Any]:
         """``GET /api/tables/{room}`` (:func:`.setup.describe`)."""
         return setup.describe(room, seat)
@@ -374,10 +375,6 @@ class Authority:
         """:meth:`.seating.Seating.seat_of_token`."""
         return self.seating.seat_of_token(room_id, token)
 
-    def join_table(self, room_id: str, **request: Any) -> NewSeat:
-        """:meth:`.seating.Seating.join_table`."""
-        return self.seating.join_table(room_id, **request)
-
     def sit_reserved(self, room_id: str, seat: int, name: str, profile: str | None = None) -> NewSeat:
         """:meth:`.seating.Seating.sit_reserved`."""
         return self.seating.sit_reserved(room_id, seat, name, profile)
@@ -402,10 +399,6 @@ class Authority:
         """:meth:`.seating.Seating.leave_table`."""
         return self.seating.leave_table(room_id, token)
 
-    async def found_out(self, exc: TableError, **wait: float) -> NewSeat:
-        """:meth:`.saving.Saver.found_out`."""
-        return await self.saver.found_out(exc, **wait)
-
     def settle_later(self, room: Room, exc: StoreUnknown) -> None:
         """:meth:`.saving.Saver.settle_later`."""
         self.saver.settle_later(room, exc)
@@ -417,10 +410,6 @@ class Authority:
     def refresh(self, room: Room) -> bool:
         """:meth:`.saving.Saver.refresh`."""
         return self.saver.refresh(room)
-
-    def follow(self, room: Room, **notice: Any) -> bool:
-        """:meth:`.saving.Saver.follow`."""
-        return self.saver.follow(room, **notice)
 
     def tell_reaction(self, room: Room, seat: int, saying: str) -> None:
         """:meth:`.announcer.Announcer.tell_reaction`."""

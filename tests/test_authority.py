@@ -169,7 +169,9 @@ def test_every_refusal_of_a_table_request_has_an_http_status() -> None:
     from cuarenta.server.edge.statuses import STATUS
     from cuarenta.server.protocol import ERROR_CODES
 
-    source = (Path(__file__).resolve().parents[1] / "src/cuarenta/server/authority/core.py").read_text()
+    authority = Path(__file__).resolve().parents[1] / "src/cuarenta/server/authority"
+    source = "\n".join(p.read_text() for p in sorted(authority.rglob("*.py")))  # core and its collaborators
     raised = set(re.findall(r'(?:TableError|RoomProblem)\(\s*"(\w+)"', source))
+    assert {"bad_token", "judge_runs_table", "paused", "stale"} <= raised  # the search finds them
     assert raised <= set(STATUS) | set(ERROR_CODES), raised - set(STATUS) - set(ERROR_CODES)
     assert set(TABLE_CODES) <= set(STATUS)  # every HTTP refusal of a table maps to a status

@@ -551,6 +551,32 @@ def test_the_thinking_check_looks_where_it_should() -> None:
     assert {"__init__.py", "pool.py", "process.py"} <= {p.name for p in THINKING.glob("*.py")}
 
 
+#: The authority's modules that may name a table's ``championship`` (data it stores and describes; none
+#: branches on it: a table's policy says what it may do, server/authority/policy.py).
+CHAMPIONSHIP_AS_DATA = {"model.py"}
+
+
+@pytest.mark.parametrize("path", sorted(AUTHORITY.rglob("*.py")), ids=lambda p: p.name)
+def test_the_authority_branches_on_no_championship(path: Path) -> None:
+    """Issue 26: the authority never reads ``….championship`` to decide what a table does — the table's
+    :class:`~cuarenta.server.authority.policy.TablePolicy` does (rematch, judged, reserved seats, the seed,
+    who rates it and who hears it finished)."""
+    if path.name in CHAMPIONSHIP_AS_DATA:
+        return
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    read = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "championship"]
+    assert not read, f"{path.name} reads .championship at lines {read}: branch on the table's policy"
+
+
+def test_the_championship_check_looks_where_it_should() -> None:
+    """The check above finds what it looks for: the championships service reads ``table.championship``."""
+    service = (PACKAGE / "server" / "championships.py").read_text(encoding="utf-8")
+    found = [
+        n for n in ast.walk(ast.parse(service)) if isinstance(n, ast.Attribute) and n.attr == "championship"
+    ]
+    assert found
+
+
 # -- the store (issue 26): it imports no service ----------------------------------------------------------
 STORE = PACKAGE / "server" / "store"
 #: What the store may import of the server beside itself: the authority's ports (the contract it implements:

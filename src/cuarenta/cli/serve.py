@@ -17,9 +17,10 @@ from typing import Annotated, Any, Final
 
 import typer
 
+from cuarenta.server.settings import DEFAULT_BOT_DELAY, ServerSettings
+
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
-DEFAULT_BOT_DELAY: Final = 0.8
 DEFAULT_ROOMS_PER_MINUTE: Final = 30.0
 #: uvicorn's ``timeout_keep_alive``: an idle kept-alive connection is closed this many seconds after its
 #: last answer. A proxy that keeps idle connections to the server must close them sooner (nginx's
@@ -495,10 +496,23 @@ def serve_command(  # noqa: PLR0913 - a typer command: each parameter is one of 
     data_dir = data if data is not None else default_data_dir()
     node_label = node or (None if redis is None else f"{socket.gethostname()}:{port}")
     try:
-        app = create_app(
-            data_dir,
+        settings = ServerSettings(
             bot_delay=bot_delay,
             workers=workers,
+            max_rooms=max_rooms or None,
+            database=database,
+            init=init,
+            accept_lost_wal=accept_lost_wal,
+            redis=redis,
+            node=node_label or "node",
+            allow_origins=tuple(allow_origin or ()),
+            server_names=tuple(server_name or ()),
+            pack_dir=pack,
+            make_pack=not no_pack,
+            championship_pairs=championship_pairs,
+        )
+        app = create_app(
+            data_dir,
             limits=Limits(
                 rooms_per_minute=rooms_per_minute,
                 rooms_burst=max(1, round(rooms_per_minute)),
@@ -507,18 +521,8 @@ def serve_command(  # noqa: PLR0913 - a typer command: each parameter is one of 
                 address_burst=max(1, round(2 * address_messages_per_second)),
                 http_per_minute=http_per_minute,
             ),
-            allow_origins=allow_origin or (),
-            server_names=server_name or (),
-            database=database,
-            max_rooms=max_rooms,
-            redis=redis,
-            node=node_label,
             established=Established(games=leaderboard_games, opponents=leaderboard_opponents),
-            init=init,
-            accept_lost_wal=accept_lost_wal,
-            pack_dir=pack,
-            championship_pairs=championship_pairs,
-            make_pack=not no_pack,
+            settings=settings,
         )
     except (StoreError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)

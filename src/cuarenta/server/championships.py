@@ -42,7 +42,8 @@ from cuarenta.championship.model import Partida
 from cuarenta.errors import render
 from cuarenta.server.authority.core import Authority
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.authority.model import Room, available_levels, now_text
+from cuarenta.server.authority.model import Room, TableOptions, available_levels, now_text
+from cuarenta.server.authority.policy import TablePolicy
 from cuarenta.server.authority.ports import FinishedRow
 from cuarenta.server.authority.seats import same_token
 from cuarenta.server.edge.statuses import Kind
@@ -182,7 +183,21 @@ class Championships:
         self._task: asyncio.Task[None] | None = None
         self._locks: dict[str, asyncio.Lock] = {}
         self._pending: set[asyncio.Task[Any]] = set()  #: reports made off a table's finishing move
-        authority.finished_hooks.append(self._finished)
+        #: the policy of its tables (:mod:`cuarenta.server.authority.policy`): one mesa (no rematch), run
+        #: by the judge (no creator; paused by the judge), seats reserved for the pairs' people, the deal of
+        #: the championship's seed; a finished mesa is reported here (and rated here, if still the partida's)
+        self.table_policy = TablePolicy(
+            rematch=False,
+            judged=True,
+            reserved=True,
+            keeps_seed=True,
+            on_finished=lambda room, row: self._finished(room, row),
+        )
+        authority.policies.add(self._policy_of)  # a table read back from the store gets it again
+
+    def _policy_of(self, options: TableOptions) -> TablePolicy | None:
+        """The policy of a table whose stored options name a championship: :attr:`table_policy`."""
+        return self.table_policy if options.championship is not None else None
 
     # -- lifecycle ---------------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -449,6 +464,7 @@ class Championships:
             championship=loaded.row.id,
             partida=partida.id,
             rated=champ.settings.rated,
+            policy=self.table_policy,
         )
         mapped = cstore.map_table(self.store, loaded.row.id, partida.id, room.id)
         if mapped != room.id:

@@ -37,9 +37,11 @@ from redis.exceptions import RedisError, ResponseError
 from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.ports import StoreError
 from cuarenta.server.championships import Championships
-from cuarenta.server.cluster import JOBS_GROUP, JOBS_STREAM, ClusterRooms
+from cuarenta.server.cluster import JOBS_GROUP, JOBS_STREAM
+from cuarenta.server.settings import ServerSettings
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import Thinking, make_thinking
+from cuarenta.server.wiring import build_authority
 
 log = logging.getLogger("cuarenta.worker")
 
@@ -81,9 +83,9 @@ class MoveWorker:
         self.name = name
         self.redis = redis
         self.concurrency = concurrency
-        self.rooms = ClusterRooms(
+        self.rooms = build_authority(
             store,
-            bot_delay=0.0,
+            ServerSettings(bot_delay=0.0),
             thinking=make_thinking(0) if thinking is None else thinking,
             redis=redis,
             node=f"worker/{name}",

@@ -3,7 +3,16 @@
 =======================  ==================================================================================
 module                   concern
 =======================  ==================================================================================
-:mod:`.core`             the state machine: requests checked, applied, stored, told; rooms in memory
+:mod:`.core`             the pipeline: a change checked, applied, stored, told; its collaborators wired
+:mod:`.cache`            the rooms in memory (bounded, least recently used first, idle ones leave)
+:mod:`.opening`          new rooms and tables
+:mod:`.tablelife`        a table's start, a judge's pause, a rewrite, a halt
+:mod:`.seating`          tokens, seat codes, who sits where (join, reclaim, hand over, leave, reserved)
+:mod:`.saving`           a change's write and its refusals, an unknown outcome settled, catching up
+:mod:`.announcer`        what the sockets here are told, and the table's timer
+:mod:`.sessions`         the socket requests: a move's checks, join, watch, leave, pace, reactions, votes
+:mod:`.policy`           a table's policy: rematch, rated by whom, judged, reserved seats, finished hook
+:mod:`.outcomes`         the seat a change gives, the refusals of a write
 :mod:`.model`            rooms, seats, a table's options, sockets (the outbox)
 :mod:`.redaction`        what a seat, a spectator or the history may see (the one place)
 :mod:`.rows`             a room from its stored row and log (checked), the rows of a change
@@ -31,6 +40,7 @@ from __future__ import annotations
 from cuarenta.server.authority.core import Authority, NewSeat, room_status
 from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.model import Connection, Room, Seat, TableOptions
+from cuarenta.server.authority.policy import TablePolicies, TablePolicy
 
 __all__ = [
     "Authority",
@@ -41,5 +51,7 @@ __all__ = [
     "Seat",
     "TableError",
     "TableOptions",
+    "TablePolicies",
+    "TablePolicy",
     "room_status",
 ]

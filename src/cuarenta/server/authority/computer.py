@@ -2,9 +2,9 @@
 
 :class:`LocalScheduler` is the :class:`~cuarenta.server.authority.ports.Scheduler` of a single server:
 when a computer is to move in a room it runs the room's task, which pauses (the room's pace), asks the
-authority for the seat's choice (thought from the seat's view only) and plays it through the authority's
-public API, until a person is to move. A cluster gives its nodes a scheduler that enqueues jobs for the
-workers instead (:mod:`cuarenta.server.cluster.jobs`).
+authority for the seat's choice (:func:`think`: thought from the seat's view only) and plays it through
+the authority's public API, until a person is to move. A cluster gives its nodes a scheduler that enqueues
+jobs for the workers instead (:mod:`cuarenta.server.cluster.jobs`).
 """
 
 from __future__ import annotations
@@ -14,16 +14,35 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Final
 
+from cuarenta.moves import Action
 from cuarenta.server.authority.errors import TableError
+from cuarenta.server.authority.model import Room
+from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.core import Authority
-    from cuarenta.server.authority.model import Room
 
 log = logging.getLogger("cuarenta.server")
 
 #: Seconds a computer player waits before trying again when its move could not be stored.
 STORE_RETRY_SECONDS: Final = 1.0
+
+
+async def think(thinking: Thinking, room: Room, seat: int, level: str) -> Action:
+    """The action the computer player of ``level`` chooses for ``seat`` (whose turn it is), thought in
+    ``thinking`` from the seat's view only; the first legal action if the player fails."""
+    request = ThinkRequest.for_seat(room.game, room=room.id, mesa=room.mesa, seat=seat, level=level)
+    legal = room.game.legal_moves()
+    try:
+        text = await thinking.choose(request)
+    except ThinkingError:
+        log.exception("the computer player at seat %d of room %s failed", seat, room.id)
+        text = request.legal[0]
+    try:
+        return legal[request.legal.index(text)]
+    except ValueError:
+        log.error("computer player %s chose %r, which is not legal; playing %s", level, text, legal[0])
+        return legal[0]
 
 
 class LocalScheduler:

@@ -1,18 +1,20 @@
 """Several server processes as one (docs/scaling.md): PostgreSQL holds the truth, Redis carries the news.
 
 A cluster node is the same authority (:class:`~cuarenta.server.authority.core.Authority`) as one server,
-given a Redis bus (:mod:`.bus`: notices, presence, the comparison with the database, takeover and
-handback) and a scheduler that enqueues the computer's moves for the workers (:mod:`.jobs`). The table's
-rules are the authority's: nothing here decides what a table does.
+built by :func:`cuarenta.server.wiring.build_authority` with a Redis client: it is given a Redis bus
+(:mod:`.bus`: notices, presence, the comparison with the database, takeover and handback) and a scheduler
+that enqueues the computer's moves for the workers (:mod:`.jobs`). The table's rules are the authority's:
+nothing here decides what a table does.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from redis.asyncio import Redis
 
-from cuarenta.server.authority.model import Room
+from cuarenta.server.authority.core import Authority
 from cuarenta.server.cluster.bus import (
     ADOPT_BEFORE_SECONDS,
     ADOPT_SECONDS,
@@ -40,43 +42,36 @@ from cuarenta.server.cluster.bus import (
     room_channel,
 )
 from cuarenta.server.cluster.jobs import JobScheduler
+from cuarenta.server.settings import ServerSettings
 from cuarenta.server.store import Store
-from cuarenta.server.wiring import TableRooms
+from cuarenta.server.thinking import Thinking, make_thinking
+from cuarenta.server.wiring import build_authority
 
 
-class ClusterRooms(TableRooms):
-    """The authority of one cluster node, wired: the store's ratings, a :class:`RedisBus` on ``redis`` and
-    a :class:`JobScheduler` (this node never thinks). ``node`` names the process (unique in the cluster).
-    Call :meth:`open` on the event loop before use and :meth:`close` at the end."""
-
-    def __init__(self, store: Store, *args: Any, redis: Redis, node: str, **kwargs: Any) -> None:
-        bus = RedisBus(redis, node=node)
-        scheduler = JobScheduler(bus)
-        super().__init__(store, *args, bus=bus, scheduler=scheduler, **kwargs)
-        bus.bind(self)
-        scheduler.bind(self)
-        self.cluster_bus = bus
-
-    @property
-    def redis(self) -> Redis:
-        return self.cluster_bus.redis
-
-    @property
-    def node(self) -> str:
-        return self.cluster_bus.node
-
-    @property
-    def redis_ok(self) -> bool:
-        """Whether the last exchange with Redis worked (readiness, and the ``cuarenta_bus_up`` gauge)."""
-        return self.cluster_bus.redis_ok
-
-    def adopted(self) -> list[Room]:
-        """The rooms with sockets here whose sockets came when a peer node was lost."""
-        return self.cluster_bus.adopted()
-
-    async def queue_depth(self) -> int:
-        """Jobs waiting in the stream or taken and not finished (for the metrics)."""
-        return await self.cluster_bus.queue_depth()
+def ClusterRooms(
+    store: Store,
+    bot_delay: float = 0.8,
+    thinking: Thinking | None = None,
+    *,
+    redis: Redis,
+    node: str,
+    **options: Any,
+) -> Authority:
+    """Deprecated: a cluster node's authority is :func:`cuarenta.server.wiring.build_authority` with a Redis
+    client (``build_authority(store, ServerSettings(...), redis=client, node=...)``). This builds the same
+    (``options``: ``max_rooms``), with a :class:`DeprecationWarning`."""
+    warnings.warn(
+        "cuarenta.server.cluster.ClusterRooms is deprecated: build a cluster node with "
+        "cuarenta.server.wiring.build_authority(store, settings, redis=client, node=...)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    settings = ServerSettings(bot_delay=bot_delay, max_rooms=options.pop("max_rooms", None), node=node)
+    if options:
+        raise TypeError(f"ClusterRooms takes no option {', '.join(sorted(options))}")
+    return build_authority(
+        store, settings, thinking=make_thinking(0) if thinking is None else thinking, redis=redis
+    )
 
 
 __all__ = [

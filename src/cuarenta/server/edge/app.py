@@ -32,7 +32,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from cuarenta import __version__
 from cuarenta.offline.keeper import PackKeeper
 from cuarenta.offline.pack import default_pack_dir
-from cuarenta.server.authority.model import DEFAULT_MAX_ROOMS
+from cuarenta.server import wiring
 from cuarenta.server.championships import DEFAULT_MAX_PAIRS, Championships
 from cuarenta.server.edge import (
     championships,
@@ -56,15 +56,12 @@ from cuarenta.server.edge.records import MAX_TOKENS
 from cuarenta.server.edge.rooms import rules_of
 from cuarenta.server.edge.security import TOKEN_IN_ADDRESS, Origins, RequestGuard, SecurityHeaders
 from cuarenta.server.ops.health import INTEGRITY_SECONDS, Readiness
+from cuarenta.server.settings import DEFAULT_BOT_DELAY, ServerSettings
 from cuarenta.server.store import Store
 from cuarenta.server.store.profiles import Established
-from cuarenta.server.thinking import make_thinking
-from cuarenta.server.wiring import TableRooms
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
-
-    from cuarenta.server.cluster import ClusterRooms
 
 #: Where the API's OpenAPI schema is served (nothing at /openapi.json, /docs or /redoc).
 OPENAPI_URL: Final = "/api/openapi.json"
@@ -74,7 +71,7 @@ GZIP_MINIMUM_BYTES: Final = 500
 
 def create_app(
     data_dir: Path,
-    bot_delay: float = 0.8,
+    bot_delay: float = DEFAULT_BOT_DELAY,
     static_dir: Path | None = None,
     workers: int | None = None,
     *,
@@ -92,6 +89,7 @@ def create_app(
     pack_dir: Path | None = None,
     championship_pairs: int | None = None,
     make_pack: bool = False,
+    settings: ServerSettings | None = None,
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -120,35 +118,51 @@ def create_app(
     or stale (:class:`~cuarenta.offline.keeper.PackKeeper`).
     ``championship_pairs`` is the most pairs a championship takes (``cuarenta serve --championship-pairs``;
     default :data:`~cuarenta.server.championships.DEFAULT_MAX_PAIRS`, 0 for no limit).
+    ``settings`` (:class:`~cuarenta.server.settings.ServerSettings`) gives all of these options at once,
+    as ``cuarenta serve`` does; given, the keyword options above (but ``limits`` and ``established``) are
+    not read. The authority is built by :func:`~cuarenta.server.wiring.build_authority`.
     """
-    origins = Origins(allow_origins)  # a bad origin fails here, before anything is opened
-    names = None if server_names is None else ServerNames.with_origins(server_names, allow_origins)
-    limits = Limits() if limits is None else limits
-    if redis is not None and (database is None or not database.startswith("postgresql")):
-        raise ValueError(
-            "a cluster (--redis) keeps its games in PostgreSQL: give --database postgresql+psycopg://…"
+    if settings is None:
+        settings = ServerSettings(
+            bot_delay=bot_delay,
+            workers=workers,
+            max_rooms=max_rooms or None,
+            database=database,
+            init=init,
+            accept_lost_wal=accept_lost_wal,
+            redis=redis,
+            node=node or "node",
+            allow_origins=tuple(allow_origins),
+            server_names=None if server_names is None else tuple(server_names),
+            integrity_seconds=integrity_seconds,
+            pack_dir=pack_dir,
+            make_pack=make_pack,
+            championship_pairs=championship_pairs,
         )
-    if database is None:
-        store = Store.in_dir(Path(data_dir), init=init, accept_lost_wal=accept_lost_wal)
+    origins = Origins(settings.allow_origins)  # a bad origin fails here, before anything is opened
+    names = (
+        None
+        if settings.server_names is None
+        else ServerNames.with_origins(settings.server_names, settings.allow_origins)
+    )
+    limits = Limits() if limits is None else limits
+    if settings.database is None:
+        store = Store.in_dir(Path(data_dir), init=settings.init, accept_lost_wal=settings.accept_lost_wal)
     else:
-        store = Store(database, init=init, accept_lost_wal=accept_lost_wal)
-    kept = max_rooms or DEFAULT_MAX_ROOMS
-    the_rooms: TableRooms
-    cluster: ClusterRooms | None = None
+        store = Store(settings.database, init=settings.init, accept_lost_wal=settings.accept_lost_wal)
     redis_client: Redis | None = None
-    if redis is None:
-        the_rooms = TableRooms(store, bot_delay=bot_delay, thinking=make_thinking(workers), max_rooms=kept)
-    else:
-        cluster, redis_client = _cluster_rooms(store, redis, node, bot_delay, kept)
-        the_rooms = cluster
+    if settings.redis is not None:
+        redis_client = wiring.redis_client(settings.redis)
+    the_rooms = wiring.build_authority(store, settings, redis=redis_client)
+    pairs = settings.championship_pairs
+    pack_dir = settings.pack_dir
 
-    keeper = PackKeeper(default_pack_dir() if pack_dir is None else Path(pack_dir), build=make_pack)
+    keeper = PackKeeper(default_pack_dir() if pack_dir is None else Path(pack_dir), build=settings.make_pack)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         keeper.start()  # the offline pack, made in a thread of its own when it is missing
-        if cluster is not None:
-            await cluster.open()
+        await the_rooms.open()  # the bus: nobody in one process, Redis on a cluster node
         await app.state.championships.open()
         try:
             yield
@@ -169,9 +183,7 @@ def create_app(
     state = app.state
     state.rooms = the_rooms
     state.store = store
-    state.championships = Championships(
-        the_rooms, store, DEFAULT_MAX_PAIRS if championship_pairs is None else championship_pairs
-    )
+    state.championships = Championships(the_rooms, store, DEFAULT_MAX_PAIRS if pairs is None else pairs)
     state.redis = redis_client
     state.limits = limits
     state.origins = origins
@@ -180,7 +192,7 @@ def create_app(
     state.creation = CreationLimits(limits)
     state.sockets = sockets.SocketEdge(the_rooms, origins, limits)
     # a cluster sets app.state.redis: read at each check
-    state.readiness = Readiness(store, lambda: getattr(app.state, "redis", None), integrity_seconds)
+    state.readiness = Readiness(store, lambda: getattr(app.state, "redis", None), settings.integrity_seconds)
     # outermost last: headers on every answer, the Host check, gzip, the limits per address
     # (docs/operations.md "Limits"), the request checks
     app.add_middleware(RequestGuard)
@@ -205,26 +217,6 @@ def create_app(
     device.mount_device(app, keeper, static)
     pages.mount_page(app, static)  # last: it takes "/"
     return app
-
-
-def _cluster_rooms(
-    store: Store, url: str, node: str | None, bot_delay: float, kept: int
-) -> tuple[ClusterRooms, Redis]:
-    """The rooms of one node of a cluster over the Redis at ``url`` (docs/scaling.md), and its client."""
-    from redis.asyncio import Redis
-
-    from cuarenta.server.cluster import ClusterRooms
-
-    client = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
-    rooms = ClusterRooms(
-        store,
-        bot_delay=bot_delay,
-        thinking=make_thinking(0),  # a node never thinks: the workers do
-        max_rooms=kept,
-        redis=client,
-        node=node or "node",
-    )
-    return rooms, client
 
 
 __all__ = ["MAX_TOKENS", "OPENAPI_URL", "STATIC_DIR", "TOKEN_IN_ADDRESS", "create_app", "rules_of"]

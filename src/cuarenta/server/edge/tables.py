@@ -221,7 +221,7 @@ async def new_table(body: NewTable, request: Request, rooms: RoomsDep) -> dict[s
     rules = rules_for(body.players, body.rules)
     if body.rated and set(body.rules) - {"preset", "players"}:
         raise Refusal(400, "a rated table plays a preset's rules: send only the preset's name", "bad_rules")
-    profile = profile_id(rooms.store, body.profile, request)
+    profile = profile_id(request.app.state.store, body.profile, request)
     try:
         _, seat, invite = rooms.create_table(
             rules=rules,
@@ -270,7 +270,7 @@ async def join_table(room_id: RoomId, body: JoinTable, request: Request, rooms: 
             name=body.name,
             seat=body.seat,
             team=body.team,
-            profile=profile_id(rooms.store, body.profile, request),
+            profile=profile_id(request.app.state.store, body.profile, request),
         )
     except TableError as exc:  # the database stopped answering with the seat in hand: was it taken?
         seat = await rooms.found_out(exc)

@@ -27,12 +27,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from cuarenta.server.settings import INTEGRITY_SECONDS
 from cuarenta.server.store import Store, StoreError
 
 #: The longest each check may take, in seconds (then it counts as failed).
 READY_SECONDS: Final = 2.0
-#: The shortest time between two ``PRAGMA quick_check`` of a SQLite store, in seconds.
-INTEGRITY_SECONDS: Final = 60.0
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

@@ -1,15 +1,16 @@
 """Prometheus metrics of one server process (docs/operations.md "Metrics").
 
-Every :class:`~cuarenta.server.wiring.TableRooms` owns a :class:`Metrics` (``rooms.metrics``), and every
-:class:`Metrics` owns its own :class:`~prometheus_client.CollectorRegistry` — never the process-wide
+Every :class:`~cuarenta.server.authority.core.Authority` owns a :class:`Metrics` (``rooms.metrics``), and
+every :class:`Metrics` owns its own :class:`~prometheus_client.CollectorRegistry` — never the process-wide
 default one — so that a test, or a process, may make as many apps as it likes. ``GET /metrics`` serves
 :meth:`Metrics.render`.
 
 What is measured where:
 
-- ``Rooms._apply`` times every stored move (:attr:`Metrics.move_seconds`: the engine's play, the store
+- ``Authority.apply`` times every stored move (:attr:`Metrics.move_seconds`: the engine's play, the store
   write and the ``state`` messages queued) and counts it by who made it (:attr:`Metrics.moves`);
-- ``Rooms._save`` times the store write (:attr:`Metrics.store_write_seconds`);
+- ``Saver.save`` (:mod:`cuarenta.server.authority.saving`) times the store write
+  (:attr:`Metrics.store_write_seconds`);
 - the socket handler of ``app.py`` counts open sockets (:attr:`Metrics.sockets`) and refusals by error
   code (:attr:`Metrics.refused`);
 - the rooms and tables in memory are counted when scraped (:meth:`Metrics.watch`);
@@ -17,7 +18,7 @@ What is measured where:
   the cluster's fan-out bus, job queue and workers; :attr:`Metrics.bus_up`, :attr:`Metrics.bus_outages`,
   :attr:`Metrics.bus_reconnects`, :attr:`Metrics.peers` and :attr:`Metrics.peers_lost` say whether the
   cluster's Redis answers and which other processes of the cluster live (set by
-  :class:`~cuarenta.server.cluster.ClusterRooms`).
+  :class:`~cuarenta.server.cluster.bus.RedisBus`).
 
 >>> metrics = Metrics()
 >>> metrics.moves.labels(by="person").inc()

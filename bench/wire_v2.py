@@ -1,7 +1,7 @@
 """What telling a 4-person table of a move costs in protocol 1 and in protocol 2, and the typed messages.
 
 1. **Broadcast**: a 4-seat table (4 people, one socket each, and ``--watchers`` spectators) plays whole
-   mesas of random legal moves in this process; after each move ``Room.broadcast`` queues every socket's
+   mesas of random legal moves in this process; after each move ``wire.broadcast`` queues every socket's
    message and the message is encoded as the socket would send it (version 1: ``json.dumps`` of each
    seat's ``state``, spectators sharing one; version 2: the frames are encoded text already). It reports
    the CPU per move (µs, ``time.process_time``) and the bytes per socket per move. Hints: version 1
@@ -31,6 +31,7 @@ import orjson
 from cuarenta import Game, Rules
 from cuarenta.server.authority.model import Connection, Room, Seat, SharedMessage, TableOptions
 from cuarenta.server.authority.wire import sockets as wire
+from cuarenta.server.authority.wire import version1
 from cuarenta.server.authority.wire.messages import Event, Frame
 
 
@@ -77,14 +78,14 @@ def broadcast(protocol: int, mesas: int, watchers: int, hints: bool, seed: int) 
             if protocol == 2:
                 wire.first_message(room, conn, None, hints)
             else:
-                conn.send(room.message_for(conn))
+                conn.send(version1.state_for(room, conn))
         for conn in conns:
             drain(conn)
         while not room.game.is_over:
             room.game.play(rng.choice(room.game.legal_moves()))
             room.state += 1
             start = time.process_time()
-            room.broadcast()
+            wire.broadcast(room)
             size = sum(drain(conn) for conn in conns)
             cpu += time.process_time() - start
             moves += 1
@@ -123,7 +124,7 @@ def types(rounds: int) -> dict[str, float]:
     for _ in range(40):
         room.game.play(rng.choice(room.game.legal_moves()))
         room.state += 1
-        room.broadcast()
+        wire.broadcast(room)
         while not conn.queue.empty():
             frame = conn.queue.get_nowait()
             assert isinstance(frame, Frame)

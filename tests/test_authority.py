@@ -1,6 +1,7 @@
-"""The table's authority (server/authority/, issue 16): its redaction as a module, and the one rematch rule.
+"""The table's authority (server/authority/, issue 16): what each audience sees, and the one rematch rule.
 
-- :mod:`cuarenta.server.authority.redaction` is checked directly over many random games: every message of
+- :mod:`cuarenta.server.authority.audience` (through version 1's ``state``, :mod:`.wire.version1`) is
+  checked directly over many random games: every message of
   every audience (each seat, a spectator, a socket that joins late) against the cards hidden from it at
   that moment, and every seat list against the secrets of the seats;
 - the rematch rule is one rule: a table whose last holdout closes the page starts the mesa the people
@@ -19,9 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuarenta import Game, Rules
-from cuarenta.server.authority import redaction
+from cuarenta.server.authority import audience
 from cuarenta.server.authority.model import Connection, Room, Seat, TableOptions, mesa_seed
 from cuarenta.server.authority.ports import hash_token
+from cuarenta.server.authority.wire import sockets as wire
+from cuarenta.server.authority.wire import version1
 from support.app import running
 from support.examples import examples
 from support.spy import Spy, check_all, install_spy
@@ -68,7 +71,7 @@ def a_room(seed: int, players: int, table: bool) -> Room:
 
 def check_message(room: Room, conn: Connection, message: dict[str, Any]) -> None:
     seat = conn.seat
-    hidden = redaction.hidden_cards(room.game, seat)
+    hidden = audience.hidden_cards(room.game, seat)
     assert not leaks(message, hidden), (seat, leaks(message, hidden))
     text = json.dumps(message)
     if not room.game.is_over:
@@ -105,12 +108,12 @@ def test_every_audience_is_sent_only_what_it_may_see(seed: int, players: int, ta
     step = 0
     while True:
         for conn in conns.values():
-            check_message(room, conn, redaction.state_for(room, conn))
+            check_message(room, conn, version1.state_for(room, conn))
         if step == late:  # a socket that joins now, with nothing shown yet: every event of the mesa
             fresh = Connection()
             fresh.seat = rng.choice(audiences)
-            check_message(room, fresh, redaction.state_for(room, fresh))
-        seats = json.dumps(redaction.public_seats(room)) + json.dumps(redaction.table_info(room))
+            check_message(room, fresh, version1.state_for(room, fresh))
+        seats = json.dumps(audience.public_seats(room)) + json.dumps(audience.table_info(room))
         assert "secret" not in seats and "profile" not in seats and "the-invite-code" not in seats
         if room.game.is_over:
             break
@@ -127,7 +130,7 @@ def test_one_message_per_seat_however_many_sockets_hold_it() -> None:
     for conn, seat in zip(sockets, [0, 0, None, None], strict=True):
         conn.seat, conn.dealt = seat, room.dealt
         room.connections.add(conn)
-    redaction.broadcast(room)
+    wire.broadcast(room)
     sent = [conn.queue.get_nowait() for conn in sockets]
     assert sent[0] is sent[1] and sent[2] is sent[3] and sent[0] is not sent[2]
 

@@ -7,7 +7,7 @@ given to it (:mod:`cuarenta.server.authority.ports`): the store, the bus (nobody
 cluster), the scheduler of the computer players (a pool here, jobs for workers in a cluster) and the
 ratings. Every rule is written once, here or in the small modules beside it (:mod:`.seats`, :mod:`.clock`,
 :mod:`.rematch`, :mod:`.reactions`, :mod:`.pace`), and what each socket may see is decided by
-:mod:`.redaction` alone.
+:mod:`.audience` alone.
 
 Everything that changes a room runs on the server's event loop, in one synchronous step (apply, count the
 new state, save, queue a message for every socket of the room), so changes are atomic and their messages
@@ -36,7 +36,7 @@ from cuarenta.errors import CuarentaError, GameOverError, IllegalMoveError, Move
 from cuarenta.game import Game
 from cuarenta.moves import Action, parse_action
 from cuarenta.rules import Rules
-from cuarenta.server.authority import catchup, clock, computer_names, rematch, setup
+from cuarenta.server.authority import audience, catchup, clock, computer_names, rematch, setup
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.codes import hash_code, new_seat_code, normalize
 from cuarenta.server.authority.computer import LocalScheduler
@@ -79,6 +79,7 @@ from cuarenta.server.authority.rows import finished_row, read_room, room_from_ro
 from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
+from cuarenta.server.authority.wire import version1
 from cuarenta.server.authority.wire.messages import SharedMessage
 from cuarenta.server.ops.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
@@ -1033,7 +1034,7 @@ class Authority:
                 wire.first_message(room, conn, message.since, message.hints)
             else:
                 conn.protocol, conn.hints = 1, True
-                conn.send(room.message_for(conn))
+                conn.send(version1.state_for(room, conn))
             if message.pace is not None:
                 self._set_pace(room, message.pace, [conn])
             self.scheduler.kick(room)
@@ -1072,7 +1073,7 @@ class Authority:
                 wire.first_message(room, conn, message.since, False)
             else:
                 conn.protocol = 1
-                conn.send(room.message_for(conn))
+                conn.send(version1.state_for(room, conn))
             self._tell_watchers(room)
         self.bus.followed(room)
 
@@ -1416,7 +1417,7 @@ class Authority:
         socket here is sent its state; the computer players go on; the timer is set again."""
         if room.table is not None:
             clock.turn_deadline(room, now=self.wall())
-        room.broadcast()
+        wire.broadcast(room)
         self.scheduler.kick(room)
         if room.table is not None:
             self._arm(room)
@@ -1522,11 +1523,11 @@ class Authority:
         if room.watchers_due is not None:
             room.watchers_due.cancel()
             room.watchers_due = None
-        info = room.table_info()
+        info = audience.table_info(room)
         if info is None:
             return
         message = SharedMessage(  # encoded once for the table, once more for its version-2 sockets
-            table_message(room=room.id, status=room.status, seats=room.public_seats(), table=info)
+            table_message(room=room.id, status=room.status, seats=audience.public_seats(room), table=info)
         )
         for c in list(room.connections):
             c.send(message)

@@ -1,18 +1,22 @@
-"""Where the rooms hand version-2 sockets over to the wire: the first message after a ``join`` or
-``watch`` (a snapshot, or the missed events and ``resumed``), and the broadcast of a change.
+"""Where the rooms hand their sockets over to the wire: the first message after a ``join`` or ``watch``
+(a snapshot, or the missed events and ``resumed``), and the broadcast of a change.
 
 The rooms call three functions, one line each: :func:`check_join` before a join changes anything,
-:func:`first_message` instead of version 1's ``state`` for a version-2 socket, and :func:`broadcast`
-from ``Room.broadcast`` for the room's version-2 sockets.
+:func:`first_message` for a version-2 socket (a version-1 socket is sent
+:func:`.version1.state_for`), and :func:`broadcast` after every change. What each socket may see is
+decided by :mod:`cuarenta.server.authority.audience`; version 1's messages are made from version 2's by
+:mod:`.version1`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from cuarenta.server.authority import audience
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.authority.wire.events import WireState, hand_of, private_part
-from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, Resumed, Snapshot, encode, splice
+from cuarenta.server.authority.wire import version1
+from cuarenta.server.authority.wire.events import WireState, snapshot
+from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, Resumed, encode, splice
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Connection, Room
@@ -36,7 +40,15 @@ def state_of(room: Room) -> WireState:
     return state
 
 
-def broadcast(room: Room, conns: list[Connection]) -> None:
+def broadcast(room: Room) -> None:
+    """Tell every socket of the room the change: the version-2 sockets its event
+    (:func:`broadcast_events`), the version-1 sockets their ``state`` (:func:`.version1.broadcast`)."""
+    conns = list(room.connections)
+    broadcast_events(room, [c for c in conns if c.protocol == WIRE_VERSION])
+    version1.broadcast(room, [c for c in conns if c.protocol != WIRE_VERSION])
+
+
+def broadcast_events(room: Room, conns: list[Connection]) -> None:
     """Tell the room's version-2 sockets ``conns`` the change since the last event: the public part made
     and encoded once, each seat's private part once per seat (and per wish of hints), spectators one
     shared frame."""
@@ -58,7 +70,7 @@ def broadcast(room: Room, conns: list[Connection]) -> None:
         key = (seat, conn.hints)
         private = privates.get(key)
         if private is None:
-            part = private_part(room, seat, hints=conn.hints, hand=seat in state.new_hands)
+            part = audience.private_part(room, seat, hints=conn.hints, hand=seat in state.new_hands)
             private = privates[key] = encode(part)
         conn.send(Frame(splice(public, private)))
 
@@ -69,7 +81,7 @@ def first_message(room: Room, conn: Connection, since: int | None, hints: bool) 
     conn.protocol, conn.hints = WIRE_VERSION, hints
     state = room.wire
     if state is not None and state.version != room.state:  # changed without a broadcast (a refresh)
-        broadcast(room, [c for c in room.connections if c.protocol == WIRE_VERSION and c is not conn])
+        broadcast_events(room, [c for c in room.connections if c.protocol == WIRE_VERSION and c is not conn])
     state = state_of(room)
     conn.dealt, conn.sent = room.dealt, 0 if not room.game.actions else len(room.game.events)
     missed = None if since is None else state.buffer.replay(since, room.state)
@@ -84,34 +96,15 @@ def first_message(room: Room, conn: Connection, since: int | None, hints: bool) 
             version=room.state,
             seats=top["seats"],
             status=top["status"],
-            private=None if seat is None else private_part(room, seat, hints=hints, hand=True),
+            private=None if seat is None else audience.private_part(room, seat, hints=hints, hand=True),
             table=top["table"],
             event_count=top.get("event_count"),
         )
         conn.send(Frame(encode(resumed)))
         return
-    message: dict[str, Any] = room.message_for(conn)
-    view = message["view"]
-    del view["hand"]
-    private = None
-    if seat is not None:
-        private = private_part(room, seat, hints=hints, hand=False)
-        private.hand = hand_of(room, seat)
-    snapshot = Snapshot(
-        v=WIRE_VERSION,
-        room=room.id,
-        version=room.state,
-        mesa=room.mesa,
-        seat=seat,
-        seats=message["seats"],
-        view=view,
-        events=message["events"],
-        status=message["status"],
-        private=private,
-        table=message.get("table"),
-        event_count=message.get("event_count"),
-    )
-    conn.send(Frame(encode(snapshot)))
+    first = snapshot(room, seat, conn.sent, hints=hints)  # built for version 2 (audience decides)
+    conn.sent = len(room.game.events)
+    conn.send(Frame(encode(first)))
 
 
-__all__ = ["WIRE_VERSION", "broadcast", "check_join", "first_message", "state_of"]
+__all__ = ["WIRE_VERSION", "broadcast", "broadcast_events", "check_join", "first_message", "state_of"]

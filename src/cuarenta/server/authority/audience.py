@@ -17,7 +17,7 @@ The audiences of a table and what each is told (docs/protocol.md, docs/tables.md
 
 Every function reads the room and returns new data; none sends anything (the wire does:
 :mod:`cuarenta.server.authority.wire.sockets`). Only :func:`wired_events` keeps what it made on the room
-(``Room._wired``), so that every socket's message shares the events described once.
+(``Room.described``), so that every socket's message shares the events described once.
 
 :func:`hidden_cards` says which cards an audience may not see at a moment: the tests check every message
 of every audience against it (tests/test_audience.py, tests/test_authority.py, and over real sockets
@@ -148,12 +148,12 @@ def wired_events(room: Room) -> list[dict[str, Any]]:
     what :func:`~cuarenta.server.authority.eventview.wire_event` adds): public, each made once and kept on
     the room until the mesa changes, so that every socket's message shares them (copied shallowly)."""
     events = room.game.events
-    if room._wired_dealt != room.dealt or len(room._wired) > len(events):
-        room._wired, room._wired_dealt = [], room.dealt
+    if room.described_dealt != room.dealt or len(room.described) > len(events):
+        room.described, room.described_dealt = [], room.dealt
     sayings = room.sayings.update(room.game)  # the keys of every event of the mesa, computed once each
-    for i in range(len(room._wired), len(events)):
-        room._wired.append(wire_event(room.game, i, sayings[i]))
-    return room._wired
+    for i in range(len(room.described), len(events)):
+        room.described.append(wire_event(room.game, i, sayings[i]))
+    return room.described
 
 
 def public_view(room: Room) -> tuple[dict[str, Any], int]:

@@ -233,9 +233,10 @@ class Room:
     version: int = 0  #: the stored room's write counter this copy is at (a write is a compare-and-set on it)
     #: sockets other server processes hold for this room, by seat (``None``: spectators); empty in one process
     remote: dict[int | None, int] = field(default_factory=dict)
-    #: the mesa's events as the wire has them, of the game ``_wired_dealt`` (audience.wired_events)
-    _wired: list[dict[str, Any]] = field(default_factory=list)
-    _wired_dealt: tuple[int, int] = (0, 0)
+    #: the mesa's events as the wire has them, described once each (audience.wired_events), of the game
+    #: ``described_dealt`` (a :attr:`dealt`)
+    described: list[dict[str, Any]] = field(default_factory=list)
+    described_dealt: tuple[int, int] = (0, 0)
     wire: Any = None  #: the version-2 state of the room (authority/wire/events.py: WireState), if any
 
     @property

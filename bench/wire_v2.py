@@ -31,8 +31,8 @@ import orjson
 from cuarenta import Game, Rules
 from cuarenta.server.authority.model import Connection, Room, Seat, SharedMessage, TableOptions
 from cuarenta.server.authority.wire import sockets as wire
-from cuarenta.server.authority.wire import version1
 from cuarenta.server.authority.wire.messages import Event, Frame
+from cuarenta.server.edge.version1 import SocketConnection, Version1
 
 
 def table(seed: int) -> Room:
@@ -71,14 +71,12 @@ def broadcast(protocol: int, mesas: int, watchers: int, hints: bool, seed: int) 
         room = table(seed + m)
         conns = []
         for s in [0, 1, 2, 3, *[None] * watchers]:
-            conn = Connection()
+            conn = SocketConnection()  # as the edge makes it: a version-1 socket has its adapter
             conn.room, conn.seat = room, s
+            conn.version1 = Version1() if protocol == 1 else None
             room.connections.add(conn)
             conns.append(conn)
-            if protocol == 2:
-                wire.first_message(room, conn, None, hints)
-            else:
-                conn.send(version1.state_for(room, conn))
+            wire.first_message(room, conn, None, hints or protocol == 1)
         for conn in conns:
             drain(conn)
         while not room.game.is_over:

@@ -19,7 +19,7 @@ module                   concern
 :mod:`.pace`             the computer's pace
 :mod:`.requests`         the requests it takes (typed, not the wire's)
 :mod:`.messages`         the messages it sends (protocol version 1)
-:mod:`.wire`             protocol version 2: snapshot, events, the sockets' broadcast; version 1 from it
+:mod:`.wire`             the one protocol it speaks (version 2): snapshot, events, the sockets' broadcast
 :mod:`.errors`           its refusals: a code and a message
 =======================  ==================================================================================
 

@@ -79,7 +79,6 @@ from cuarenta.server.authority.rows import finished_row, read_room, room_from_ro
 from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.wire import sockets as wire
-from cuarenta.server.authority.wire import version1
 from cuarenta.server.authority.wire.messages import SharedMessage
 from cuarenta.server.ops.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest, make_thinking
@@ -1030,11 +1029,7 @@ class Authority:
             else:
                 conn.sent = 0 if not room.game.actions else events
             room.connections.add(conn)
-            if message.v == wire.WIRE_VERSION:
-                wire.first_message(room, conn, message.since, message.hints)
-            else:
-                conn.protocol, conn.hints = 1, True
-                conn.send(version1.state_for(room, conn))
+            wire.first_message(room, conn, message.since, message.hints)
             if message.pace is not None:
                 self._set_pace(room, message.pace, [conn])
             self.scheduler.kick(room)
@@ -1069,11 +1064,7 @@ class Authority:
             conn.dealt = room.dealt
             conn.sent = 0 if not room.game.actions else len(room.game.events)
             room.connections.add(conn)
-            if message.v == wire.WIRE_VERSION:
-                wire.first_message(room, conn, message.since, False)
-            else:
-                conn.protocol = 1
-                conn.send(version1.state_for(room, conn))
+            wire.first_message(room, conn, message.since, False)
             self._tell_watchers(room)
         self.bus.followed(room)
 
@@ -1529,6 +1520,7 @@ class Authority:
         message = SharedMessage(  # encoded once for the table, once more for its version-2 sockets
             table_message(room=room.id, status=room.status, seats=audience.public_seats(room), table=info)
         )
+        wire.told_table(room, message)
         for c in list(room.connections):
             c.send(message)
 

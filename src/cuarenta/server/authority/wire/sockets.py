@@ -1,20 +1,20 @@
 """Where the rooms hand their sockets over to the wire: the first message after a ``join`` or ``watch``
 (a snapshot, or the missed events and ``resumed``), and the broadcast of a change.
 
-The rooms call three functions, one line each: :func:`check_join` before a join changes anything,
-:func:`first_message` for a version-2 socket (a version-1 socket is sent
-:func:`.version1.state_for`), and :func:`broadcast` after every change. What each socket may see is
-decided by :mod:`cuarenta.server.authority.audience`; version 1's messages are made from version 2's by
-:mod:`.version1`.
+The rooms call four functions, one line each: :func:`check_join` before a join changes anything,
+:func:`first_message` after it, :func:`broadcast` after every change and :func:`told_table` when a
+``table`` message told the sockets the table's seats and clock. Every socket is told version 2
+(a version-1 socket's messages are turned into version 1's at the edge,
+:mod:`cuarenta.server.edge.version1`); what each may see is decided by
+:mod:`cuarenta.server.authority.audience`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cuarenta.server.authority import audience
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.authority.wire import version1
 from cuarenta.server.authority.wire.events import WireState, snapshot
 from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, Resumed, encode, splice
 
@@ -41,15 +41,12 @@ def state_of(room: Room) -> WireState:
 
 
 def broadcast(room: Room) -> None:
-    """Tell every socket of the room the change: the version-2 sockets its event
-    (:func:`broadcast_events`), the version-1 sockets their ``state`` (:func:`.version1.broadcast`)."""
-    conns = list(room.connections)
-    broadcast_events(room, [c for c in conns if c.protocol == WIRE_VERSION])
-    version1.broadcast(room, [c for c in conns if c.protocol != WIRE_VERSION])
+    """Tell every socket of the room the change (:func:`broadcast_events`)."""
+    broadcast_events(room, list(room.connections))
 
 
 def broadcast_events(room: Room, conns: list[Connection]) -> None:
-    """Tell the room's version-2 sockets ``conns`` the change since the last event: the public part made
+    """Tell the sockets ``conns`` the change since the last event: the public part made
     and encoded once, each seat's private part once per seat (and per wish of hints), spectators one
     shared frame."""
     state: WireState | None = room.wire
@@ -75,13 +72,21 @@ def broadcast_events(room: Room, conns: list[Connection]) -> None:
         conn.send(Frame(splice(public, private)))
 
 
+def told_table(room: Room, message: dict[str, Any]) -> None:
+    """Every socket of the room is told a ``table`` message (its seats, status and table changed without
+    a move): the next event says them again only if they change from these."""
+    state: WireState | None = room.wire
+    if state is not None:
+        state.top = {**state.top, **{k: message[k] for k in ("seats", "status", "table")}}
+
+
 def first_message(room: Room, conn: Connection, since: int | None, hints: bool) -> None:
-    """Queue what a version-2 socket that just joined (or watches) is sent first: with ``since`` in
+    """Queue what a socket that just joined (or watches) is sent first: with ``since`` in
     reach of the buffer, the events it missed and ``resumed``; else a ``snapshot``."""
     conn.protocol, conn.hints = WIRE_VERSION, hints
     state = room.wire
     if state is not None and state.version != room.state:  # changed without a broadcast (a refresh)
-        broadcast_events(room, [c for c in room.connections if c.protocol == WIRE_VERSION and c is not conn])
+        broadcast_events(room, [c for c in room.connections if c is not conn])
     state = state_of(room)
     conn.dealt, conn.sent = room.dealt, 0 if not room.game.actions else len(room.game.events)
     missed = None if since is None else state.buffer.replay(since, room.state)
@@ -107,4 +112,12 @@ def first_message(room: Room, conn: Connection, since: int | None, hints: bool) 
     conn.send(Frame(encode(first)))
 
 
-__all__ = ["WIRE_VERSION", "broadcast", "broadcast_events", "check_join", "first_message", "state_of"]
+__all__ = [
+    "WIRE_VERSION",
+    "broadcast",
+    "broadcast_events",
+    "check_join",
+    "first_message",
+    "state_of",
+    "told_table",
+]

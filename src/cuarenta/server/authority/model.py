@@ -171,7 +171,9 @@ class Connection:
         self.sent = 0  #: events of that game already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
         self.close_code: int | None = None  #: set by :meth:`close`
-        self.protocol = 1  #: the protocol version of the socket's last join/watch (authority/wire)
+        #: the protocol version its client reads: 2 once it joined or watches (authority/wire); 1 before,
+        #: and for a version-1 socket of the edge (server/edge/version1.py turns its frames into version 1's)
+        self.protocol = 1
         self.hints = True  #: whether the socket is sent its seat's hints (version 2: when its join asks)
         self.token_hash: str | None = None  #: the hash of the token it joined with (a seat taken back)
 

@@ -1,7 +1,7 @@
 """What describing the events for the page costs (server/authority/eventview.py): microseconds per move.
 
 Plays 30 random mesas of 2v2 ``a_todo_rigor`` and describes every event of each in order, as a room does
-(``Room.wired_events``), against the engine's bare ``to_dict()`` with its sayings. Run from the
+(``audience.wired_events``), against the engine's bare ``to_dict()`` with its sayings. Run from the
 repository root::
 
     python bench/eventview.py

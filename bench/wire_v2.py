@@ -1,7 +1,7 @@
 """What telling a 4-person table of a move costs in protocol 1 and in protocol 2, and the typed messages.
 
 1. **Broadcast**: a 4-seat table (4 people, one socket each, and ``--watchers`` spectators) plays whole
-   mesas of random legal moves in this process; after each move ``Room.broadcast`` queues every socket's
+   mesas of random legal moves in this process; after each move ``wire.broadcast`` queues every socket's
    message and the message is encoded as the socket would send it (version 1: ``json.dumps`` of each
    seat's ``state``, spectators sharing one; version 2: the frames are encoded text already). It reports
    the CPU per move (µs, ``time.process_time``) and the bytes per socket per move. Hints: version 1
@@ -32,6 +32,7 @@ from cuarenta import Game, Rules
 from cuarenta.server.authority.model import Connection, Room, Seat, SharedMessage, TableOptions
 from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.messages import Event, Frame
+from cuarenta.server.edge.version1 import SocketConnection, Version1
 
 
 def table(seed: int) -> Room:
@@ -70,21 +71,19 @@ def broadcast(protocol: int, mesas: int, watchers: int, hints: bool, seed: int) 
         room = table(seed + m)
         conns = []
         for s in [0, 1, 2, 3, *[None] * watchers]:
-            conn = Connection()
+            conn = SocketConnection()  # as the edge makes it: a version-1 socket has its adapter
             conn.room, conn.seat = room, s
+            conn.version1 = Version1() if protocol == 1 else None
             room.connections.add(conn)
             conns.append(conn)
-            if protocol == 2:
-                wire.first_message(room, conn, None, hints)
-            else:
-                conn.send(room.message_for(conn))
+            wire.first_message(room, conn, None, hints or protocol == 1)
         for conn in conns:
             drain(conn)
         while not room.game.is_over:
             room.game.play(rng.choice(room.game.legal_moves()))
             room.state += 1
             start = time.process_time()
-            room.broadcast()
+            wire.broadcast(room)
             size = sum(drain(conn) for conn in conns)
             cpu += time.process_time() - start
             moves += 1
@@ -123,7 +122,7 @@ def types(rounds: int) -> dict[str, float]:
     for _ in range(40):
         room.game.play(rng.choice(room.game.legal_moves()))
         room.state += 1
-        room.broadcast()
+        wire.broadcast(room)
         while not conn.queue.empty():
             frame = conn.queue.get_nowait()
             assert isinstance(frame, Frame)

@@ -1,6 +1,7 @@
-"""The table's authority (server/authority/, issue 16): its redaction as a module, and the one rematch rule.
+"""The table's authority (server/authority/, issue 16): what each audience sees, and the one rematch rule.
 
-- :mod:`cuarenta.server.authority.redaction` is checked directly over many random games: every message of
+- :mod:`cuarenta.server.authority.audience` (through version 1's ``state`` as the edge makes it from a
+  snapshot, :mod:`cuarenta.server.edge.version1`) is checked directly over many random games: every message of
   every audience (each seat, a spectator, a socket that joins late) against the cards hidden from it at
   that moment, and every seat list against the secrets of the seats;
 - the rematch rule is one rule: a table whose last holdout closes the page starts the mesa the people
@@ -19,14 +20,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuarenta import Game, Rules
-from cuarenta.server.authority import redaction
+from cuarenta.server.authority import audience
+from cuarenta.server.authority.messages import table_message
 from cuarenta.server.authority.model import Connection, Room, Seat, TableOptions, mesa_seed
 from cuarenta.server.authority.ports import hash_token
+from cuarenta.server.authority.wire import sockets as wire
+from cuarenta.server.authority.wire.messages import SharedMessage
+from cuarenta.server.edge.version1 import SocketConnection, Version1
 from support.app import running
 from support.examples import examples
 from support.spy import Spy, check_all, install_spy
 from support.tables import Seat as Browser
 from support.tables import new_table, play_out, take_seat
+from support.version1 import state_for as v1_state
 
 CARD = re.compile(r"\b(?:[2-7JQK]|A)[hdsc]\b")
 
@@ -68,7 +74,7 @@ def a_room(seed: int, players: int, table: bool) -> Room:
 
 def check_message(room: Room, conn: Connection, message: dict[str, Any]) -> None:
     seat = conn.seat
-    hidden = redaction.hidden_cards(room.game, seat)
+    hidden = audience.hidden_cards(room.game, seat)
     assert not leaks(message, hidden), (seat, leaks(message, hidden))
     text = json.dumps(message)
     if not room.game.is_over:
@@ -105,12 +111,12 @@ def test_every_audience_is_sent_only_what_it_may_see(seed: int, players: int, ta
     step = 0
     while True:
         for conn in conns.values():
-            check_message(room, conn, redaction.state_for(room, conn))
+            check_message(room, conn, v1_state(room, conn))
         if step == late:  # a socket that joins now, with nothing shown yet: every event of the mesa
             fresh = Connection()
             fresh.seat = rng.choice(audiences)
-            check_message(room, fresh, redaction.state_for(room, fresh))
-        seats = json.dumps(redaction.public_seats(room)) + json.dumps(redaction.table_info(room))
+            check_message(room, fresh, v1_state(room, fresh))
+        seats = json.dumps(audience.public_seats(room)) + json.dumps(audience.table_info(room))
         assert "secret" not in seats and "profile" not in seats and "the-invite-code" not in seats
         if room.game.is_over:
             break
@@ -121,15 +127,39 @@ def test_every_audience_is_sent_only_what_it_may_see(seed: int, players: int, ta
 
 def test_one_message_per_seat_however_many_sockets_hold_it() -> None:
     """Two sockets of one seat and two spectators with the same events are sent one message each, made
-    once (one view and one set of hints per seat per change)."""
+    once: version 2's public part is built once, each seat's private part once, the spectators share one
+    frame; version 1's ``state`` made from them is made once per audience too."""
     room = a_room(11, 2, table=True)
-    sockets = [Connection() for _ in range(4)]
-    for conn, seat in zip(sockets, [0, 0, None, None], strict=True):
-        conn.seat, conn.dealt = seat, room.dealt
-        room.connections.add(conn)
-    redaction.broadcast(room)
-    sent = [conn.queue.get_nowait() for conn in sockets]
-    assert sent[0] is sent[1] and sent[2] is sent[3] and sent[0] is not sent[2]
+    for version in (2, 1):
+        sockets = [SocketConnection() for _ in range(4)]
+        for conn, seat in zip(sockets, [0, 0, None, None], strict=True):
+            conn.room, conn.seat = room, seat
+            conn.version1 = Version1() if version == 1 else None
+            room.connections.add(conn)
+            wire.first_message(room, conn, None, True)
+            conn.queue.get_nowait()
+        told = SharedMessage(  # the table's seats and spectators, as the authority tells them (_tell_table)
+            table_message(
+                room=room.id,
+                status=room.status,
+                seats=audience.public_seats(room),
+                table=audience.table_info(room) or {},
+            )
+        )
+        for conn in sockets:
+            conn.send(told)
+            conn.queue.get_nowait()
+        room.game.play(room.game.legal_moves()[0])
+        room.state += 1
+        wire.broadcast(room)
+        sent = [conn.queue.get_nowait() for conn in sockets]
+        if version == 2:
+            assert sent[0].text == sent[1].text and sent[2] is sent[3]
+        else:
+            assert sent[0]["type"] == "state" and sent[0]["state"] == room.state
+            assert sent[0] is sent[1] and sent[2] is sent[3] and sent[0] is not sent[2]
+        for conn in sockets:
+            room.connections.discard(conn)
 
 
 def test_an_away_holdout_does_not_block_a_rematch_the_others_asked_for(

@@ -24,6 +24,7 @@ from cuarenta.moves import parse_action
 from cuarenta.server.authority.model import Connection, Room, Seat, available_levels, mesa_seed
 from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import error_message
+from support.version1 import state_for as v1_state
 
 #: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
 pytestmark = pytest.mark.app(workers=0, limits=Limits())
@@ -156,7 +157,7 @@ def test_state_messages_carry_the_narrators_sayings_and_what_each_move_does(
         rng = random.Random(seed)
         while True:
             for conn, stream in zip(conns, streams, strict=True):
-                message = room.message_for(conn)
+                message = v1_state(room, conn)
                 stream.extend(message["events"])
                 game = room.game
                 # the history is the current hand, with the same sayings as when its events were sent
@@ -186,9 +187,9 @@ def test_a_new_mesa_starts_its_sayings_again() -> None:
     rng = random.Random(4)
     while not room.game.is_over:
         room.game.play(rng.choice(room.game.legal_moves()))
-    room.message_for(conn)
+    v1_state(room, conn)
     room.mesa, room.game = 2, Game.new(rules, mesa_seed(4, 2))
-    message = room.message_for(conn)
+    message = v1_state(room, conn)
     expected = [list(line.saying_keys) for line in Narrator(rules).narrate(room.game.events)]
     assert [e["sayings"] for e in message["events"]] == expected
 

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cuarenta.server.authority.computer_names import NAMES
-from cuarenta.server.authority.model import Room
+from cuarenta.server.edge.version1 import Version1
 from cuarenta.server.protocol import ERROR_CODES
 from support.app import bearer, running
 from support.spy import Spy, check_all
@@ -511,20 +511,20 @@ def test_spectators_coming_and_going_are_told_as_a_count_not_one_message_each(
             mover = ana if start["legal"] else beto
             before = len(spy.sent)
             made_for: list[int | None] = []
-            message_for = Room.message_for
+            make = Version1._message
 
-            def counted(room: Room, conn: Any) -> dict[str, Any]:
-                made_for.append(conn.seat)
-                return message_for(room, conn)
+            def counted(state: dict[str, Any], events: list[Any]) -> dict[str, Any]:
+                made_for.append(state["seat"])
+                return make(state, events)
 
-            monkeypatch.setattr(Room, "message_for", counted)
+            monkeypatch.setattr(Version1, "_message", staticmethod(counted))
             mover.play_turn()
             for w in watchers:
                 w.until(lambda m: m["type"] == "state" and m["state"] > start["state"])
             sent = [s for s in spy.sent[before:] if s.message["type"] == "state" and s.seat is None]
             assert len(sent) == crowd and len({json.dumps(s.message) for s in sent}) == 1
             assert sorted(made_for, key=str)[:3] == [0, 1, None] and made_for.count(None) == 1
-            monkeypatch.setattr(Room, "message_for", message_for)
+            monkeypatch.setattr(Version1, "_message", staticmethod(make))
             for w in watchers:
                 w.close()
             gone = ana.until(lambda m: m["type"] == "table" and m["table"]["watchers"] == 0)

@@ -169,7 +169,7 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'cuarenta.cards' has no attribute {name!r}")
     import warnings
 
-    from cuarenta import catalogue
+    from cuarenta import catalogue  # deferred: the catalogue's texts load only for a deprecated name
 
     warnings.warn(
         f"cuarenta.cards.{name} is deprecated: the suits' names are catalogue texts (i18n.suit_name)",

@@ -66,7 +66,7 @@ def missing_extra(exc: ModuleNotFoundError) -> str | None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cuarenta`` program (``[project.scripts]``)."""
     try:
-        from cuarenta.cli.commands import run
+        from cuarenta.cli.commands import run  # deferred: `import cuarenta.cli` loads no command (typer)
 
         run(argv)
     except ModuleNotFoundError as exc:

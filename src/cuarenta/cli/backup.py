@@ -43,6 +43,7 @@ def backup_command(
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
 ) -> None:
     """Copy the saved games to OUT, safely while the server runs (SQLite's online backup)."""
+    # deferred (each command here): the store (SQLAlchemy, the web extra) loads only for the command run
     from cuarenta.server.store import DB_NAME
     from cuarenta.server.store.backup import POSTGRES_BACKUP, BackupError, backup
 

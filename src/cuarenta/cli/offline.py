@@ -29,6 +29,7 @@ def pack_command(
 ) -> None:
     """Build the offline pack (Pyodide pinned from npm, the game compiled with it under Node.js): the game on
     the device. `cuarenta serve` makes it by itself when it is missing; this makes it now."""
+    # deferred (each command here): the pack's builders load only for the command run
     from cuarenta.offline.npm import PackageError
     from cuarenta.offline.pack import PackError, build_pack, default_pack_dir
 

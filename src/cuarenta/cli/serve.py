@@ -90,6 +90,8 @@ def uvicorn_options(
     >>> uvicorn_options(forwarded_allow_ips="127.0.0.1")["forwarded_allow_ips"]
     '127.0.0.1'
     """
+    # deferred (here and in this module's other functions): uvicorn and the server (the web extra) load
+    # only when `cuarenta serve` runs, not for the other commands nor for --help
     from uvicorn.config import LOGGING_CONFIG
 
     from cuarenta.server.edge.protocols import (

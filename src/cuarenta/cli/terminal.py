@@ -36,6 +36,7 @@ from typing import Any, Final, TextIO
 from rich.console import Console
 from rich.text import Text
 
+import cuarenta.players as registry
 from cuarenta.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
 from cuarenta.cli.styles import DIM, EVENT_STYLES, SAYING_STYLE
 from cuarenta.errors import CardParseError, IllegalMoveError, MoveParseError
@@ -659,8 +660,6 @@ def level_problem(level: str) -> str | None:
     try:
         make_player(level)
     except ValueError:
-        import cuarenta.players as registry
-
         ready = [name for name in LEVELS if name in registry.PLAYER_NAMES]
         return (
             f"level {level!r} is not available yet in this version of cuarenta; "

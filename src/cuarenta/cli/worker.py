@@ -63,6 +63,7 @@ def worker_command(
     ] = None,
 ) -> None:
     """Play the computer's moves of a cluster: take jobs from Redis, write moves to PostgreSQL."""
+    # deferred: Redis, the store and the worker (the cluster extra) load only when the worker runs
     from redis.asyncio import Redis
 
     from cuarenta.server.store import Store, StoreError
@@ -79,7 +80,7 @@ def worker_command(
         client = Redis.from_url(redis, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
         worker = MoveWorker(store, client, name=label, concurrency=concurrency)
         if metrics_port is not None:
-            from prometheus_client import start_http_server
+            from prometheus_client import start_http_server  # deferred: optional, only with --metrics-port
 
             start_http_server(metrics_port, addr="127.0.0.1", registry=worker.rooms.metrics.registry)
         stop = asyncio.Event()

@@ -84,7 +84,7 @@ Field = Text | Count | Flag | Choice | Object
 EXTRA: Final = "Extra inputs are not permitted"
 
 
-def type_problem(field: Field, value: Any) -> str | None:
+def type_problem(field: Field, value: Any) -> str | None:  # noqa: C901, PLR0911, PLR0912 -- one flat case per field kind
     """What is wrong with a field's (present, not ``null``) value's type or range, in pydantic's words;
     ``None``: nothing."""
     if isinstance(field, Text):

@@ -14,7 +14,7 @@ module                   concern
 :mod:`.policy`           a table's policy: rematch, rated by whom, judged, reserved seats, finished hook
 :mod:`.outcomes`         the seat a change gives, the refusals of a write
 :mod:`.model`            rooms, seats, a table's options, sockets (the outbox)
-:mod:`.redaction`        what a seat, a spectator or the history may see (the one place)
+:mod:`.audience`         what a seat, a partner, a spectator, a log line may see (the one place)
 :mod:`.rows`             a room from its stored row and log (checked), the rows of a change
 :mod:`.catchup`          a copy brought up to what another process stored (a notice, the store)
 :mod:`.setup`            a table's options and seats, the seat a friend takes, the lobby
@@ -28,6 +28,7 @@ module                   concern
 :mod:`.pace`             the computer's pace
 :mod:`.requests`         the requests it takes (typed, not the wire's)
 :mod:`.messages`         the messages it sends (protocol version 1)
+:mod:`.wire`             the one protocol it speaks (version 2): snapshot, events, the sockets' broadcast
 :mod:`.errors`           its refusals: a code and a message
 =======================  ==================================================================================
 

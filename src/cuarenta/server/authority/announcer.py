@@ -16,10 +16,11 @@ import contextlib
 from collections.abc import Callable
 from typing import Final
 
-from cuarenta.server.authority import clock
+from cuarenta.server.authority import audience, clock
 from cuarenta.server.authority.messages import reaction_message, table_message
 from cuarenta.server.authority.model import Room
 from cuarenta.server.authority.ports import Scheduler
+from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.messages import SharedMessage
 
 #: Spectators coming and going are told to the table at most once in this many seconds: a ``table``
@@ -40,7 +41,7 @@ class Announcer:
         socket here is sent its state; the computer players go on; the timer is set again."""
         if room.table is not None:
             clock.turn_deadline(room, now=self.wall())
-        room.broadcast()
+        wire.broadcast(room)
         self.scheduler.kick(room)
         if room.table is not None:
             self.arm(room)
@@ -83,12 +84,13 @@ class Announcer:
         if room.watchers_due is not None:
             room.watchers_due.cancel()
             room.watchers_due = None
-        info = room.table_info()
+        info = audience.table_info(room)
         if info is None:
             return
         message = SharedMessage(  # encoded once for the table, once more for its version-2 sockets
-            table_message(room=room.id, status=room.status, seats=room.public_seats(), table=info)
+            table_message(room=room.id, status=room.status, seats=audience.public_seats(room), table=info)
         )
+        wire.told_table(room, message)
         for c in list(room.connections):
             c.send(message)
 

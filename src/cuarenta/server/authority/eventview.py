@@ -197,7 +197,7 @@ def table_after(events: Sequence[Event], index: int, players: int) -> dict[str, 
 
 
 #: Each game's tracker, so that describing a move's events costs the new events only (a room describes
-#: its events once each, in order: Room.wired_events).
+#: its events once each, in order: audience.wired_events).
 _trackers: weakref.WeakKeyDictionary[Game, TableTracker] = weakref.WeakKeyDictionary()
 
 

@@ -5,7 +5,7 @@ who hold a secret token, and computer players of a level; at a table with friend
 seats too, presence, the turn clock and the rematch votes. A :class:`Connection` is one browser socket of
 a room (the authority's outbox: it queues what the socket is to send). This module holds data and the
 facts read from it; the rules that change it are in :mod:`cuarenta.server.authority.core` and the small
-rule modules beside it, and what each socket may see is in :mod:`cuarenta.server.authority.redaction`.
+rule modules beside it, and what each socket may see is in :mod:`cuarenta.server.authority.audience`.
 
 Seeds: a room has one seed, chosen by the server and kept secret (only a *practice* room may be given one;
 its mesas never count in the statistics). Mesa ``n`` of the room is dealt from :func:`mesa_seed` (a hash of
@@ -27,7 +27,6 @@ import cuarenta.players as registry
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.rules import Rules
-from cuarenta.server.authority.eventview import wire_event
 from cuarenta.server.authority.messages import Pace, Status
 from cuarenta.server.authority.ports import SeatRow, dumps
 from cuarenta.server.authority.wire.messages import SharedMessage  # version 2's frames are shared too
@@ -95,17 +94,6 @@ class Seat:
     former: str | None = None
     vacant: bool = False
 
-    def public(self) -> dict[str, Any]:
-        """What every seat may know about this one (docs/protocol.md ``seats``)."""
-        if self.kind == "person":
-            return {"seat": self.seat, "kind": "person", "name": self.name}
-        if self.kind == "open":
-            return {"seat": self.seat, "kind": "open"}
-        out: dict[str, Any] = {"seat": self.seat, "kind": "computer", "level": self.level}
-        if self.name:  # the computer's name (computer_names), or the name of a person who left
-            out["name"] = self.name
-        return out
-
     def to_row(self) -> SeatRow:
         return SeatRow(
             self.seat,
@@ -169,24 +157,6 @@ class TableOptions:
             raise ValueError(f"the table's options are not valid: {data}")
         return options
 
-    def public(self) -> dict[str, Any]:
-        """What everyone at the table may know (never the invite code); a championship's table also says
-        its championship and partida, whether its judge paused it (and why) and whether a restart
-        replaced it."""
-        out: dict[str, Any] = {
-            "creator": self.creator,
-            "level": self.level,
-            "grace": self.grace,
-            "clock": self.clock,
-            "lobby": self.lobby,
-            "rated": self.rated,
-        }
-        if self.championship is not None:
-            out["championship"], out["partida"] = self.championship, self.partida
-            out["paused"], out["pause_reason"] = self.paused, self.pause_reason if self.paused else None
-            out["replaced"] = self.replaced
-        return out
-
 
 class Connection:
     """One browser socket: the seat it joined (``None`` for a spectator of a table, whose ``room`` is set)
@@ -201,7 +171,9 @@ class Connection:
         self.sent = 0  #: events of that game already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
         self.close_code: int | None = None  #: set by :meth:`close`
-        self.protocol = 1  #: the protocol version of the socket's last join/watch (authority/wire)
+        #: the protocol version its client reads: 2 once it joined or watches (authority/wire); 1 before,
+        #: and for a version-1 socket of the edge (server/edge/version1.py turns its frames into version 1's)
+        self.protocol = 1
         self.hints = True  #: whether the socket is sent its seat's hints (version 2: when its join asks)
         self.token_hash: str | None = None  #: the hash of the token it joined with (a seat taken back)
 
@@ -263,8 +235,10 @@ class Room:
     version: int = 0  #: the stored room's write counter this copy is at (a write is a compare-and-set on it)
     #: sockets other server processes hold for this room, by seat (``None``: spectators); empty in one process
     remote: dict[int | None, int] = field(default_factory=dict)
-    _wired: list[dict[str, Any]] = field(default_factory=list)  #: :meth:`wired_events` of ``_wired_dealt``
-    _wired_dealt: tuple[int, int] = (0, 0)
+    #: the mesa's events as the wire has them, described once each (audience.wired_events), of the game
+    #: ``described_dealt`` (a :attr:`dealt`)
+    described: list[dict[str, Any]] = field(default_factory=list)
+    described_dealt: tuple[int, int] = (0, 0)
     wire: Any = None  #: the version-2 state of the room (authority/wire/events.py: WireState), if any
 
     @property
@@ -335,41 +309,6 @@ class Room:
             return None
         turn = self.game.turn
         return turn if self.plays_for(turn) is not None else None
-
-    def public_seats(self) -> list[dict[str, Any]]:
-        """Every seat as everyone may see it (:func:`cuarenta.server.authority.redaction.public_seats`)."""
-        from cuarenta.server.authority import redaction
-
-        return redaction.public_seats(self)
-
-    def table_info(self) -> dict[str, Any] | None:
-        """The ``table`` field of a table's messages (:func:`.redaction.table_info`)."""
-        from cuarenta.server.authority import redaction
-
-        return redaction.table_info(self)
-
-    def message_for(self, conn: Connection) -> dict[str, Any]:
-        """The ``state`` message for a socket (:func:`~cuarenta.server.authority.redaction.state_for`)."""
-        from cuarenta.server.authority import redaction
-
-        return redaction.state_for(self, conn)
-
-    def wired_events(self) -> list[dict[str, Any]]:
-        """Every event of the current mesa as the wire has it (``to_dict()`` with its ``sayings``), each
-        made once and kept until the mesa changes: every socket's message shares them (copied shallowly)."""
-        events = self.game.events
-        if self._wired_dealt != self.dealt or len(self._wired) > len(events):
-            self._wired, self._wired_dealt = [], self.dealt
-        sayings = self.sayings.update(self.game)  # the keys of every event of the mesa, computed once each
-        for i in range(len(self._wired), len(events)):
-            self._wired.append(wire_event(self.game, i, sayings[i]))  # described for the page (eventview)
-        return self._wired
-
-    def broadcast(self) -> None:
-        """Queue the new state for every socket in the room (:func:`.redaction.broadcast`)."""
-        from cuarenta.server.authority import redaction
-
-        redaction.broadcast(self)
 
     def names(self) -> list[str]:
         """Seat names for a record: the person's name (or ``person``), ``bot:LEVEL`` for the computer."""

@@ -114,7 +114,7 @@ class Opener:
         room = self.open(rules=rules, level=level, seed=seed, seats=seats, practice=practice)
         return room, token
 
-    def create_table(
+    def create_table(  # noqa: PLR0913 -- a table's public keyword options, as the HTTP body gives them
         self,
         *,
         rules: Rules,
@@ -164,7 +164,7 @@ class Opener:
             self.start(room)  # nobody to wait for
         return room, NewSeat(room.id, 0, token, code), table.invite
 
-    def open_table(
+    def open_table(  # noqa: PLR0913 -- a championship table's keyword options (its service names each)
         self,
         *,
         rules: Rules,

@@ -16,6 +16,7 @@ from cuarenta.moves import parse_action
 from cuarenta.record import GameRecord
 from cuarenta.rules import Rules
 from cuarenta.server.authority import computer_names
+from cuarenta.server.authority.audience import finished_seats
 from cuarenta.server.authority.errors import RoomProblem
 from cuarenta.server.authority.model import Room, Seat, TableOptions, mesa_seed
 from cuarenta.server.authority.ports import (
@@ -27,7 +28,6 @@ from cuarenta.server.authority.ports import (
     StorePort,
     dumps,
 )
-from cuarenta.server.authority.redaction import public_seats
 
 #: Events that count as a caída / a limpia for the statistics.
 CAIDA_KINDS: Final = frozenset({"caida", "caida_limpia", "caida_ronda"})
@@ -253,7 +253,7 @@ def finished_row(room: Room, when: str) -> FinishedRow:
         level=room.level,
         players=room.players,
         rules=dumps(room.rules.to_dict()),
-        seats=dumps(public_seats(room)),
+        seats=dumps(finished_seats(room)),
         person_team=team,
         winner=outcome.winner,
         chicas=dumps(list(outcome.chicas)),

@@ -111,11 +111,7 @@ class Sessions:
             else:
                 conn.sent = 0 if not room.game.actions else events
             room.connections.add(conn)
-            if message.v == wire.WIRE_VERSION:
-                wire.first_message(room, conn, message.since, message.hints)
-            else:
-                conn.protocol, conn.hints = 1, True
-                conn.send(room.message_for(conn))
+            wire.first_message(room, conn, message.since, message.hints)
             if message.pace is not None:
                 self.set_pace(room, message.pace, [conn])
             self.announcer.kick(room)
@@ -155,11 +151,7 @@ class Sessions:
             conn.dealt = room.dealt
             conn.sent = 0 if not room.game.actions else len(room.game.events)
             room.connections.add(conn)
-            if message.v == wire.WIRE_VERSION:
-                wire.first_message(room, conn, message.since, False)
-            else:
-                conn.protocol = 1
-                conn.send(room.message_for(conn))
+            wire.first_message(room, conn, message.since, False)
             self.announcer.tell_watchers(room)
         self.bus.followed(room)
 

@@ -16,6 +16,7 @@ import logging
 from typing import Any, Final
 
 from cuarenta.rules import Rules
+from cuarenta.server.authority.audience import public_seats, table_info
 from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.model import Room, Seat, TableOptions, available_levels
 from cuarenta.server.authority.ports import StorePort
@@ -134,8 +135,8 @@ def describe(room: Room, seat: int | None = None) -> dict[str, Any]:
         "status": room.status,
         "mesa": room.mesa,
         "rules": room.rules.to_dict(),
-        "seats": room.public_seats(),
-        **(room.table_info() or {}),
+        "seats": public_seats(room),
+        **(table_info(room) or {}),
     }
     if seat is not None:
         out["seat"] = seat

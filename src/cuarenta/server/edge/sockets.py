@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.model import CLOSE_SOCKET, Connection, SharedMessage
+from cuarenta.server.edge import version1
 from cuarenta.server.edge.deps import rate_limited_frame, socket_error
 from cuarenta.server.edge.ratelimits import AddressLimiter, Limits, TokenBucket
 from cuarenta.server.edge.security import Origins
@@ -70,7 +71,7 @@ async def serve_socket(ws: WebSocket, edge: SocketEdge) -> None:
         await ws.close(code=CLOSE_POLICY)
         return
     await ws.accept()
-    conn = Connection()
+    conn = version1.SocketConnection()  # a version-1 socket's messages are turned into version 1's
     conn.address = ws.client.host if ws.client else None
     bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
     address = ws.client.host if ws.client else None
@@ -94,7 +95,7 @@ async def serve_socket(ws: WebSocket, edge: SocketEdge) -> None:
             if raw is None:
                 raw = message.get("bytes") or b""
             try:
-                dispatch(rooms, conn, parse_client_message(raw))
+                dispatch(rooms, conn, version1.upgrade(conn, parse_client_message(raw)))
             except (TableError, StoreError, sa.exc.SQLAlchemyError) as exc:
                 code, frame = socket_error(exc)
                 rooms.metrics.refused.labels(code=code).inc()

@@ -92,7 +92,7 @@ class Watchdog:
         probe's own thread)."""
         since = self._hung_since
         if since is not None and not getattr(self._local, "probing", False):
-            import psycopg
+            import psycopg  # deferred: psycopg is optional (PostgreSQL only)
 
             raise psycopg.OperationalError(
                 f"the database has not answered for {time.monotonic() - since:.1f} s (a call got no "
@@ -204,7 +204,7 @@ def _shut(fd: int) -> None:
 
 def _connection_classes(watchdog: Watchdog) -> tuple[Any, Any]:
     """psycopg's connection and cursor classes with every wait for the server bounded by ``watchdog``."""
-    import psycopg
+    import psycopg  # deferred (here and in this module): psycopg is optional, for PostgreSQL only
 
     class WatchedCursor(psycopg.Cursor[Any]):
         def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
@@ -261,7 +261,7 @@ def bounded_engine(url: sa.URL, **options: Any) -> sa.Engine:
         return sa.create_engine(
             url, connect_args={"connect_timeout": CONNECT_SECONDS}, pool_timeout=POOL_SECONDS, **options
         )
-    import psycopg
+    import psycopg  # deferred: psycopg is optional (PostgreSQL only)
 
     watchdog = Watchdog()
     connection_class, cursor_class = _connection_classes(watchdog)

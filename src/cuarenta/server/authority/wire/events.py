@@ -1,74 +1,55 @@
-"""The public and private parts of a change of a table, for version 2 (docs/protocol.md, "Version 2").
+"""Version 2's messages of a table (docs/protocol.md, "Version 2"): its snapshot and its events.
 
-:class:`WireState` follows one room: the public state it last told (the view's public fields, seats,
-status, table information), the events of the mesa it has sent and each seat's last hand. Its
-:meth:`WireState.build` makes the event of a change — only what changed, encoded once — and keeps it in
-the room's :class:`~cuarenta.server.authority.wire.buffer.EventBuffer`; :func:`private_part` makes a
-seat's part.
+:func:`snapshot` makes what a seat or a spectator is sent first. :class:`WireState` follows one room: the
+public state it last told (the view's public fields, seats, status, table information), the events of the
+mesa it has sent and each seat's last hand. Its :meth:`WireState.build` makes the event of a change —
+only what changed, encoded once — and keeps it in the room's
+:class:`~cuarenta.server.authority.wire.buffer.EventBuffer`. What each audience may see in them is
+decided by :mod:`cuarenta.server.authority.audience`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
 
-from cuarenta.players.hints import seat_hints
-from cuarenta.server.authority.eventview import describe_moves, view_fields
+from cuarenta.server.authority.audience import (
+    hand_of,
+    private_part,
+    public_seats,
+    public_top,
+    public_view,
+    seat_view,
+    table_info,
+    wired_events,
+)
 from cuarenta.server.authority.wire.buffer import BUFFER_EVENTS, EventBuffer
-from cuarenta.server.authority.wire.messages import WIRE_VERSION, Event, Private, encode
+from cuarenta.server.authority.wire.messages import WIRE_VERSION, Event, Snapshot, encode
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room
-    from cuarenta.view import SeatView
-
-#: The view's fields that are not public (each audience has its own), and ``history``, sent as events.
-PER_AUDIENCE: Final = ("seat", "team", "hand", "history")
 
 
-def public_view(room: Room) -> tuple[dict[str, Any], int]:
-    """The view's public fields (every seat's view has them alike) and the length of its history."""
-    view = room.game.view(0)
-    history = len(view.history)
-    out = dataclasses.replace(view, history=(), hand=()).to_dict()
-    out.update(view_fields(room.game))  # what the page shows and would otherwise work out (eventview)
-    for key in PER_AUDIENCE:
-        del out[key]
-    return out, history
-
-
-def public_top(room: Room) -> dict[str, Any]:
-    """The public fields of a ``state`` beside its view: mesa, seats, status, table, event count."""
-    top: dict[str, Any] = {
-        "mesa": room.mesa,
-        "seats": room.public_seats(),
-        "status": room.status,
-        "table": room.table_info(),
-    }
-    if room.table is not None:
-        top["event_count"] = len(room.game.events)
-    return top
-
-
-def hand_of(room: Room, seat: int) -> list[str]:
-    """A seat's hand as the wire has it (nothing before a table starts: it deals then)."""
-    return [str(c) for c in room.game.hand(seat)] if room.started else []
-
-
-def private_part(room: Room, seat: int, *, hints: bool, hand: bool, view: SeatView | None = None) -> Private:
-    """A seat's private part now: its legal moves and their marks (on its turn), its hand if ``hand``,
-    its hints if ``hints`` (computed from the seat's own view only: ``view``, if the caller has it).
-    Version 1's ``state`` takes its ``legal``, ``moves`` and ``hints`` from here too."""
+def snapshot(room: Room, seat: int | None, since_event: int, *, hints: bool) -> Snapshot:
+    """Everything ``seat`` (``None``: a spectator) may see now, at the room's version: the public part,
+    the mesa's events from index ``since_event`` on (described once: copied shallowly), and the seat's
+    whole private part (its hand always, its hints if ``hints``)."""
     game = room.game
-    # a championship's table its judge paused (or a restart replaced) offers no move: nobody may play
-    mine = room.started and not game.is_over and game.turn == seat and not room.halted
-    actions = game.legal_moves() if mine else []
-    legal = [str(a) for a in actions]
-    moves = describe_moves(game, actions)  # as version 1's ``moves`` (eventview)
-    return Private(
-        legal=legal,
-        moves=moves,
-        hand=hand_of(room, seat) if hand else None,
-        hints=(seat_hints(view or game.view(seat), legal) if mine else []) if hints else None,
+    view = None if seat is None else game.view(seat)
+    wired = wired_events(room)
+    table = table_info(room)
+    return Snapshot(
+        v=WIRE_VERSION,
+        room=room.id,
+        version=room.state,
+        mesa=room.mesa,
+        seat=seat,
+        seats=public_seats(room),
+        view=seat_view(room, seat, view),
+        events=[dict(wired[i]) for i in range(since_event, len(game.events))],
+        status=room.status,
+        private=None if seat is None else private_part(room, seat, hints=hints, hand=True, view=view),
+        table=table,
+        event_count=None if table is None else len(game.events),
     )
 
 
@@ -92,7 +73,7 @@ class WireState:
         nothing public changed."""
         view, history = public_view(room)
         top = public_top(room)
-        wired = room.wired_events()
+        wired = wired_events(room)
         # a new mesa, or a table that started: it dealt anew in the same mesa, and the events the
         # clients hold are of the waiting room's game (the event names the mesa: all its events come)
         new_mesa = room.dealt != self.dealt
@@ -133,4 +114,4 @@ class WireState:
         return text
 
 
-__all__ = ["PER_AUDIENCE", "WireState", "hand_of", "private_part", "public_top", "public_view"]
+__all__ = ["WireState", "snapshot"]

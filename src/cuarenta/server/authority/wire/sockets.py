@@ -1,18 +1,22 @@
-"""Where the rooms hand version-2 sockets over to the wire: the first message after a ``join`` or
-``watch`` (a snapshot, or the missed events and ``resumed``), and the broadcast of a change.
+"""Where the rooms hand their sockets over to the wire: the first message after a ``join`` or ``watch``
+(a snapshot, or the missed events and ``resumed``), and the broadcast of a change.
 
-The rooms call three functions, one line each: :func:`check_join` before a join changes anything,
-:func:`first_message` instead of version 1's ``state`` for a version-2 socket, and :func:`broadcast`
-from ``Room.broadcast`` for the room's version-2 sockets.
+The rooms call four functions, one line each: :func:`check_join` before a join changes anything,
+:func:`first_message` after it, :func:`broadcast` after every change and :func:`told_table` when a
+``table`` message told the sockets the table's seats and clock. Every socket is told version 2
+(a version-1 socket's messages are turned into version 1's at the edge,
+:mod:`cuarenta.server.edge.version1`); what each may see is decided by
+:mod:`cuarenta.server.authority.audience`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cuarenta.server.authority import audience
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.authority.wire.events import WireState, hand_of, private_part
-from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, Resumed, Snapshot, encode, splice
+from cuarenta.server.authority.wire.events import WireState, snapshot
+from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, Resumed, encode, splice
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Connection, Room
@@ -36,8 +40,13 @@ def state_of(room: Room) -> WireState:
     return state
 
 
-def broadcast(room: Room, conns: list[Connection]) -> None:
-    """Tell the room's version-2 sockets ``conns`` the change since the last event: the public part made
+def broadcast(room: Room) -> None:
+    """Tell every socket of the room the change (:func:`broadcast_events`)."""
+    broadcast_events(room, list(room.connections))
+
+
+def broadcast_events(room: Room, conns: list[Connection]) -> None:
+    """Tell the sockets ``conns`` the change since the last event: the public part made
     and encoded once, each seat's private part once per seat (and per wish of hints), spectators one
     shared frame."""
     state: WireState | None = room.wire
@@ -58,18 +67,26 @@ def broadcast(room: Room, conns: list[Connection]) -> None:
         key = (seat, conn.hints)
         private = privates.get(key)
         if private is None:
-            part = private_part(room, seat, hints=conn.hints, hand=seat in state.new_hands)
+            part = audience.private_part(room, seat, hints=conn.hints, hand=seat in state.new_hands)
             private = privates[key] = encode(part)
         conn.send(Frame(splice(public, private)))
 
 
+def told_table(room: Room, message: dict[str, Any]) -> None:
+    """Every socket of the room is told a ``table`` message (its seats, status and table changed without
+    a move): the next event says them again only if they change from these."""
+    state: WireState | None = room.wire
+    if state is not None:
+        state.top = {**state.top, **{k: message[k] for k in ("seats", "status", "table")}}
+
+
 def first_message(room: Room, conn: Connection, since: int | None, hints: bool) -> None:
-    """Queue what a version-2 socket that just joined (or watches) is sent first: with ``since`` in
+    """Queue what a socket that just joined (or watches) is sent first: with ``since`` in
     reach of the buffer, the events it missed and ``resumed``; else a ``snapshot``."""
     conn.protocol, conn.hints = WIRE_VERSION, hints
     state = room.wire
     if state is not None and state.version != room.state:  # changed without a broadcast (a refresh)
-        broadcast(room, [c for c in room.connections if c.protocol == WIRE_VERSION and c is not conn])
+        broadcast_events(room, [c for c in room.connections if c is not conn])
     state = state_of(room)
     conn.dealt, conn.sent = room.dealt, 0 if not room.game.actions else len(room.game.events)
     missed = None if since is None else state.buffer.replay(since, room.state)
@@ -84,34 +101,23 @@ def first_message(room: Room, conn: Connection, since: int | None, hints: bool) 
             version=room.state,
             seats=top["seats"],
             status=top["status"],
-            private=None if seat is None else private_part(room, seat, hints=hints, hand=True),
+            private=None if seat is None else audience.private_part(room, seat, hints=hints, hand=True),
             table=top["table"],
             event_count=top.get("event_count"),
         )
         conn.send(Frame(encode(resumed)))
         return
-    message: dict[str, Any] = room.message_for(conn)
-    view = message["view"]
-    del view["hand"]
-    private = None
-    if seat is not None:
-        private = private_part(room, seat, hints=hints, hand=False)
-        private.hand = hand_of(room, seat)
-    snapshot = Snapshot(
-        v=WIRE_VERSION,
-        room=room.id,
-        version=room.state,
-        mesa=room.mesa,
-        seat=seat,
-        seats=message["seats"],
-        view=view,
-        events=message["events"],
-        status=message["status"],
-        private=private,
-        table=message.get("table"),
-        event_count=message.get("event_count"),
-    )
-    conn.send(Frame(encode(snapshot)))
+    first = snapshot(room, seat, conn.sent, hints=hints)  # built for version 2 (audience decides)
+    conn.sent = len(room.game.events)
+    conn.send(Frame(encode(first)))
 
 
-__all__ = ["WIRE_VERSION", "broadcast", "check_join", "first_message", "state_of"]
+__all__ = [
+    "WIRE_VERSION",
+    "broadcast",
+    "broadcast_events",
+    "check_join",
+    "first_message",
+    "state_of",
+    "told_table",
+]

@@ -23,6 +23,9 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
+from cuarenta.game import Game
+from cuarenta.rules import Rules
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -139,9 +142,6 @@ def saved_actions(rules_json: str, seed_json: str, mesa: object, state: object, 
     room's rules and the mesa's seed, replay from ``Game.new`` to the same state, and fit the room's
     state counter (at least one count per earlier mesa before this mesa's actions).
     """
-    from cuarenta.game import Game
-    from cuarenta.rules import Rules
-
     rules = Rules.from_dict(json.loads(rules_json))
     seed = json.loads(seed_json)
     if not isinstance(seed, int | str) or isinstance(seed, bool):

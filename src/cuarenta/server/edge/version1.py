@@ -1,0 +1,213 @@
+"""Version 1 of the socket (docs/protocol.md; deprecated), kept behind this one adapter at the edge.
+
+The authority speaks version 2 alone. A socket that joins or watches with ``"v": 1`` is handed to it as a
+version-2 join (with hints: version 1 always has them; no ``since``: version 1's counts events, not
+versions) by :func:`upgrade`, and its :class:`SocketConnection` turns every version-2 frame it is sent
+into version 1's message: a ``snapshot`` or an ``event`` becomes the ``state`` that the frames add up to
+(the seat's hand back in the view, its legal moves, their marks and its hints at the top, the new events
+in ``events``); every other message (``table``, ``reaction``, ``pace``, ``error``, ``pong``) is version 1's
+already. Sockets of one audience that are told the same thing share one message, made and encoded once.
+
+Retiring version 1 deletes this module and its two lines in :mod:`cuarenta.server.edge.sockets`.
+
+>>> from cuarenta.server.authority.wire.messages import Frame
+>>> adapter = Version1()
+>>> snapshot = ('{"type":"snapshot","v":2,"room":"r","version":3,"mesa":1,"seat":0,"seats":[],'
+...             '"view":{"seat":0,"history":[]},"events":[],"status":"playing",'
+...             '"private":{"legal":["7h"],"moves":[],"hand":["7h"],"hints":[]}}')
+>>> [state] = adapter.translate(Frame(snapshot), None)
+>>> state["v"], state["type"], state["state"], state["view"]["hand"], state["legal"]
+(1, 'state', 3, ['7h'], ['7h'])
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from cuarenta.server.authority import audience
+from cuarenta.server.authority.messages import Pace, state_message
+from cuarenta.server.authority.model import Connection
+from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, SharedMessage
+
+if TYPE_CHECKING:
+    from cuarenta.server.authority.model import Room
+
+#: The ``state`` messages kept for sockets of one audience told the same frame (made once for them all).
+SHARED_STATES: Final = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Version2Join:
+    """A version-1 ``join`` as the authority takes it
+    (:class:`~cuarenta.server.authority.requests.JoinRequest`): version 2, with hints, no ``since``."""
+
+    room: str
+    token: str
+    pace: Pace | None
+    since: int | None = None
+    v: int = WIRE_VERSION
+    hints: bool = True
+    type: str = "join"
+
+
+@dataclass(frozen=True, slots=True)
+class Version2Watch:
+    """A version-1 ``watch`` as the authority takes it
+    (:class:`~cuarenta.server.authority.requests.WatchRequest`)."""
+
+    room: str
+    since: int | None = None
+    v: int = WIRE_VERSION
+    type: str = "watch"
+
+
+class _Made(SharedMessage):
+    """A ``state`` made for the sockets of one audience, with the adapter's state it leaves them in."""
+
+    __slots__ = ("state",)
+    state: dict[str, Any]
+
+
+#: (frame text, seat) → (the state it was applied to, the message made): shared by every socket
+_made: OrderedDict[tuple[str, int | None], tuple[dict[str, Any], _Made]] = OrderedDict()
+
+
+class Version1:
+    """One version-1 socket's adapter: the ``state`` its frames add up to (without ``events``: each
+    message has its own), and the ``since`` of its join (events it has shown already), used by its first
+    ``state``."""
+
+    def __init__(self, since: int | None = None) -> None:
+        self.since = since
+        self.state: dict[str, Any] = {}
+
+    def translate(self, message: dict[str, Any], room: Room | None) -> list[dict[str, Any]]:
+        """Version 1's messages for one message the authority sent (a version-2 frame, or a message that
+        is version 1's already)."""
+        if not isinstance(message, Frame):
+            if message.get("type") == "table" and self.state:  # a later ``state`` has these seats
+                self.state = {**self.state, **{k: message[k] for k in ("seats", "status", "table")}}
+            return [message]
+        if self.state:  # another socket of this audience, in the same state, was told the same: its message
+            made = _made.get((message.text, self.state["seat"]))
+            if made is not None and made[0] == self.state:
+                self.state = made[1].state
+                return [made[1]]
+        frame = json.loads(message.text)
+        kind = frame["type"]
+        if kind == "snapshot":
+            self.state, events = self._snapshot(frame, room)
+            return [SharedMessage(self._message(self.state, events))]
+        elif kind == "event" and self.state:
+            return [self._event(frame, message.text)]
+        else:  # ``resumed`` (never: a version-1 join has no since) or an event before any snapshot
+            return []
+
+    def _snapshot(self, frame: dict[str, Any], room: Room | None) -> tuple[dict[str, Any], list[Any]]:
+        private = frame["private"]
+        view = {**frame["view"], "hand": [] if private is None else private["hand"]}
+        events = frame["events"]
+        if self.since is not None and room is not None:  # what the browser has not shown yet, by index
+            wired = audience.wired_events(room)
+            events = [dict(e) for e in wired[min(self.since, len(wired)) :]]
+            self.since = None
+        state = {
+            "room": frame["room"],
+            "state": frame["version"],
+            "mesa": frame["mesa"],
+            "seat": frame["seat"],
+            "seats": frame["seats"],
+            "view": view,
+            "status": frame["status"],
+            "table": frame.get("table"),
+            "event_count": frame.get("event_count"),
+        }
+        state.update(self._private(private))
+        return state, events
+
+    @staticmethod
+    def _private(private: dict[str, Any] | None) -> dict[str, Any]:
+        if private is None:  # a spectator
+            return {"legal": [], "moves": [], "hints": []}
+        return {"legal": private["legal"], "moves": private["moves"], "hints": private.get("hints") or []}
+
+    def _event(self, frame: dict[str, Any], text: str) -> SharedMessage:
+        before = self.state
+        held = before["view"]
+        view = {**held, **frame["view"]}
+        history = [*held["history"], *frame["events"]]
+        view["history"] = history[-frame["history"] :] if frame["history"] else []
+        private = frame.get("private")
+        if private is not None and "hand" in private:
+            view["hand"] = private["hand"]
+        changed: dict[str, Any] = {
+            k: frame[k] for k in ("mesa", "seats", "status", "table", "event_count") if k in frame
+        }
+        state = {**before, **changed, "state": frame["version"], "view": view}
+        state.update(self._private(private))
+        self.state = state
+        message = _Made(self._message(state, frame["events"]))
+        message.state = state
+        _made[(text, before["seat"])] = (before, message)
+        if len(_made) > SHARED_STATES:
+            _made.popitem(last=False)
+        return message
+
+    @staticmethod
+    def _message(state: dict[str, Any], events: list[Any]) -> dict[str, Any]:
+        return state_message(
+            room=state["room"],
+            state=state["state"],
+            mesa=state["mesa"],
+            seat=state["seat"],
+            seats=state["seats"],
+            view=state["view"],
+            legal=state["legal"],
+            moves=state["moves"],
+            hints=state["hints"],
+            events=events,
+            status=state["status"],
+            table=state["table"],
+            event_count=state["event_count"],
+        )
+
+
+class SocketConnection(Connection):
+    """A socket of the edge: a version-2 socket as the authority's :class:`Connection`; a version-1 one
+    (:func:`upgrade` set :attr:`version1`) is sent each message as :class:`Version1` turns it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.version1: Version1 | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        adapter = self.version1
+        if adapter is None:
+            super().send(message)
+            return
+        self.protocol = 1  # version 1's messages as they are (the authority speaks 2 to every socket)
+        for out in adapter.translate(message, self.room):
+            super().send(out)
+
+
+def upgrade(conn: Connection, message: Any) -> Any:
+    """The message the authority is handed for one a socket sent: a version-1 ``join`` or ``watch`` as a
+    version-2 one (the socket's messages are turned back into version 1's from then on); a version-2 one
+    ends that. Anything else as it is."""
+    kind = getattr(message, "type", None)
+    if kind not in ("join", "watch") or not isinstance(conn, SocketConnection):
+        return message
+    if message.v == WIRE_VERSION:
+        conn.version1 = None
+        return message
+    if kind == "join":
+        conn.version1 = Version1(message.since)
+        return Version2Join(room=message.room, token=message.token, pace=message.pace)
+    conn.version1 = Version1()  # (a version-1 watch has no since: it is sent the events from now on)
+    return Version2Watch(room=message.room)
+
+
+__all__ = ["SocketConnection", "Version1", "Version2Join", "Version2Watch", "upgrade"]

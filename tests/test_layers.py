@@ -551,9 +551,9 @@ def test_the_thinking_check_looks_where_it_should() -> None:
     assert {"__init__.py", "pool.py", "process.py"} <= {p.name for p in THINKING.glob("*.py")}
 
 
-#: The authority's modules that may name a table's ``championship`` (data it stores and describes; none
-#: branches on it: a table's policy says what it may do, server/authority/policy.py).
-CHAMPIONSHIP_AS_DATA = {"model.py"}
+#: The authority's modules that may name a table's ``championship`` (data it stores, and what the audience
+#: is shown of it; none decides what a table does: a table's policy does, server/authority/policy.py).
+CHAMPIONSHIP_AS_DATA = {"model.py", "audience.py"}
 
 
 @pytest.mark.parametrize("path", sorted(AUTHORITY.rglob("*.py")), ids=lambda p: p.name)

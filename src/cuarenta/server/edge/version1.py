@@ -24,44 +24,21 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from cuarenta.server.authority import audience
-from cuarenta.server.authority.messages import Pace, state_message
+from cuarenta.server.authority.messages import state_message
 from cuarenta.server.authority.model import Connection
+from cuarenta.server.authority.requests import Join, Watch
 from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, SharedMessage
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room
+    from cuarenta.server.protocol import ClientMessage
 
 #: The ``state`` messages kept for sockets of one audience told the same frame (made once for them all).
 SHARED_STATES: Final = 256
-
-
-@dataclass(frozen=True, slots=True)
-class Version2Join:
-    """A version-1 ``join`` as the authority takes it
-    (:class:`~cuarenta.server.authority.requests.JoinRequest`): version 2, with hints, no ``since``."""
-
-    room: str
-    token: str
-    pace: Pace | None
-    since: int | None = None
-    v: int = WIRE_VERSION
-    hints: bool = True
-    type: str = "join"
-
-
-@dataclass(frozen=True, slots=True)
-class Version2Watch:
-    """A version-1 ``watch`` as the authority takes it
-    (:class:`~cuarenta.server.authority.requests.WatchRequest`)."""
-
-    room: str
-    since: int | None = None
-    v: int = WIRE_VERSION
-    type: str = "watch"
 
 
 class _Made(SharedMessage):
@@ -193,21 +170,22 @@ class SocketConnection(Connection):
             super().send(out)
 
 
-def upgrade(conn: Connection, message: Any) -> Any:
+def upgrade(conn: Connection, message: ClientMessage) -> ClientMessage:
     """The message the authority is handed for one a socket sent: a version-1 ``join`` or ``watch`` as a
     version-2 one (the socket's messages are turned back into version 1's from then on); a version-2 one
     ends that. Anything else as it is."""
-    kind = getattr(message, "type", None)
-    if kind not in ("join", "watch") or not isinstance(conn, SocketConnection):
+    request = message.request
+    if not isinstance(request, Join | Watch) or not isinstance(conn, SocketConnection):
         return message
     if message.v == WIRE_VERSION:
         conn.version1 = None
         return message
-    if kind == "join":
-        conn.version1 = Version1(message.since)
-        return Version2Join(room=message.room, token=message.token, pace=message.pace)
+    if isinstance(request, Join):
+        conn.version1 = Version1(request.since)
+        join = Join(room=request.room, token=request.token, pace=request.pace, v=WIRE_VERSION, hints=True)
+        return replace(message, v=WIRE_VERSION, request=join)
     conn.version1 = Version1()  # (a version-1 watch has no since: it is sent the events from now on)
-    return Version2Watch(room=message.room)
+    return replace(message, v=WIRE_VERSION, request=Watch(room=request.room, v=WIRE_VERSION))
 
 
-__all__ = ["SocketConnection", "Version1", "Version2Join", "Version2Watch", "upgrade"]
+__all__ = ["SocketConnection", "Version1", "upgrade"]

@@ -52,18 +52,21 @@ def unaccounted(room: Room, *, now: float) -> bool:
 
 
 def turn_deadline(room: Room, *, now: float) -> None:
-    """After a change: the turn clock starts for a person's new turn (kept if it runs for this state).
+    """After a change: the turn clock starts for a person's new turn (kept if it runs for this state; none
+    for a turn the computer plays, a stand-in's included, even one that began as a person's).
     A halted table (paused by its judge, or replaced) runs no clock: its resume starts a whole turn."""
     table = room.table
     assert table is not None
     if table.clock is None or not room.started or room.game.is_over or room.halted:
         room.deadline = None
         return
+    turn = room.game.turn
+    if room.seats[turn].kind != "person" or room.seats[turn].stand_in:
+        room.deadline = None  # a turn the computer plays (a stand-in's too, from the moment it stands in)
+        return
     if room.deadline is not None and room.deadline[0] == room.state:
         return
-    turn = room.game.turn
-    person = room.seats[turn].kind == "person" and not room.seats[turn].stand_in
-    room.deadline = (room.state, now + table.clock) if person else None
+    room.deadline = (room.state, now + table.clock)
 
 
 def next_wake(room: Room) -> float | None:
@@ -74,6 +77,13 @@ def next_wake(room: Room) -> float | None:
     return min(wakes) if wakes else None
 
 
+def _stop_clock_of(room: Room, seat: int) -> None:
+    """A seat the computer now stands in for: if it is its turn, that turn runs no clock (the person who
+    comes back on it is given a whole turn, :func:`turn_deadline`)."""
+    if not room.game.is_over and room.game.turn == seat:
+        room.deadline = None
+
+
 def expire(room: Room, *, now: float) -> bool:
     """End the graces and the turn clock that ran out by ``now``: the computer plays for those seats (a
     grace) or this turn (the clock). Whether anything changed."""
@@ -81,6 +91,7 @@ def expire(room: Room, *, now: float) -> bool:
     for s in room.seats:
         if s.kind == "person" and s.away_until is not None and s.away_until <= now:
             s.away_until, s.stand_in = None, True
+            _stop_clock_of(room, s.seat)
             told = True
     deadline = room.deadline
     if deadline is not None and deadline[0] == room.state and deadline[1] <= now:
@@ -104,6 +115,7 @@ def presence(room: Room, away: dict[int, float], *, now: float) -> bool:
             until = away[s.seat]
             if until <= now:
                 s.away_until, s.stand_in = None, True
+                _stop_clock_of(room, s.seat)
                 changed = True
             elif s.away_until != until:
                 s.away_until = until

@@ -36,6 +36,7 @@ def test_pyodide_is_pinned_to_an_exact_version_licence_and_integrity() -> None:
     assert set(pack.PYODIDE_FILES) <= set(pin["files"])
 
 
+@pytest.mark.slow  # builds the pack
 def test_pack_json_describes_every_file_with_its_size_and_hash(built: tuple[Path, dict[str, Any]]) -> None:
     where, described = built
     assert json.loads((where / "pack.json").read_text(encoding="utf-8")) == described
@@ -69,11 +70,13 @@ def test_pack_json_describes_every_file_with_its_size_and_hash(built: tuple[Path
     assert all(f"wheels/{w}" in described["files"] for w in described["wheels"])
 
 
+@pytest.mark.slow  # builds the pack
 def test_the_licence_of_pyodide_travels_with_it(built: tuple[Path, dict[str, Any]]) -> None:
     note = (built[0] / "pyodide" / "LICENSE").read_text(encoding="utf-8")
     assert "MPL-2.0" in note and "https://github.com/pyodide/pyodide" in note
 
 
+@pytest.mark.slow  # builds the pack
 def test_the_wheel_holds_the_devices_modules_of_the_tree_and_their_bytecode(
     built: tuple[Path, dict[str, Any]],
 ) -> None:
@@ -112,6 +115,7 @@ def test_the_wheel_holds_the_devices_modules_of_the_tree_and_their_bytecode(
         assert "smtplib.py" in names  # never imported by the game: as Pyodide ships it
 
 
+@pytest.mark.slow  # builds the pack
 def test_the_same_tree_gives_the_same_pack(
     tmp_path: Path, built: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -125,6 +129,7 @@ def test_the_same_tree_gives_the_same_pack(
     }
 
 
+@pytest.mark.slow  # builds the pack
 def test_a_tarball_of_another_integrity_is_refused_and_nothing_kept(
     tmp_path: Path, built: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -151,6 +156,7 @@ def test_a_package_not_installed_from_a_tree_says_so(monkeypatch: pytest.MonkeyP
 
 
 # -- served by the app -----------------------------------------------------------------------------------
+@pytest.mark.slow  # builds the pack
 def test_the_app_serves_the_pack_and_says_so_in_site_json(
     tmp_path: Path, built: tuple[Path, dict[str, Any]]
 ) -> None:
@@ -188,6 +194,7 @@ def test_the_app_serves_the_pack_and_says_so_in_site_json(
         assert manifest.status_code == 200 and manifest.json()["start_url"] == "."
 
 
+@pytest.mark.slow  # builds the pack
 def test_the_pack_is_sent_compressed_as_the_browser_accepts(
     tmp_path: Path, built: tuple[Path, dict[str, Any]]
 ) -> None:
@@ -211,6 +218,7 @@ def test_the_pack_is_sent_compressed_as_the_browser_accepts(
         assert hashlib.sha256(decoded.content).hexdigest() == wasm["sha256"]  # decoded: the file itself
 
 
+@pytest.mark.slow  # builds the pack
 def test_head_answers_as_get_on_the_pack(tmp_path: Path, built: tuple[Path, dict[str, Any]]) -> None:
     where = built[0]
     with running(tmp_path / "data", pack_dir=where, workers=0) as client:

@@ -233,6 +233,7 @@ def test_a_right_code_spends_no_try(tmp_path: Path, spy: Spy) -> None:
         check_all(spy)
 
 
+@pytest.mark.slow  # 288,000 guesses simulated
 def test_a_table_answers_a_bounded_number_of_wrong_codes_whatever_the_addresses() -> None:
     """The arithmetic of docs/tables.md "Taking a seat back": two hours of guesses from 400 addresses,
     each trying every 10 s, are answered at most GuessLimits.most_guesses(120) times; with fewer

@@ -24,6 +24,7 @@ from cuarenta.moves import parse_action
 from cuarenta.server.authority.model import Connection, Room, Seat, available_levels, mesa_seed
 from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import error_message
+from support.examples import quick_first
 from support.version1 import state_for as v1_state
 
 #: the ``client`` fixture's app (tests/conftest.py): the default rate limits, no worker process
@@ -143,7 +144,7 @@ def check_moves(message: dict[str, Any], game: Game) -> int:
     return caidas
 
 
-@pytest.mark.parametrize(("preset", "players"), configs())
+@pytest.mark.parametrize(("preset", "players"), quick_first(configs(), keep=2))
 def test_state_messages_carry_the_narrators_sayings_and_what_each_move_does(
     preset: str, players: int
 ) -> None:

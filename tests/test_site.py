@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cuarenta.cli.commands import app
@@ -19,6 +20,7 @@ runner = CliRunner()
 TEXT = {".html", ".js", ".json", ".css", ".svg", ".webmanifest", ".mjs", ""}
 
 
+@pytest.mark.slow  # builds the pack
 def test_site_writes_a_complete_static_site_with_no_path_of_this_machine(tmp_path: Path) -> None:
     target = tmp_path / "site"
     result = runner.invoke(app, ["site", str(target)])
@@ -68,6 +70,7 @@ def test_site_json_of_a_static_site() -> None:
     assert site.site_json("9.9.9")["version"] == "9.9.9"
 
 
+@pytest.mark.slow  # builds the pack
 def test_pack_builds_into_the_folder_given(tmp_path: Path) -> None:
     result = runner.invoke(app, ["pack", "--into", str(tmp_path / "p")])
     assert result.exit_code == 0, result.output
@@ -75,6 +78,7 @@ def test_pack_builds_into_the_folder_given(tmp_path: Path) -> None:
     assert (tmp_path / "p" / "pack.json").is_file()
 
 
+@pytest.mark.slow  # builds the pack
 def test_an_earlier_site_is_replaced_whole(tmp_path: Path) -> None:
     target = tmp_path / "site"
     site.write_site(target)

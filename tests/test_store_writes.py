@@ -42,7 +42,7 @@ def postgres() -> Iterator[str]:
         pg.remove()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # a real PostgreSQL
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     if request.param == "postgresql":
         url = request.getfixturevalue("postgres")

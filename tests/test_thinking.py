@@ -49,6 +49,7 @@ from cuarenta.server.thinking import (
     think_seconds,
 )
 from cuarenta.server.wiring import TableRooms as Rooms
+from support.examples import quick_first
 from support.ports import free_port
 from support.served import program
 
@@ -81,10 +82,10 @@ def play(thinking: Any, rules: Rules, level: str, seed: int, plies: int, room: s
     [
         (2, "facil", 40),
         (2, "normal", 40),
-        (2, "dificil", 6),
+        pytest.param(2, "dificil", 6, marks=pytest.mark.slow),  # seconds of search a ply
         (4, "facil", 40),
         (4, "normal", 40),
-        (4, "dificil", 3),
+        pytest.param(4, "dificil", 3, marks=pytest.mark.slow),
     ],
 )
 def test_the_pool_plays_legal_moves_like_in_process_thinking(players: int, level: str, plies: int) -> None:
@@ -275,6 +276,26 @@ def test_workers_that_cannot_start_fail_the_request_instead_of_being_replaced_fo
     assert 2 <= restarts <= 6
 
 
+def test_a_worker_that_loads_slowly_is_not_taken_for_a_stuck_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request's ``timeout`` counts from the worker's ready line: a new process that takes longer
+    than the timeout to load (a busy machine) still answers, and is neither killed nor replaced."""
+    from cuarenta.server.thinking import pool as pool_module
+
+    monkeypatch.setattr(pool_module, "_BOOT", "import time\ntime.sleep(2.5)\n" + pool_module._BOOT)
+    game = Game.new(Rules(), 6)
+    request = ThinkRequest.for_seat(game, room="r", mesa=1, seat=game.turn, level="facil")
+
+    async def run() -> tuple[str, int]:
+        pool = WorkerPool(1, timeout=1.0, attempts=1)
+        try:
+            return await pool.choose(request), pool.restarts()
+        finally:
+            await pool.close()
+
+    text, restarts = asyncio.run(run())
+    assert text in request.legal and restarts == 0
+
+
 def test_close_ends_even_when_a_worker_task_swallows_its_cancellation() -> None:
     """On Python 3.11 ``asyncio.wait_for`` returns the result instead of raising when a cancellation
     meets the reply. A slot task that goes on after ``cancel()`` must not hold ``close()`` for ever
@@ -286,8 +307,10 @@ def test_close_ends_even_when_a_worker_task_swallows_its_cancellation() -> None:
         pool = WorkerPool(1)
         original = pool._settle
         swallowed: list[bool] = []
+        asked = asyncio.Event()
 
         async def swallowing(slot: Any, process: Any, job: Any) -> bool:
+            asked.set()
             try:
                 return await original(slot, process, job)
             except asyncio.CancelledError:
@@ -296,7 +319,9 @@ def test_close_ends_even_when_a_worker_task_swallows_its_cancellation() -> None:
 
         pool._settle = swallowing  # type: ignore[method-assign]
         pending = asyncio.ensure_future(pool.choose(request))  # dificil with 4 players thinks a while
-        await asyncio.sleep(0.3)
+        async with asyncio.timeout(60):  # the worker loads, says it is ready, and is asked
+            await asked.wait()
+        await asyncio.sleep(0.1)
         pids = pool.pids()
         pending.cancel()
         start = time.monotonic()
@@ -360,6 +385,7 @@ class Clock:
         return self.readings.pop(0)
 
 
+@pytest.mark.slow
 def test_a_hurried_dificil_player_searches_until_its_deadline_then_plays_quickly(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -384,7 +410,7 @@ def test_a_hurried_dificil_player_searches_until_its_deadline_then_plays_quickly
             assert hurried.choose(view, legal) == normals
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", quick_first([2, 4]))
 def test_a_dificil_player_with_no_time_left_plays_as_normal(players: int) -> None:
     """With its deadline passed before it starts, ``dificil`` searches nothing and plays ``normal``'s move
     (its seed); with its whole budget its choices are not all ``normal``'s."""
@@ -429,6 +455,7 @@ def test_the_time_to_think_shrinks_with_the_wait_and_the_queue() -> None:
         think_seconds(-1.0, 0)
 
 
+@pytest.mark.slow
 def test_a_saturated_pool_takes_the_rooms_in_turn_and_gives_each_request_its_share_of_the_time() -> None:
     """One worker, nine rooms asking at once and one room whose three computers move one after another
     (it asks again as soon as it is answered, as a room's loop does). Each request goes to the back of the
@@ -655,6 +682,7 @@ def test_the_real_server_with_workers_0_thinks_in_process(serve: Any) -> None:
 
 
 # -- the command's options and the garbage-collection policy -------------------------------------------------
+@pytest.mark.slow
 def test_serve_wires_workers_and_runs_under_the_gc_policy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

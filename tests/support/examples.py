@@ -10,7 +10,10 @@ of each count (at least 3) and 20 for the others. A test names its count through
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Iterable
+from typing import Any, Final
+
+import pytest
 
 #: The profiles tests/conftest.py registers; ``quick`` unless ``--hypothesis-profile`` names another.
 PROFILES: Final = ("ci", "quick")
@@ -32,4 +35,24 @@ def examples(count: int) -> int:
     return scaled(count, full)
 
 
-__all__ = ["PROFILES", "examples", "full", "scaled"]
+def full_run() -> bool:
+    """Whether this run is CI's (every example, every case) rather than the quick loop's."""
+    return full
+
+
+def quick_first(cases: Iterable[Any], keep: int = 1) -> list[Any]:
+    """A parametrized test's cases with all but the first ``keep`` marked ``slow``: the quick loop
+    (``pytest -m "not slow"``) runs a representative case, CI (which runs every test) all of them.
+
+    >>> [[mark.name for mark in case.marks] for case in quick_first([1, 2, 3], keep=2)]
+    [[], [], ['slow']]
+    """
+    out = []
+    for index, case in enumerate(cases):
+        values = case if isinstance(case, tuple) else (case,)
+        marks = () if index < keep else (pytest.mark.slow,)
+        out.append(pytest.param(*values, marks=marks))
+    return out
+
+
+__all__ = ["PROFILES", "examples", "full", "full_run", "quick_first", "scaled"]

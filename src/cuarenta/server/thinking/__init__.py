@@ -49,8 +49,10 @@ Failures
     A worker that dies (killed, out of memory, a crash) is replaced at once and
     the request it held is asked again of the new one, at most ``attempts``
     times; a request that takes longer than ``timeout`` seconds kills its worker
-    the same way. Then :class:`ThinkingError` is raised and the room plays its
-    first legal action (logged). A reply for a request nobody awaits any more
+    the same way. The ``timeout`` counts from when the worker said it is ready
+    (a new process loading its modules on a busy machine is not a stuck one).
+    Then :class:`ThinkingError` is raised and the room plays its first legal
+    action (logged). A reply for a request nobody awaits any more
     (the room's task was cancelled) is dropped; the room itself drops an answer
     for a state that is no longer current (:mod:`cuarenta.server.authority.computer`).
 

@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from cuarenta.server.thinking.port import ThinkingError
-from cuarenta.server.thinking.process import WORKER_NICE
+from cuarenta.server.thinking.process import READY, WORKER_NICE
 from cuarenta.server.thinking.request import THINK_SECONDS, ThinkRequest, think_seconds
 
 log = logging.getLogger("cuarenta.server")
 
 #: Seconds one request may take before its worker is killed and the request asked again.
 DEFAULT_TIMEOUT: Final = 120.0
+#: Seconds a new worker process may take to load before it is taken for a broken one (a request's
+#: :attr:`WorkerPool.timeout` starts once the worker said it is ready).
+START_TIMEOUT: Final = 60.0
 #: How many workers may die on one request before :class:`ThinkingError`.
 DEFAULT_ATTEMPTS: Final = 3
 #: Seconds a closing pool waits for its workers to leave before killing them.
@@ -234,6 +237,8 @@ class WorkerPool:
 
         Returns whether the process answered at least one request."""
         assert process.stdin is not None and process.stdout is not None
+        if not await self._ready(slot, process):
+            return False
         died = asyncio.ensure_future(process.wait())
         answered = False
         try:
@@ -254,6 +259,21 @@ class WorkerPool:
                 answered = True
         finally:
             died.cancel()
+
+    async def _ready(self, slot: _Worker, process: asyncio.subprocess.Process) -> bool:
+        """Wait for a new worker's :data:`READY` line, at most :data:`START_TIMEOUT`; False if none came."""
+        assert process.stdout is not None
+        try:
+            async with asyncio.timeout(START_TIMEOUT):
+                line = await process.stdout.readline()
+        except (TimeoutError, ConnectionError, OSError, ValueError) as exc:
+            log.warning("thinking worker %d (pid %d) did not start: %r", slot.index, process.pid, exc)
+            return False
+        if line.decode("utf-8", "replace") != READY:
+            pid, said = process.pid, line[:200]
+            log.warning("thinking worker %d (pid %d) did not start: it said %r", slot.index, pid, said)
+            return False
+        return True
 
     async def _settle(self, slot: _Worker, process: asyncio.subprocess.Process, job: _Job) -> bool:
         """Ask ``process`` for ``job``'s answer; False if the process failed (then the job is asked again)."""
@@ -344,4 +364,11 @@ class WorkerPool:
                 await process.wait()
 
 
-__all__ = ["CLOSE_GRACE", "DEFAULT_ATTEMPTS", "DEFAULT_TIMEOUT", "WorkerPool", "default_workers"]
+__all__ = [
+    "CLOSE_GRACE",
+    "DEFAULT_ATTEMPTS",
+    "DEFAULT_TIMEOUT",
+    "START_TIMEOUT",
+    "WorkerPool",
+    "default_workers",
+]

@@ -1,5 +1,6 @@
-"""The worker process: it reads one JSON request per line on its standard input and writes one JSON
-reply per line on its standard output (:func:`worker_main`). It imports the engine and the players only,
+"""The worker process: it says it is ready (:data:`READY`, one line once its modules are loaded), then
+reads one JSON request per line on its standard input and writes one JSON reply per line on its standard
+output (:func:`worker_main`). It imports the engine and the players only,
 never the web framework, and runs at a lower CPU priority (:data:`WORKER_NICE`)."""
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from cuarenta.server.thinking.request import PlayerCache, ThinkRequest, answer
 
 #: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
 WORKER_NICE: Final = 10
+#: The line a worker writes once it is loaded and listening: a request's time is counted from then, so
+#: a worker that starts slowly on a busy machine is not taken for a stuck one.
+READY: Final = '{"ready": true}\n'
 
 
 def worker_main(nice: int = WORKER_NICE) -> None:  # pragma: no cover - runs in the worker processes
@@ -27,6 +31,8 @@ def worker_main(nice: int = WORKER_NICE) -> None:  # pragma: no cover - runs in 
         with contextlib.suppress(OSError):
             os.nice(nice)
     cache = PlayerCache()
+    channel.write(READY)
+    channel.flush()
     for line in sys.stdin:
         request_id: Any = None
         try:
@@ -39,4 +45,4 @@ def worker_main(nice: int = WORKER_NICE) -> None:  # pragma: no cover - runs in 
         channel.flush()
 
 
-__all__ = ["WORKER_NICE", "worker_main"]
+__all__ = ["READY", "WORKER_NICE", "worker_main"]

@@ -22,6 +22,7 @@ from cuarenta.server import answers
 from cuarenta.server.edge.rooms import NewRoom
 from support.app import running
 from support.device import device_page, finished, watching
+from support.examples import quick_first
 
 LEVELS = ("facil", "normal", "dificil")
 
@@ -292,7 +293,7 @@ def test_a_bad_message_is_refused_by_the_device_as_by_the_servers_socket(tmp_pat
 
 
 # -- 2 v 2, every level, custom rules ---------------------------------------------------------------------
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", quick_first(LEVELS, keep=2))  # dificil: seconds a move
 def test_two_against_two_with_a_computer_partner(level: str) -> None:
     rules = {"preset": "a_todo_rigor", "ronda_points": 4, "target": 30}
 
@@ -327,6 +328,7 @@ def computer_plays(page: Any) -> set[int]:
     return {e["seat"] for f in page.frames for e in f.get("events", []) if e["kind"] == "play"} - {0}
 
 
+@pytest.mark.slow  # dificil plays on the device's budget
 def test_dificil_thinks_on_the_device_budget() -> None:
     """On the device difícil searches less (a loaded phone answers within 3 s at the 95th percentile:
     docs/performance.md "The game on the device"), by work, not the clock: its computers in a 2 v 2 are

@@ -168,6 +168,7 @@ def test_one_function_for_every_name() -> None:
         clean_name("\u200b", empty_ok=True)
 
 
+@pytest.mark.slow  # every one of Unicode's 1.1 million code points
 def test_the_tables_cover_every_code_point() -> None:
     """Format characters, spaces and default-ignorable ones live only in the planes the module reads."""
     planes = {*range(0x20000), *range(0xE0000, 0xE1000)}

@@ -570,7 +570,7 @@ def test_the_authority_branches_on_no_championship(path: Path) -> None:
 
 def test_the_championship_check_looks_where_it_should() -> None:
     """The check above finds what it looks for: the championships service reads ``table.championship``."""
-    service = (PACKAGE / "server" / "championships.py").read_text(encoding="utf-8")
+    service = (PACKAGE / "server" / "championships" / "service.py").read_text(encoding="utf-8")
     found = [
         n for n in ast.walk(ast.parse(service)) if isinstance(n, ast.Attribute) and n.attr == "championship"
     ]

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from cuarenta import __version__, catalogue
 from cuarenta.catalogue import LANGS
 from cuarenta.errors import CuarentaError
+from cuarenta.names import NAME_MAX_CHARS, clean_name
 from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
 from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
-from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
 from cuarenta.server.fields import Count, Flag, Object, Text, read_fields
 from cuarenta.server.history import (

@@ -169,8 +169,16 @@ def create_app(
     state.sockets = sockets.SocketEdge(the_rooms, origins, limits)
     # a cluster sets app.state.redis: read at each check
     state.readiness = Readiness(store, lambda: getattr(app.state, "redis", None), settings.integrity_seconds)
-    # outermost last: headers on every answer, the Host check, gzip, the limits per address
-    # (docs/operations.md "Limits"), the request checks
+    _guard(app, limits, names)
+    static = STATIC_DIR if static_dir is None else Path(static_dir)
+    state.pack = keeper
+    _route(app, keeper, static)
+    return app
+
+
+def _guard(app: FastAPI, limits: Limits, names: ServerNames | None) -> None:
+    """The app's defences (docs/web.md "Security"), outermost last: headers on every answer, the Host
+    check, gzip, the limits per address (docs/operations.md "Limits"), the request checks."""
     app.add_middleware(RequestGuard)
     app.add_middleware(AddressLimits, limits=limits)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
@@ -179,6 +187,9 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
 
+
+def _route(app: FastAPI, keeper: PackKeeper, static: Path) -> None:
+    """The edge's routers, the device's pack at ``/device/`` and the page at ``/`` (last: it takes it)."""
     app.include_router(operations.router)
     app.include_router(options.router, responses=errors(404))  # /api/options, /api/texts/{lang}
     app.include_router(profiles.router)  # profiles and the leaderboard (docs/tables.md)
@@ -188,11 +199,8 @@ def create_app(
     app.include_router(qr.router)
     app.include_router(records.router)
     app.include_router(sockets.router)
-    static = STATIC_DIR if static_dir is None else Path(static_dir)
-    state.pack = keeper
     device.mount_device(app, keeper, static)
-    pages.mount_page(app, static)  # last: it takes "/"
-    return app
+    pages.mount_page(app, static)
 
 
 __all__ = ["MAX_TOKENS", "OPENAPI_URL", "STATIC_DIR", "TOKEN_IN_ADDRESS", "create_app", "rules_of"]

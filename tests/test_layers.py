@@ -61,6 +61,8 @@ GONE = {
     ),
     "cuarenta.server.sqlite_files": "cuarenta.server.store.files",
     "cuarenta.server.names": "cuarenta.names",
+    "cuarenta.server.history": "cuarenta.server.answers.history",
+    "cuarenta.server.refused": "cuarenta.server.answers.refused",
     "cuarenta.server.stats": "cuarenta.server.answers",
     "cuarenta.server.store.stats": "cuarenta.server.answers",
     "cuarenta.server.tables": "cuarenta.server.wiring (TableRooms), cuarenta.server.authority.core",

@@ -583,8 +583,8 @@ def test_the_championship_check_looks_where_it_should() -> None:
 # -- the store (issue 26): it imports no service ----------------------------------------------------------
 STORE = PACKAGE / "server" / "store"
 #: What the store may import of the server beside itself: the authority's ports (the contract it implements:
-#: rows, errors) and the check of names (pure, beside the authority's rules). No service: not the answers,
-#: the edge, the ratings, the championships, the cluster.
+#: rows, errors; the names people give are checked by cuarenta.names, of the engine). No service: not the
+#: answers, the edge, the ratings, the championships, the cluster.
 STORE_MAY_IMPORT = {"cuarenta.server.authority.ports"}
 
 

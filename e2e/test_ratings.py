@@ -15,8 +15,8 @@ import pytest
 from harness import PHONE, PageLog, Server
 from playwright.sync_api import Page, expect
 
+from cuarenta.server.ratings.mesa import rate_mesa
 from cuarenta.server.store import Store
-from cuarenta.server.store.profiles import rate_mesa
 
 RECORD_VIOLATIONS = """
 window.__csp = [];

@@ -42,6 +42,7 @@ def test_helpers_still_take_the_old_dict_view() -> None:
         ("cuarenta.terminal", "cuarenta.cli.terminal", "TerminalGame"),
         ("cuarenta.server.hints", "cuarenta.players.hints", "seat_hints"),
         ("cuarenta.server.app", "cuarenta.server.edge.app", "create_app"),
+        ("cuarenta.server.authority.names", "cuarenta.names", "NAME_PATTERN"),
     ],
 )
 def test_moved_modules_warn_and_forward(old: str, new: str, name: str) -> None:
@@ -68,3 +69,19 @@ def test_the_cli_package_keeps_its_old_names() -> None:
 
     assert app.info.name == "cuarenta" and callable(main) and callable(chica_end)
     assert any(e.kind == "chica_won" for e in play_demo(Rules(), seed=3).events)
+
+
+@pytest.mark.parametrize("module", ["cuarenta.server.store.profiles", "cuarenta.server.store.ratings"])
+@pytest.mark.parametrize("name", ["rate_mesa", "mode_of", "MODEL"])
+def test_the_store_still_answers_what_moved_to_the_ratings_service(module: str, name: str) -> None:
+    """Issue 26: rating a mesa is the ratings service's (``cuarenta.server.ratings.mesa``); the store's old
+    names warn and give the service's."""
+    import importlib
+
+    from cuarenta.server.ratings import mesa
+
+    with pytest.warns(DeprecationWarning, match=f"{module}.{name} moved to cuarenta.server.ratings.mesa"):
+        found = getattr(importlib.import_module(module), name)
+    assert found is getattr(mesa, name)
+    with pytest.raises(AttributeError):
+        importlib.import_module(module).no_such_name  # noqa: B018

@@ -21,8 +21,9 @@ from cuarenta.server.ratings.fairplay import (
     note_address,
     unrated_reason,
 )
+from cuarenta.server.ratings.mesa import rate_mesa
 from cuarenta.server.store import Store
-from cuarenta.server.store.profiles import create_profile, games_of, leaderboard, rate_mesa, ratings_of
+from cuarenta.server.store.profiles import create_profile, games_of, leaderboard, ratings_of
 from support.addresses import address, profile_from
 from support.app import running
 from support.spy import Spy, check_all

@@ -35,6 +35,7 @@ SHIMS = {
     "cuarenta.terminal": "cuarenta.cli.terminal",
     "cuarenta.server.hints": "cuarenta.players.hints",
     "cuarenta.server.app": "cuarenta.server.create_app",
+    "cuarenta.server.authority.names": "cuarenta.names",
 }
 
 #: Old import paths that are gone (issue 26), each with its new home: no file may come back at one of them,
@@ -59,7 +60,9 @@ GONE = {
         "cuarenta.server.edge.security, cuarenta.server.edge.ratelimits, cuarenta.server.ops.logs"
     ),
     "cuarenta.server.sqlite_files": "cuarenta.server.store.files",
-    "cuarenta.server.names": "cuarenta.server.authority.names",
+    "cuarenta.server.names": "cuarenta.names",
+    "cuarenta.server.history": "cuarenta.server.answers.history",
+    "cuarenta.server.refused": "cuarenta.server.answers.refused",
     "cuarenta.server.stats": "cuarenta.server.answers",
     "cuarenta.server.store.stats": "cuarenta.server.answers",
     "cuarenta.server.tables": "cuarenta.server.wiring (TableRooms), cuarenta.server.authority.core",
@@ -570,7 +573,7 @@ def test_the_authority_branches_on_no_championship(path: Path) -> None:
 
 def test_the_championship_check_looks_where_it_should() -> None:
     """The check above finds what it looks for: the championships service reads ``table.championship``."""
-    service = (PACKAGE / "server" / "championships.py").read_text(encoding="utf-8")
+    service = (PACKAGE / "server" / "championships" / "service.py").read_text(encoding="utf-8")
     found = [
         n for n in ast.walk(ast.parse(service)) if isinstance(n, ast.Attribute) and n.attr == "championship"
     ]
@@ -580,9 +583,9 @@ def test_the_championship_check_looks_where_it_should() -> None:
 # -- the store (issue 26): it imports no service ----------------------------------------------------------
 STORE = PACKAGE / "server" / "store"
 #: What the store may import of the server beside itself: the authority's ports (the contract it implements:
-#: rows, errors) and the check of names (pure, beside the authority's rules). No service: not the answers,
-#: the edge, the ratings, the championships, the cluster.
-STORE_MAY_IMPORT = {"cuarenta.server.authority.ports", "cuarenta.server.authority.names"}
+#: rows, errors; the names people give are checked by cuarenta.names, of the engine). No service: not the
+#: answers, the edge, the ratings, the championships, the cluster.
+STORE_MAY_IMPORT = {"cuarenta.server.authority.ports"}
 
 
 @pytest.mark.parametrize("path", sorted(STORE.rglob("*.py")), ids=lambda p: str(p.relative_to(STORE)))
@@ -594,6 +597,16 @@ def test_the_store_imports_no_service(path: Path) -> None:
     assert not outside, f"{path.relative_to(STORE)} imports {sorted(outside)}"
     wrong = {m for m in package_imports(path) if layer_of(m) not in (ENGINE, SERVER)}
     assert not wrong, f"{path.relative_to(STORE)} imports {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("path", sorted(STORE.rglob("*.py")), ids=lambda p: str(p.relative_to(STORE)))
+def test_the_store_imports_of_the_authority_only_its_ports(path: Path) -> None:
+    """Issue 26: of the authority the store imports only ``authority.ports`` (the interface it implements);
+    the names people give are checked by :mod:`cuarenta.names`, and no rating is computed in the store (it
+    imports no openskill: the ratings service, server/ratings/mesa.py, computes them)."""
+    authority = {m for m in package_imports(path) if m.startswith("cuarenta.server.authority")}
+    assert authority <= {"cuarenta.server.authority.ports"}, f"{path.relative_to(STORE)} imports {authority}"
+    assert "openskill" not in third_party_imports(path), f"{path.relative_to(STORE)} rates: the service does"
 
 
 def test_the_store_check_looks_where_it_should() -> None:

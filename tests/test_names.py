@@ -3,7 +3,7 @@
 Issue 15.
 
 An attacker made names of C1 controls, right-to-left overrides, a lone zero-width space, and look-alike
-letters. Now one function (``cuarenta.server.authority.names.clean_name``) checks every name: control,
+letters. Now one function (``cuarenta.names.clean_name``) checks every name: control,
 separator and direction characters are refused, invisible ones removed (an emoji's joiners kept), the rest put
 in NFC and trimmed, and a name with nothing visible is refused. Look-alikes stay (docs/tables.md, "Names").
 The schema's ``pattern`` is built from the same tables; a property test holds the two to each other
@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from schemathesis.core.jsonschema import FANCY_REGEX_OPTIONS
 from websockets.sync.client import connect
 
-from cuarenta.server.authority import names
-from cuarenta.server.authority.names import (
+from cuarenta import names
+from cuarenta.names import (
     BIDI_CONTROLS,
     DEFAULT_IGNORABLE,
     NAME_MAX_CHARS,

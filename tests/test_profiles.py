@@ -15,21 +15,27 @@ from fastapi.testclient import TestClient
 
 from cuarenta.server import create_app
 from cuarenta.server.edge.ratelimits import Limits
+from cuarenta.server.ratings.mesa import MODEL, rate_mesa
 from cuarenta.server.store import SCHEMA_REVISION, Store, alembic_config, hash_token
+from cuarenta.server.store.profilerows import START_MU, START_SIGMA
 from cuarenta.server.store.profiles import (
-    MODEL,
     ProfileProblem,
     check_profile,
     create_profile,
     displayed,
     games_of,
     leaderboard,
-    rate_mesa,
     ratings_of,
     rename_profile,
 )
 
 WHEN = "2026-12-01T10:00:00Z"
+
+
+def test_the_store_starts_a_newcomer_where_the_model_does() -> None:
+    """The store's start (a profile's rating in a mode it never played) is the rating model's."""
+    start = MODEL.rating()
+    assert (start.mu, start.sigma) == (START_MU, START_SIGMA)
 
 
 @pytest.fixture

@@ -48,6 +48,21 @@ def test_the_settings_refuse_what_cannot_run() -> None:
     ServerSettings(redis="redis://localhost:6379/0", database="postgresql+psycopg://u@h/db")
 
 
+def test_the_keyword_options_are_the_settings_fields() -> None:
+    """``create_app``'s keyword options (``SettingsOptions``, beside ``bot_delay`` and ``workers``) are
+    the fields of ``ServerSettings``, every one: a new setting is a keyword of ``create_app`` at once."""
+    import dataclasses
+
+    from cuarenta.server.settings import SettingsOptions
+
+    fields = {f.name for f in dataclasses.fields(ServerSettings)}
+    assert set(SettingsOptions.__annotations__) | {"bot_delay", "workers"} == fields
+    made = ServerSettings.of(0, 2, max_rooms=0, node=None, server_names=iter(["a.example"]))
+    assert made == ServerSettings(bot_delay=0, workers=2, server_names=("a.example",))
+    with pytest.raises(TypeError):
+        ServerSettings.of(no_such_option=1)  # type: ignore[call-arg]
+
+
 def test_cluster_rooms_still_builds_a_node_and_warns(store: Store) -> None:
     from redis.asyncio import Redis
 

@@ -498,17 +498,17 @@ def serve_command(  # noqa: PLR0913 - a typer command: each parameter is one of 
     data_dir = data if data is not None else default_data_dir()
     node_label = node or (None if redis is None else f"{socket.gethostname()}:{port}")
     try:
-        settings = ServerSettings(
+        settings = ServerSettings.of(
             bot_delay=bot_delay,
             workers=workers,
-            max_rooms=max_rooms or None,
+            max_rooms=max_rooms,
             database=database,
             init=init,
             accept_lost_wal=accept_lost_wal,
             redis=redis,
-            node=node_label or "node",
-            allow_origins=tuple(allow_origin or ()),
-            server_names=tuple(server_name or ()),
+            node=node_label,
+            allow_origins=allow_origin or (),
+            server_names=server_name or (),
             pack_dir=pack,
             make_pack=not no_pack,
             championship_pairs=championship_pairs,

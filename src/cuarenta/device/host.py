@@ -226,6 +226,17 @@ class DeviceHost:
                     "code": DEVICE_ONLY_COMPUTER,
                 },
             )
+        found = self._game_route(method, route, query, body, token)
+        if found is None:
+            found = self._browser_route(method, route, body)
+        if found is None:
+            raise answers.Refused(404, "Not Found")
+        return found
+
+    def _game_route(
+        self, method: str, route: list[str], query: dict[str, list[str]], body: Any, token: str | None
+    ) -> str | None:
+        """The answer of a route of the game (options, texts, rooms, a mesa's record), or ``None``."""
         if route == ["options"]:
             self._allow(method, "GET")
             return _answer(200, answers.options_payload())
@@ -254,6 +265,10 @@ class DeviceHost:
                     "filename": found.filename,
                 }
             )
+        return None
+
+    def _browser_route(self, method: str, route: list[str], body: Any) -> str | None:
+        """The answer of a route of what this browser played (history, statistics), or ``None``."""
         if route == ["history"]:
             if method == "GET":
                 raise answers.Refused(405, answers.HISTORY_BY_ADDRESS)
@@ -266,7 +281,7 @@ class DeviceHost:
             self._allow(method, "POST")
             tokens = answers.history_tokens(self._body(body))
             return _answer(200, answers.browser_stats_answer(self.store, tokens))
-        raise answers.Refused(404, "Not Found")
+        return None
 
     @staticmethod
     def _allow(method: str, allowed: str) -> None:

@@ -17,15 +17,35 @@ ValueError: a cluster (--redis) keeps its games in PostgreSQL: give --database p
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, TypedDict, Unpack
 
 #: The pause in seconds before each computer move unless the settings say otherwise.
 DEFAULT_BOT_DELAY: Final = 0.8
 #: The shortest time between two ``PRAGMA quick_check`` of ``/readyz`` unless the settings say otherwise
 #: (:mod:`cuarenta.server.ops.health`; docs/operations.md).
 INTEGRITY_SECONDS: Final = 60.0
+
+
+class SettingsOptions(TypedDict, total=False):
+    """The server's options as keywords (``create_app``'s, :meth:`ServerSettings.of`'s, beside
+    ``bot_delay`` and ``workers``): each is the field of :class:`ServerSettings` of its name; ``max_rooms``
+    0 and ``node`` ``None`` say "the default", and the origins and names may be any iterable."""
+
+    max_rooms: int | None
+    database: str | None
+    init: bool
+    accept_lost_wal: bool
+    redis: str | None
+    node: str | None
+    allow_origins: Iterable[str]
+    server_names: Iterable[str] | None
+    integrity_seconds: float
+    pack_dir: Path | None
+    make_pack: bool
+    championship_pairs: int | None
 
 
 @dataclass(frozen=True)
@@ -65,6 +85,27 @@ class ServerSettings:
     make_pack: bool = False
     championship_pairs: int | None = None
 
+    @classmethod
+    def of(
+        cls,
+        bot_delay: float = DEFAULT_BOT_DELAY,
+        workers: int | None = None,
+        **options: Unpack[SettingsOptions],
+    ) -> ServerSettings:
+        """The settings of keyword options as a caller has them (:class:`SettingsOptions`: ``create_app``'s,
+        ``cuarenta serve``'s): ``max_rooms`` 0 or ``None`` and ``node`` ``None`` are the defaults.
+
+        >>> made = ServerSettings.of(0, max_rooms=0, node=None, allow_origins=["https://a.example"])
+        >>> made.bot_delay, made.max_rooms, made.node, made.allow_origins
+        (0, None, 'node', ('https://a.example',))
+        """
+        given: dict[str, Any] = {"bot_delay": bot_delay, "workers": workers, **options}
+        if not given.get("max_rooms"):
+            given.pop("max_rooms", None)
+        if given.get("node") is None:
+            given.pop("node", None)
+        return cls(**given)
+
     def __post_init__(self) -> None:
         if self.bot_delay < 0:
             raise ValueError(f"bot_delay must be 0 or more seconds, not {self.bot_delay}")
@@ -80,4 +121,4 @@ class ServerSettings:
             object.__setattr__(self, "server_names", tuple(self.server_names))
 
 
-__all__ = ["DEFAULT_BOT_DELAY", "INTEGRITY_SECONDS", "ServerSettings"]
+__all__ = ["DEFAULT_BOT_DELAY", "INTEGRITY_SECONDS", "ServerSettings", "SettingsOptions"]

@@ -76,6 +76,7 @@ from cuarenta.server.authority.seating import Seating
 from cuarenta.server.authority.sessions import Sessions, reason
 from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE_MAX, LOBBY_MAX
 from cuarenta.server.authority.tablelife import TABLE_WRITE_TRIES, TableLife, halt_problem
+from cuarenta.server.authority.tablework import TableContext
 from cuarenta.server.ops.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, make_thinking
 
@@ -156,7 +157,8 @@ class Authority:
             policy_of=self.policies,
             given=self.policies.give,
         )
-        self.seating = Seating(
+        #: what seating and a table's life share (:mod:`.tablework`), built once
+        self.table_context = TableContext(
             host=self,
             cache=self.cache,
             store=store,
@@ -165,9 +167,8 @@ class Authority:
             announcer=self.announcer,
             wall=wall,
         )
-        self.life = TableLife(
-            host=self, cache=self.cache, bus=self.bus, saver=self.saver, announcer=self.announcer, wall=wall
-        )
+        self.seating = Seating(self.table_context)
+        self.life = TableLife(self.table_context)
         self.sessions = Sessions(
             host=self,
             cache=self.cache,

@@ -8,74 +8,29 @@ seat over (:meth:`Seating.handover`) or makes an open seat a computer's (:meth:`
 a judged table's reserved seat is taken by its person (:meth:`Seating.sit_reserved`). A replaced token's
 sockets are told why and closed (:meth:`Seating.drop_replaced`).
 
-What seating asks of the authority is :class:`TableHost` (find a room or a table, start a full table,
-start the rematch when due, the table's policy, why a halted table refuses); it writes through the
-:class:`~.saving.Saver` and tells through the :class:`~.announcer.Announcer`.
+What seating asks of the authority is :class:`~.tablework.TableHost` (find a room or a table, start a full
+table, start the rematch when due, the table's policy, why a halted table refuses); it works on the
+:class:`~.tablework.TableContext` it shares with a table's life, writes through the :class:`~.saving.Saver`
+and tells through the :class:`~.announcer.Announcer`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Protocol
 
 from cuarenta.server.authority import clock, computer_names, setup
-from cuarenta.server.authority.announcer import Announcer
-from cuarenta.server.authority.cache import RoomCache
 from cuarenta.server.authority.codes import hash_code, new_seat_code, normalize
 from cuarenta.server.authority.errors import SEAT_LEFT, SEAT_TAKEN, RoomProblem, TableError
 from cuarenta.server.authority.model import Room, Seat, available_levels
 from cuarenta.server.authority.outcomes import NewSeat, pending
-from cuarenta.server.authority.policy import TablePolicy
-from cuarenta.server.authority.ports import Bus, StoreError, StorePort, hash_token
+from cuarenta.server.authority.ports import StoreError, hash_token
 from cuarenta.server.authority.rows import store_problem
-from cuarenta.server.authority.saving import Saver
 from cuarenta.server.authority.seats import new_token, same_token, seat_of_hash
+from cuarenta.server.authority.tablework import TableHost, TablePart
 
 
-class TableHost(Protocol):
-    """What seating asks of the authority."""
-
-    def get(self, room_id: str) -> Room:
-        """A room, up to date (loaded if needed)."""
-
-    def table(self, room_id: str) -> Room:
-        """A table, up to date (``not_a_table`` for a room against the computer)."""
-
-    def start_table(self, room: Room) -> None:
-        """Start a waiting table (its open seats become computers), stored before anyone is told."""
-
-    def rematch_if_due(self, room: Room) -> bool:
-        """Start the next mesa if the rematch rule says so now; whether it started."""
-
-    def policy(self, room: Room) -> TablePolicy:
-        """The policy of the room's table."""
-
-    def halt_problem(self, room: Room) -> TableError | None:
-        """Why a halted table refuses a move, or ``None``."""
-
-
-class Seating:
+class Seating(TablePart):
     """Who holds which seat (module docstring). ``wall`` is the wall clock of the graces it starts."""
-
-    def __init__(
-        self,
-        *,
-        host: TableHost,
-        cache: RoomCache,
-        store: StorePort,
-        bus: Bus,
-        saver: Saver,
-        announcer: Announcer,
-        wall: Callable[[], float],
-    ) -> None:
-        self.host = host
-        self.cache = cache
-        self.store = store
-        self.bus = bus
-        self.saver = saver
-        self.announcer = announcer
-        self.wall = wall
 
     # -- which seat a token opens ----------------------------------------------------------------------------
     def seat_of(self, room_id: str, token: str, *, left_ok: bool = False) -> int:

@@ -4,7 +4,8 @@
 players and it deals — anew, unless its policy keeps the seed it was given), pauses or resumes a judged
 table (:meth:`TableLife.set_paused`: a compare-and-set of its stored options, tried again on the stored
 version), follows a table its service rewrote in the store (:meth:`TableLife.rewritten`), and says why a
-halted table refuses moves (:func:`halt_problem`). What it asks of the authority is :class:`LifeHost`.
+halted table refuses moves (:func:`halt_problem`). What it asks of the authority is
+:class:`~.tablework.TableHost`.
 """
 
 from __future__ import annotations
@@ -12,19 +13,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
-from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from cuarenta.game import Game
 from cuarenta.server.authority import clock, computer_names
-from cuarenta.server.authority.announcer import Announcer
-from cuarenta.server.authority.cache import RoomCache
 from cuarenta.server.authority.errors import RoomProblem, TableError
 from cuarenta.server.authority.model import Room, Seat, mesa_seed
 from cuarenta.server.authority.outcomes import stale, unstored
-from cuarenta.server.authority.policy import TablePolicy
-from cuarenta.server.authority.ports import Bus, StoreConflict, StoreError
-from cuarenta.server.authority.saving import Saver
+from cuarenta.server.authority.ports import StoreConflict, StoreError
+from cuarenta.server.authority.tablework import TableHost, TablePart
 
 log = logging.getLogger("cuarenta.server")
 
@@ -33,44 +30,12 @@ log = logging.getLogger("cuarenta.server")
 TABLE_WRITE_TRIES: Final = 5
 
 
-class LifeHost(Protocol):
-    """What a table's life asks of the authority."""
-
-    def get(self, room_id: str) -> Room:
-        """A room, up to date (loaded if needed)."""
-
-    def table(self, room_id: str) -> Room:
-        """A table, up to date (``not_a_table`` for a room against the computer)."""
-
-    def policy(self, room: Room) -> TablePolicy:
-        """The policy of the room's table."""
-
-    def changed(self, room: Room) -> None:
-        """A change stored here: tell the sockets here and the other processes."""
-
-    def caught_up(self, room: Room) -> None:
-        """The room was brought up to a version written elsewhere: tell the sockets here."""
+#: What a table's life asks of the authority (the table collaborators' one host).
+LifeHost = TableHost
 
 
-class TableLife:
+class TableLife(TablePart):
     """A table's start, pause and rewrite (module docstring). ``wall`` is the clock of the graces."""
-
-    def __init__(
-        self,
-        *,
-        host: LifeHost,
-        cache: RoomCache,
-        bus: Bus,
-        saver: Saver,
-        announcer: Announcer,
-        wall: Callable[[], float],
-    ) -> None:
-        self.host = host
-        self.cache = cache
-        self.bus = bus
-        self.saver = saver
-        self.announcer = announcer
-        self.wall = wall
 
     def start(self, room: Room) -> None:
         """Start a waiting table (open seats become computer players), stored before anyone is told."""

@@ -22,9 +22,9 @@ served at ``/api/openapi.json`` (and nowhere else).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Unpack
 
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
@@ -55,8 +55,8 @@ from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.edge.records import MAX_TOKENS
 from cuarenta.server.edge.rooms import rules_of
 from cuarenta.server.edge.security import TOKEN_IN_ADDRESS, Origins, RequestGuard, SecurityHeaders
-from cuarenta.server.ops.health import INTEGRITY_SECONDS, Readiness
-from cuarenta.server.settings import DEFAULT_BOT_DELAY, ServerSettings
+from cuarenta.server.ops.health import Readiness
+from cuarenta.server.settings import DEFAULT_BOT_DELAY, ServerSettings, SettingsOptions
 from cuarenta.server.store import Store
 from cuarenta.server.store.profiles import Established
 
@@ -76,20 +76,9 @@ def create_app(
     workers: int | None = None,
     *,
     limits: Limits | None = None,
-    allow_origins: Iterable[str] = (),
-    database: str | None = None,
-    max_rooms: int | None = None,
-    redis: str | None = None,
-    node: str | None = None,
     established: Established | None = None,
-    init: bool = False,
-    accept_lost_wal: bool = False,
-    integrity_seconds: float = INTEGRITY_SECONDS,
-    server_names: Iterable[str] | None = None,
-    pack_dir: Path | None = None,
-    championship_pairs: int | None = None,
-    make_pack: bool = False,
     settings: ServerSettings | None = None,
+    **keywords: Unpack[SettingsOptions],
 ) -> FastAPI:
     """The web app, keeping its games in ``data_dir`` (created if needed), or in ``database`` (a URL).
 
@@ -120,25 +109,12 @@ def create_app(
     default :data:`~cuarenta.server.championships.DEFAULT_MAX_PAIRS`, 0 for no limit).
     ``settings`` (:class:`~cuarenta.server.settings.ServerSettings`) gives all of these options at once,
     as ``cuarenta serve`` does; given, the keyword options above (but ``limits`` and ``established``) are
-    not read. The authority is built by :func:`~cuarenta.server.wiring.build_authority`.
+    not read; without it they are made into one (:meth:`~cuarenta.server.settings.ServerSettings.of`;
+    :class:`~cuarenta.server.settings.SettingsOptions` names them). The authority is built by
+    :func:`~cuarenta.server.wiring.build_authority`.
     """
     if settings is None:
-        settings = ServerSettings(
-            bot_delay=bot_delay,
-            workers=workers,
-            max_rooms=max_rooms or None,
-            database=database,
-            init=init,
-            accept_lost_wal=accept_lost_wal,
-            redis=redis,
-            node=node or "node",
-            allow_origins=tuple(allow_origins),
-            server_names=None if server_names is None else tuple(server_names),
-            integrity_seconds=integrity_seconds,
-            pack_dir=pack_dir,
-            make_pack=make_pack,
-            championship_pairs=championship_pairs,
-        )
+        settings = ServerSettings.of(bot_delay, workers, **keywords)
     origins = Origins(settings.allow_origins)  # a bad origin fails here, before anything is opened
     names = (
         None
@@ -193,8 +169,16 @@ def create_app(
     state.sockets = sockets.SocketEdge(the_rooms, origins, limits)
     # a cluster sets app.state.redis: read at each check
     state.readiness = Readiness(store, lambda: getattr(app.state, "redis", None), settings.integrity_seconds)
-    # outermost last: headers on every answer, the Host check, gzip, the limits per address
-    # (docs/operations.md "Limits"), the request checks
+    _guard(app, limits, names)
+    static = STATIC_DIR if static_dir is None else Path(static_dir)
+    state.pack = keeper
+    _route(app, keeper, static)
+    return app
+
+
+def _guard(app: FastAPI, limits: Limits, names: ServerNames | None) -> None:
+    """The app's defences (docs/web.md "Security"), outermost last: headers on every answer, the Host
+    check, gzip, the limits per address (docs/operations.md "Limits"), the request checks."""
     app.add_middleware(RequestGuard)
     app.add_middleware(AddressLimits, limits=limits)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
@@ -203,6 +187,9 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
 
+
+def _route(app: FastAPI, keeper: PackKeeper, static: Path) -> None:
+    """The edge's routers, the device's pack at ``/device/`` and the page at ``/`` (last: it takes it)."""
     app.include_router(operations.router)
     app.include_router(options.router, responses=errors(404))  # /api/options, /api/texts/{lang}
     app.include_router(profiles.router)  # profiles and the leaderboard (docs/tables.md)
@@ -212,11 +199,8 @@ def create_app(
     app.include_router(qr.router)
     app.include_router(records.router)
     app.include_router(sockets.router)
-    static = STATIC_DIR if static_dir is None else Path(static_dir)
-    state.pack = keeper
     device.mount_device(app, keeper, static)
-    pages.mount_page(app, static)  # last: it takes "/"
-    return app
+    pages.mount_page(app, static)
 
 
 __all__ = ["MAX_TOKENS", "OPENAPI_URL", "STATIC_DIR", "TOKEN_IN_ADDRESS", "create_app", "rules_of"]

@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from cuarenta.catalogue import LANGS
+from cuarenta.names import NAME_MAX_CHARS, NAME_PATTERN, OPTIONAL_NAME_PATTERN
 from cuarenta.server.answers import (
     OTHER_VALUE_KEYS,
     QUICK_PRESET,
@@ -32,14 +33,13 @@ from cuarenta.server.answers import (
     templates,
     texts_body,
 )
-from cuarenta.server.authority.names import NAME_MAX_CHARS, NAME_PATTERN, OPTIONAL_NAME_PATTERN
 from cuarenta.server.authority.seats import PLAYER_COUNTS  # the player counts a room may have (R3)
 from cuarenta.server.edge.deps import Refusal
 
 # The payloads are built without the web framework in cuarenta.server.answers (the device host serves
 # the same ones). NAME_MAX_CHARS (the longest name a person may give; the page's name field takes its
 # limit from ``name_max_chars`` here), NAME_PATTERN and OPTIONAL_NAME_PATTERN (the schema's patterns of a
-# name) are those of cuarenta.server.authority.names, the one check of every name.
+# name) are those of cuarenta.names, the one check of every name.
 
 router = APIRouter()
 

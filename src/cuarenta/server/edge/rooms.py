@@ -30,10 +30,10 @@ from pydantic import (
     model_validator,
 )
 
+from cuarenta.names import clean_name
 from cuarenta.rules import PRESET_NAMES, Rules
 from cuarenta.server import answers
 from cuarenta.server.authority.model import available_levels
-from cuarenta.server.authority.names import clean_name
 from cuarenta.server.authority.seats import check_players
 from cuarenta.server.edge.deps import Refusal, RoomsDep, SeatToken, errors, limit_room_creation
 from cuarenta.server.edge.options import NAME_MAX_CHARS, OPTIONAL_NAME_PATTERN, known_level

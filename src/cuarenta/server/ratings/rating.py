@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from cuarenta.server.authority.ports import FinishedRow, StoreError
 from cuarenta.server.ratings.fairplay import note_address, unrated_reason
+from cuarenta.server.ratings.mesa import rate_mesa
 from cuarenta.server.store.profilerows import ProfileProblem
-from cuarenta.server.store.ratings import rate_mesa
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room

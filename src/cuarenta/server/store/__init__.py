@@ -40,7 +40,7 @@ The package's modules (docs/storage.md "The store's modules"):
   compare-and-set save after every change (the write path);
 - :mod:`~cuarenta.server.store.finished`: finished mesas, statistics;
 - :mod:`~cuarenta.server.store.profiles`: profiles and ratings (a browser's statistics from its finished
-  mesas are :func:`cuarenta.server.history.stats_of`, shared with the device);
+  mesas are :func:`cuarenta.server.answers.history.stats_of`, shared with the device);
 - :mod:`~cuarenta.server.store.database`: opening, transactions, faults;
   :mod:`~cuarenta.server.store.connect`: URLs, SQLite's engine and file guard;
   :mod:`~cuarenta.server.store.pgwatch`: PostgreSQL's bounded waits;

@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 import sqlalchemy as sa
 
-from cuarenta.server.authority.names import NAME_MAX_CHARS
+from cuarenta.names import NAME_MAX_CHARS
 from cuarenta.server.store import Store, StoreError
 
 #: The modes a profile is rated in: one against one, and pairs.
@@ -24,6 +24,10 @@ Mode = Literal["1v1", "2v2"]
 #: The displayed rating is ``BASE + SCALE * ordinal`` (ordinal = mu - 3 sigma), rounded.
 BASE: Final = 1000
 SCALE: Final = 40
+#: A newcomer's rating, mu and sigma: openskill's start (the ratings service's model,
+#: :data:`cuarenta.server.ratings.mesa.MODEL`, starts there too).
+START_MU: Final = 25.0
+START_SIGMA: Final = 25.0 / 3
 #: The longest profile name (as a seat's name: names.NAME_MAX_CHARS).
 PROFILE_NAME_MAX_CHARS: Final = NAME_MAX_CHARS
 #: The most games a profile page lists.
@@ -161,6 +165,8 @@ __all__ = [
     "MODES",
     "PROFILE_NAME_MAX_CHARS",
     "SCALE",
+    "START_MU",
+    "START_SIGMA",
     "Established",
     "LeaderboardRow",
     "Mode",

@@ -2,9 +2,10 @@
 
 A browser gets an anonymous **profile**: a name and a secret key that the browser keeps (no password, no
 e-mail). The store keeps only the key's SHA-256 (:func:`cuarenta.server.store.hash_token`). A rated mesa
-(people only, a standard preset, a seed chosen by the server: the tables code decides and calls
-:func:`rate_mesa`) updates the ratings of its players with openskill's Weng-Lin model (Plackett-Luce,
-the library's default), one rating per mode: ``1v1`` (one person a side) and ``2v2`` (pairs).
+(people only, a standard preset, a seed chosen by the server: the tables code decides and the ratings
+service, :func:`cuarenta.server.ratings.mesa.rate_mesa`, rates it) updates the ratings of its players
+with openskill's Weng-Lin model, one rating per mode: ``1v1`` (one person a side) and ``2v2`` (pairs);
+the store keeps them (:mod:`cuarenta.server.store.ratings`).
 
 The **displayed rating** is ``round(1000 + 40 * (mu - 3 * sigma))`` (:func:`displayed`): openskill's
 ordinal (a rating the player is very likely above), put on a friendly scale where a newcomer (mu 25,
@@ -17,18 +18,10 @@ sigma 25/3, ordinal 0) starts at 1000.
 ...     ana, ana_key = create_profile(store, "Ana")
 ...     beto, _ = create_profile(store, "Beto")
 ...     check_profile(store, ana.id, ana_key).name
-...     rate_mesa(store, room="r1", mesa=1, finished="2026-12-01T10:00:00Z",
-...               teams=[[ana.id], [beto.id]], winner=0) == {ana.id: 138, beto.id: -73}
-...     rate_mesa(store, room="r1", mesa=1, finished="2026-12-01T10:00:00Z",
-...               teams=[[ana.id], [beto.id]], winner=0) is None
-...     ratings_of(store, ana.id)["1v1"].provisional, leaderboard(store, "1v1")  # one game: provisional
-...     [(p.name, p.rating) for p in leaderboard(store, "1v1", min_games=1, min_opponents=1)]
+...     ratings_of(store, beto.id)["1v1"].games, leaderboard(store, "1v1")  # no game yet
 ...     store.close()
 'Ana'
-True
-True
-(True, [])
-[('Ana', 1138), ('Beto', 927)]
+(0, [])
 """
 
 from __future__ import annotations
@@ -38,7 +31,7 @@ import secrets
 
 import sqlalchemy as sa
 
-from cuarenta.server.authority.names import clean_name
+from cuarenta.names import clean_name
 from cuarenta.server.store import Store, hash_token
 from cuarenta.server.store.profilerows import (
     BASE,
@@ -58,15 +51,7 @@ from cuarenta.server.store.profilerows import (
     now_text,
     run_write,
 )
-from cuarenta.server.store.ratings import (
-    MODEL,
-    games_of,
-    is_rated,
-    leaderboard,
-    mode_of,
-    rate_mesa,
-    ratings_of,
-)
+from cuarenta.server.store.ratings import games_of, is_rated, leaderboard, moved_to_service, ratings_of
 from cuarenta.server.store.schema import profiles_table
 
 
@@ -118,12 +103,14 @@ def rename_profile(store: Store, profile_id: str, key: str, name: str) -> Profil
     return ProfileRow(id=profile.id, name=new_name, created=profile.created)
 
 
+#: ``MODEL``, ``mode_of`` and ``rate_mesa`` moved to :mod:`cuarenta.server.ratings.mesa` (they warn here).
+__getattr__ = moved_to_service(__name__)
+
 __all__ = [
     "BASE",
     "LEADERBOARD_MIN_GAMES",
     "LEADERBOARD_MIN_OPPONENTS",
     "MAX_GAMES",
-    "MODEL",
     "MODES",
     "PROFILE_NAME_MAX_CHARS",
     "SCALE",
@@ -141,8 +128,6 @@ __all__ = [
     "get_profile",
     "is_rated",
     "leaderboard",
-    "mode_of",
-    "rate_mesa",
     "ratings_of",
     "rename_profile",
 ]

@@ -1,18 +1,22 @@
-"""Ratings (docs/ratings.md): rating a finished mesa with openskill's Weng-Lin model (Plackett-Luce, the
-library's default), one rating per mode, and the queries of ratings — a profile's, the leaderboard, a
-profile's rated games. The rows are :mod:`~cuarenta.server.store.profilerows`'.
+"""Ratings (docs/ratings.md): a rated mesa and its players' new ratings stored in one transaction (the
+ratings themselves are computed by the ratings service, :mod:`cuarenta.server.ratings.mesa`), one rating
+per mode, and the queries of ratings — a profile's, the leaderboard, a profile's rated games. The rows are
+:mod:`~cuarenta.server.store.profilerows`'.
 
->>> mode_of([["a"], ["b"]])
-'1v1'
+>>> MesaRow("r1", 1, "1v1", "2026-12-01T10:00:00Z", [["a"], ["b"]], winner=0).unrated is None
+True
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-from typing import Any, Final
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
-from openskill.models import PlackettLuce
 
 from cuarenta.server.store import Store, StoreError, dumps
 from cuarenta.server.store.profilerows import (
@@ -20,6 +24,8 @@ from cuarenta.server.store.profilerows import (
     LEADERBOARD_MIN_OPPONENTS,
     MAX_GAMES,
     MODES,
+    START_MU,
+    START_SIGMA,
     LeaderboardRow,
     Mode,
     ProfileProblem,
@@ -31,156 +37,124 @@ from cuarenta.server.store.profilerows import (
 )
 from cuarenta.server.store.schema import profiles_table, rated_mesas_table, ratings_table
 
-#: The rating model: openskill's Weng-Lin with Plackett-Luce (its default), mu 25, sigma 25/3.
-MODEL: Final = PlackettLuce()
+#: A rating as the store keeps it: ``(mu, sigma)``.
+Skill = tuple[float, float]
+#: How a mesa's players are rated (the ratings service's, :func:`cuarenta.server.ratings.mesa.rate_mesa`):
+#: given each player's stored rating (``None``: none yet in the mode), each one's new rating.
+Rater = Callable[[dict[str, Skill | None]], dict[str, Skill]]
 
 
-def mode_of(teams: list[list[str]]) -> Mode:
-    """``1v1`` for one profile a side, ``2v2`` for two; ``ValueError`` for anything else.
+@dataclass(frozen=True)
+class MesaRow:
+    """A finished mesa to rate: its room and number, mode, end, the profile ids of team 0 and team 1, the
+    team that won, and the reason it is played unrated (``None``: rated)."""
 
-    >>> mode_of([["a"], ["b"]]), mode_of([["a", "c"], ["b", "d"]])
-    ('1v1', '2v2')
+    room: str
+    mesa: int
+    mode: Mode
+    finished: str
+    teams: list[list[str]]
+    winner: int
+    unrated: str | None = None
+
+
+def record_mesa(store: Store, mesa: MesaRow, rate: Rater) -> dict[str, int] | None:
+    """Store a finished mesa and its players' new ratings (``rate`` computes them from the stored ones,
+    inside the transaction): each profile's change of displayed rating, or ``None`` if the mesa was rated
+    before. An unrated mesa (``mesa.unrated``) is recorded with every change 0, ``rate`` not called.
+
+    One transaction: the ratings of every player (their games, wins and different opponents counted) and
+    the ``rated_mesas`` row (whose primary key, room and mesa, makes a second rating of the same mesa do
+    nothing). :class:`ProfileProblem` ``unknown_profile`` for an id that is not a profile's.
     """
-    if len(teams) != 2:
-        raise ValueError(f"a rated mesa has two teams, not {len(teams)}")
-    sizes = {len(team) for team in teams}
-    if sizes == {1}:
-        return "1v1"
-    if sizes == {2}:
-        return "2v2"
-    raise ValueError(f"a rated mesa is 1 vs 1 or 2 vs 2, not {len(teams[0])} vs {len(teams[1])}")
-
-
-def rate_mesa(
-    store: Store,
-    *,
-    room: str,
-    mesa: int,
-    finished: str,
-    teams: list[list[str]],
-    winner: int,
-    unrated: str | None = None,
-) -> dict[str, int] | None:
-    """Rate a finished mesa: each profile's change of displayed rating, or ``None`` if it was rated before.
-
-    With ``unrated`` (a reason of :data:`cuarenta.server.ratings.fairplay.UNRATED_REASONS`, which the tables
-    code asks :func:`cuarenta.server.ratings.fairplay.unrated_reason` for) the mesa is recorded as played but
-    nobody's rating moves: every change is 0.
-
-    ``teams`` are the profile ids of team 0 and team 1 (one each: ``1v1``; two each: ``2v2``), ``winner``
-    the team that won the mesa. One transaction: the ratings of every player and the ``rated_mesas`` row
-    (whose primary key, room and mesa, makes a second rating of the same mesa do nothing). ``ValueError``
-    for teams that are not 1 vs 1 or 2 vs 2 of distinct profiles, or a winner that is not 0 or 1;
-    :class:`ProfileProblem` ``unknown_profile`` for an id that is not a profile's.
-    """
-    mode = mode_of(teams)
-    ids = [pid for team in teams for pid in team]
-    if len(set(ids)) != len(ids):
-        raise ValueError("a profile may hold only one seat of a rated mesa")
-    if winner not in (0, 1):
-        raise ValueError(f"the winner is team 0 or 1, not {winner!r}")
     p, m = profiles_table.c, rated_mesas_table.c
+    ids = [pid for team in mesa.teams for pid in team]
     when = now_text()
-    mesa_row = {
-        "room": room,
-        "mesa": mesa,
-        "mode": mode,
-        "finished": finished,
-        "teams": teams,
-        "winner": winner,
-    }
 
     def work(conn: sa.Connection) -> dict[str, int] | None:
-        done = conn.execute(sa.select(m.room).where(m.room == room, m.mesa == mesa)).first()
+        done = conn.execute(sa.select(m.room).where(m.room == mesa.room, m.mesa == mesa.mesa)).first()
         if done is not None:
             return None
         known = set(conn.execute(sa.select(p.id).where(p.id.in_(ids))).scalars())
         missing = [pid for pid in ids if pid not in known]
         if missing:
             raise ProfileProblem("unknown_profile", f"there is no profile {missing[0]!r}")
-        if unrated is not None:
-            _record(conn, mesa_row, dict.fromkeys(ids, 0), unrated)
+        if mesa.unrated is not None:
+            _record(conn, mesa, dict.fromkeys(ids, 0))
             return dict.fromkeys(ids, 0)
-        changes = _rate(conn, mode, teams, winner, when)
-        _record(conn, mesa_row, changes, None)
+        changes = _rate(conn, mesa, rate, when)
+        _record(conn, mesa, changes)
         r = ratings_table.c
         for pid in ids:  # each one's count of different opponents, this mesa included
             conn.execute(
                 ratings_table.update()
-                .where(r.profile == pid, r.mode == mode)
-                .values(opponents=len(_opponents(conn, pid, mode)))
+                .where(r.profile == pid, r.mode == mesa.mode)
+                .values(opponents=len(_opponents(conn, pid, mesa.mode)))
             )
         return changes
 
     try:
-        result: dict[str, int] | None = run_write(store, f"rating mesa {mesa} of room {room}", work)
+        result: dict[str, int] | None = run_write(store, f"rating mesa {mesa.mesa} of room {mesa.room}", work)
     except StoreError:
         # a concurrent rating of the same mesa won the race: the primary key refused this one
-        if is_rated(store, room, mesa):
+        if is_rated(store, mesa.room, mesa.mesa):
             return None
         raise
     return result
 
 
-def _rate(conn: sa.Connection, mode: str, teams: list[list[str]], winner: int, when: str) -> dict[str, int]:
-    """Rate the players of a mesa that ``winner`` won: store each one's new rating (its games and wins
+def _rate(conn: sa.Connection, mesa: MesaRow, rate: Rater, when: str) -> dict[str, int]:
+    """Rate the players of ``mesa``: store each one's new rating from ``rate`` (its games and wins
     counted) and return each one's change of displayed rating."""
     r = ratings_table.c
-    ids = [pid for team in teams for pid in team]
+    ids = [pid for team in mesa.teams for pid in team]
     stored = {
         row.profile: row
         for row in conn.execute(
-            sa.select(r.profile, r.mu, r.sigma, r.games, r.wins).where(r.profile.in_(ids), r.mode == mode)
+            sa.select(r.profile, r.mu, r.sigma, r.games, r.wins).where(
+                r.profile.in_(ids), r.mode == mesa.mode
+            )
         )
     }
-    before = {
-        pid: MODEL.rating(mu=stored[pid].mu, sigma=stored[pid].sigma) if pid in stored else MODEL.rating()
-        for pid in ids
-    }
-    ranks = [0.0 if t == winner else 1.0 for t in range(2)]  # lower is better
-    after = MODEL.rate([[before[pid] for pid in team] for team in teams], ranks=ranks)
+    after = rate({pid: (stored[pid].mu, stored[pid].sigma) if pid in stored else None for pid in ids})
     changes: dict[str, int] = {}
-    for t, team in enumerate(teams):
-        for pid, new in zip(team, after[t], strict=True):
-            old = before[pid]
-            changes[pid] = displayed(new.mu, new.sigma) - displayed(old.mu, old.sigma)
-            won = 1 if t == winner else 0
-            if pid in stored:
+    for t, team in enumerate(mesa.teams):
+        for pid in team:
+            (mu, sigma), old = after[pid], stored.get(pid)
+            changes[pid] = displayed(mu, sigma) - (
+                displayed(START_MU, START_SIGMA) if old is None else displayed(old.mu, old.sigma)
+            )
+            won = 1 if t == mesa.winner else 0
+            values = {"mu": mu, "sigma": sigma, "updated": when}
+            if old is not None:
                 conn.execute(
                     ratings_table.update()
-                    .where(r.profile == pid, r.mode == mode)
-                    .values(
-                        mu=new.mu,
-                        sigma=new.sigma,
-                        games=stored[pid].games + 1,
-                        wins=stored[pid].wins + won,
-                        updated=when,
-                    )
+                    .where(r.profile == pid, r.mode == mesa.mode)
+                    .values(**values, games=old.games + 1, wins=old.wins + won)
                 )
             else:
                 conn.execute(
                     ratings_table.insert(),
-                    {
-                        "profile": pid,
-                        "mode": mode,
-                        "mu": new.mu,
-                        "sigma": new.sigma,
-                        "games": 1,
-                        "wins": won,
-                        "updated": when,
-                    },
+                    {"profile": pid, "mode": mesa.mode, **values, "games": 1, "wins": won},
                 )
     return changes
 
 
-def _record(
-    conn: sa.Connection, mesa_row: dict[str, Any], changes: dict[str, int], unrated: str | None
-) -> None:
-    """The ``rated_mesas`` row of a mesa (``mesa_row``: room, mesa, mode, finished, teams, winner) with
-    each player's change and, for a mesa that changed nobody's rating, why."""
+def _record(conn: sa.Connection, mesa: MesaRow, changes: dict[str, int]) -> None:
+    """The ``rated_mesas`` row of a mesa with each player's change and, for a mesa that changed nobody's
+    rating, why."""
     conn.execute(
         rated_mesas_table.insert(),
-        {**mesa_row, "teams": dumps(mesa_row["teams"]), "changes": dumps(changes), "unrated": unrated},
+        {
+            "room": mesa.room,
+            "mesa": mesa.mesa,
+            "mode": mesa.mode,
+            "finished": mesa.finished,
+            "teams": dumps(mesa.teams),
+            "winner": mesa.winner,
+            "changes": dumps(changes),
+            "unrated": mesa.unrated,
+        },
     )
 
 
@@ -217,8 +191,7 @@ def ratings_of(store: Store, profile_id: str) -> dict[str, RatingRow]:
         str(row.mode): RatingRow(str(row.mode), row.mu, row.sigma, row.games, row.wins, row.opponents)
         for row in rows
     }
-    start = MODEL.rating()
-    return {mode: found.get(mode, RatingRow(mode, start.mu, start.sigma, 0, 0)) for mode in MODES}
+    return {mode: found.get(mode, RatingRow(mode, START_MU, START_SIGMA, 0, 0)) for mode in MODES}
 
 
 def leaderboard(
@@ -291,4 +264,39 @@ def games_of(store: Store, profile_id: str, limit: int = MAX_GAMES) -> list[Rate
     return games
 
 
-__all__ = ["MODEL", "games_of", "is_rated", "leaderboard", "mode_of", "rate_mesa", "ratings_of"]
+#: Names that moved to the ratings service (issue 26: the store computes no rating): still read from here
+#: and from :mod:`cuarenta.server.store.profiles`, with a ``DeprecationWarning``.
+MOVED_TO_SERVICE = ("MODEL", "mode_of", "rate_mesa")
+
+
+def moved_to_service(module: str) -> Callable[[str], Any]:
+    """The ``__getattr__`` of a store module that still answers :data:`MOVED_TO_SERVICE`'s names, each
+    read from :mod:`cuarenta.server.ratings.mesa` when first asked (the store imports no service)."""
+
+    def forward(name: str) -> Any:
+        if name not in MOVED_TO_SERVICE:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} moved to cuarenta.server.ratings.mesa; import it from there "
+            "(the old name will go in a later version)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module("cuarenta.server.ratings.mesa"), name)
+
+    return forward
+
+
+__getattr__ = moved_to_service(__name__)
+
+__all__ = [
+    "MesaRow",
+    "Rater",
+    "Skill",
+    "games_of",
+    "is_rated",
+    "leaderboard",
+    "moved_to_service",
+    "ratings_of",
+    "record_mesa",
+]

@@ -1,14 +1,14 @@
 """What a browser's tokens played, answered without a web framework (the server's routes and the device
 host alike): the history (``POST /api/history``), the statistics (``GET``/``POST /api/stats``) and a
 finished mesa's record (``GET /api/games/{room}/record``). A refusal is a
-:class:`~cuarenta.server.refused.Refused`.
+:class:`~cuarenta.server.answers.refused.Refused`.
 
 >>> history_tokens({"tokens": ["a", "b"]})
 ['a', 'b']
 >>> history_tokens({"tokens": "a"})
 Traceback (most recent call last):
 ...
-cuarenta.server.refused.Refused: 400: tokens: Input should be a valid list
+cuarenta.server.answers.refused.Refused: 400: tokens: Input should be a valid list
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.model import available_levels
 from cuarenta.server.authority.ports import FinishedRow, PlayingRow, RoomRow, hash_token
-from cuarenta.server.refused import Refused
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.core import Authority

@@ -7,10 +7,10 @@ source for the server's FastAPI routes (:mod:`cuarenta.server.edge`) and the dev
   sentences the server's validation answers), :func:`room_info`;
 - what a browser's tokens played: :func:`history_answer`, :func:`stats_answer`,
   :func:`browser_stats_answer`, :func:`record_answer`, :func:`history_tokens` (their home is
-  :mod:`cuarenta.server.history`; these names stay here for the device host and the routes).
+  :mod:`cuarenta.server.answers.history`; these names stay here for the device host and the routes).
 
-A refusal is a :class:`~cuarenta.server.refused.Refused`: an HTTP status, one clear sentence (``detail``)
-and its ``code`` (every error answer is ``{"detail", "code"}``, docs/protocol.md).
+A refusal is a :class:`~cuarenta.server.answers.refused.Refused`: an HTTP status, one clear sentence
+(``detail``) and its ``code`` (every error answer is ``{"detail", "code"}``, docs/protocol.md).
 
 >>> payload = options_payload()
 >>> [o["name"] for o in payload["options"]][:3]
@@ -18,7 +18,7 @@ and its ``code`` (every error answer is ``{"detail", "code"}``, docs/protocol.md
 >>> new_room_body({"players": 3}).players
 Traceback (most recent call last):
 ...
-cuarenta.server.refused.Refused: 400: players: 3 players: Cuarenta is played by 2 or 4
+cuarenta.server.answers.refused.Refused: 400: players: 3 players: Cuarenta is played by 2 or 4
 """
 
 from __future__ import annotations
@@ -33,13 +33,9 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from cuarenta import __version__, catalogue
 from cuarenta.catalogue import LANGS
 from cuarenta.errors import CuarentaError
+from cuarenta.names import NAME_MAX_CHARS, clean_name
 from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
-from cuarenta.server.authority.messages import PROTOCOL_VERSION
-from cuarenta.server.authority.model import available_levels, default_level
-from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
-from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
-from cuarenta.server.fields import Count, Flag, Object, Text, read_fields
-from cuarenta.server.history import (
+from cuarenta.server.answers.history import (
     MAX_TOKEN_CHARS,
     MAX_TOKENS,
     HistoryStore,
@@ -53,7 +49,11 @@ from cuarenta.server.history import (
     stats_answer,
     stats_of,
 )
-from cuarenta.server.refused import Refused
+from cuarenta.server.answers.refused import Refused
+from cuarenta.server.authority.messages import PROTOCOL_VERSION
+from cuarenta.server.authority.model import available_levels, default_level
+from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
+from cuarenta.server.fields import Count, Flag, Object, Text, read_fields
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.core import Authority

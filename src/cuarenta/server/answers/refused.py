@@ -1,5 +1,5 @@
 """A request refused, as the answers without a web framework say it (:mod:`cuarenta.server.answers`,
-:mod:`cuarenta.server.history`): an HTTP status, one sentence and a code. The FastAPI routes and the
+:mod:`cuarenta.server.answers.history`): an HTTP status, one sentence and a code. The FastAPI routes and the
 device host turn it into their error answer, ``{"detail", "code"}`` (docs/protocol.md).
 
 >>> Refused(404, "there is no room 'x'").body()

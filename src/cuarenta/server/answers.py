@@ -38,7 +38,6 @@ from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
 from cuarenta.server.authority.names import NAME_MAX_CHARS, clean_name
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
-from cuarenta.server.fields import Count, Flag, Object, Text, read_fields
 from cuarenta.server.history import (
     MAX_TOKEN_CHARS,
     MAX_TOKENS,
@@ -53,6 +52,7 @@ from cuarenta.server.history import (
     stats_answer,
     stats_of,
 )
+from cuarenta.server.protocol.fields import Count, Flag, Object, Text, read_fields
 from cuarenta.server.refused import Refused
 
 if TYPE_CHECKING:

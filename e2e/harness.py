@@ -148,7 +148,7 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url + "api/health", timeout=2) as res:
                     health = json.load(res)
-                if health.get("ok") is True and health.get("protocol") == 1:
+                if health.get("ok") is True and health.get("protocol") == 2:
                     return
             except (OSError, urllib.error.URLError, ValueError):
                 pass

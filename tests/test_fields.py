@@ -1,4 +1,4 @@
-"""The plain-Python field reader (:mod:`cuarenta.server.fields`) that the socket's messages and the
+"""The plain-Python field reader (:mod:`cuarenta.server.protocol.fields`) that the socket's messages and the
 device's bodies share: each problem in pydantic's words, in the fields' order, extra keys last."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cuarenta.server.fields import Choice, Count, Flag, Object, Text, read_fields
+from cuarenta.server.protocol.fields import Choice, Count, Flag, Object, Text, read_fields
 
 
 def positive(value: int) -> int:

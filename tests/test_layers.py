@@ -43,6 +43,7 @@ SHIMS = {
 GONE = {
     "cuarenta.server.backup": "cuarenta.server.store.backup",
     "cuarenta.server.fairplay": "cuarenta.server.ratings.fairplay",
+    "cuarenta.server.fields": "cuarenta.server.protocol.fields",
     "cuarenta.server.gcpolicy": "cuarenta.server.ops.gcpolicy",
     "cuarenta.server.health": "cuarenta.server.ops.health",
     "cuarenta.server.hosts": "cuarenta.server.edge.hosts",
@@ -53,6 +54,7 @@ GONE = {
     "cuarenta.server.pgwatch": "cuarenta.server.store.pgwatch",
     "cuarenta.server.profiles": "cuarenta.server.store.profiles",
     "cuarenta.server.profiles_api": "cuarenta.server.edge.profiles",
+    "cuarenta.server.protocolcore": "cuarenta.server.protocol",
     "cuarenta.server.protocols": "cuarenta.server.edge.protocols",
     "cuarenta.server.rating": "cuarenta.server.ratings.rating",
     "cuarenta.server.rooms": "cuarenta.server.authority (and cuarenta.server.wiring.TableRooms)",
@@ -649,7 +651,9 @@ def test_the_championship_runs_with_every_other_third_party_package_blocked() ->
 
 # -- one reader per message (issue 26): the socket protocol's table and the field reader are plain Python ---
 #: The server's ``/ws`` and the device host (Pyodide: no pydantic) read messages with these modules alike.
-PLAIN_READERS = ("server/protocol.py", "server/protocolcore.py", "server/fields.py")
+PLAIN_READERS = tuple(
+    f"server/protocol/{name}.py" for name in ("__init__", "reader", "codes", "fields", "version1")
+)
 
 
 @pytest.mark.parametrize("name", PLAIN_READERS)

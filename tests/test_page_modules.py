@@ -118,3 +118,52 @@ def test_the_page_speaks_version_2_and_wire_js_alone_applies_its_frames() -> Non
     assert re.search(
         r"message: \(frame\) => \{\s*for \(const msg of app\.wire\.receive\(frame\)\)", texts["session.js"]
     )
+
+
+def test_the_page_holds_the_version_2_state_and_builds_no_version_1_state() -> None:
+    """wire.js, run in node, hands the page an ``update``: the version-2 state (``version``, the view
+    without the hand, the seat's ``private`` part) with the change's events; no module of the page reads
+    or builds a version-1 ``state`` message any more."""
+    import json
+    import shutil
+    import subprocess
+
+    texts = sources()
+    assert not [
+        n for n, text in texts.items() if re.search(r"""type (===|!==) "state"|type: "state\"""", text)
+    ]
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = """
+      const { Wire, own } = await import(process.argv[1]);
+      const wire = new Wire();
+      const view = { seat: 0, turn: 0, history: [], hand: ["stale"] };
+      const part = { hand: ["7h", "Kc"], legal: ["7h"], moves: [], hints: [] };
+      const [first] = wire.receive({ type: "snapshot", v: 2, room: "r", version: 3, mesa: 1, seat: 0,
+        seats: [], view, status: "playing", events: [], private: part });
+      const [next] = wire.receive({ type: "event", v: 2, base: 3, version: 4, view: { turn: 1 }, history: 10,
+        events: [{ kind: "play", seat: 0, card: "7h" }], private: { hand: ["Kc"], legal: [], moves: [] } });
+      const watcher = new Wire();
+      const [watched] = watcher.receive({ type: "snapshot", v: 2, room: "r", version: 3, mesa: 1, seat: null,
+        seats: [], view: { seat: null, history: [] }, status: "playing", events: [], private: null });
+      console.log(JSON.stringify({ first, next, version: wire.version, spectator: own(watched), watched }));
+    """
+    wire = (STATIC / "wire.js").as_uri()
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script, wire],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    out = json.loads(result.stdout)
+    first, nxt = out["first"], out["next"]
+    assert first["type"] == "update" and first["version"] == 3 and "state" not in first
+    assert "hand" not in first["view"] and "legal" not in first  # the hand and moves are the private part's
+    assert first["private"] == {"hand": ["7h", "Kc"], "legal": ["7h"], "moves": [], "hints": []}
+    assert nxt["version"] == 4 == out["version"] and nxt["view"]["turn"] == 1
+    assert nxt["events"] == [{"kind": "play", "seat": 0, "card": "7h"}] == nxt["view"]["history"]
+    assert nxt["private"] == {"hand": ["Kc"], "legal": [], "moves": [], "hints": []}  # hints kept
+    assert out["watched"]["private"] is None
+    assert out["spectator"] == {"hand": [], "legal": [], "moves": [], "hints": []}

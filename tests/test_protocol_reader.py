@@ -223,4 +223,4 @@ def test_ping_is_answered_on_the_connection_itself() -> None:
     handlers, conn = Recorder(), Connection()
     dispatch(handlers, conn, parse_client_message('{"v": 2, "type": "ping"}'))
     assert handlers.calls == []
-    assert conn.queue.get_nowait() == {"v": 1, "type": "pong"}
+    assert conn.queue.get_nowait() == {"v": 2, "type": "pong"}  # the authority speaks version 2

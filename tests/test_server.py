@@ -53,7 +53,8 @@ def team_counts(game: Game, team: int) -> tuple[int, int]:
 
 # -- HTTP ---------------------------------------------------------------------------------------------------
 def test_health_and_options(client: TestClient) -> None:
-    assert client.get("/api/health").json() == {"ok": True, "version": cuarenta.__version__, "protocol": 1}
+    health = client.get("/api/health").json()
+    assert health == {"ok": True, "version": cuarenta.__version__, "protocol": 2, "protocols": [1, 2]}
     options = client.get("/api/options").json()
     assert options["levels"] == [lv for lv in ("facil", "normal", "dificil") if lv in PLAYER_NAMES]
     assert "oracle" not in options["levels"] and "aleatorio" not in options["levels"]

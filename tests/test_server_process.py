@@ -37,7 +37,7 @@ def test_the_real_server_plays_over_a_real_websocket(server: tuple[Served, Path]
     served, data = server
     base = served.base
     health = httpx.get(f"{base}/api/health").json()
-    assert health["ok"] is True and health["protocol"] == 1
+    assert health["ok"] is True and health["protocol"] == 2 and health["protocols"] == [1, 2]
     assert httpx.get(f"{base}/").status_code == 200
     made = httpx.post(f"{base}/api/rooms", json={"players": 2, "level": "facil"}).json()
     with connect(base.replace("http", "ws") + "/ws") as ws:

@@ -413,17 +413,20 @@ def test_the_buffer_replays_only_a_chain_without_a_gap() -> None:
 
 
 def test_a_message_for_the_whole_table_is_encoded_once_per_version() -> None:
-    """A ``table`` or ``reaction`` message told to every socket of a table is one message, made and encoded
-    once for the version-1 sockets and once for the version-2 ones, however many there are."""
+    """A ``table`` or ``reaction`` message told to every socket of a table is one message of version 2
+    (the authority speaks no other), made and encoded once; the edge labels it ``"v": 1`` once for all
+    the version-1 sockets (and those that have not joined), however many there are."""
     from cuarenta.server.authority.wire.messages import SharedMessage
+    from cuarenta.server.edge.version1 import SocketConnection, Version1
 
-    message = SharedMessage({"v": 1, "type": "table", "status": "playing"})
-    conns = [Connection() for _ in range(4)]
-    conns[2].protocol = conns[3].protocol = 2
+    message = SharedMessage({"v": 2, "type": "table", "status": "playing"})
+    conns = [SocketConnection() for _ in range(4)]
+    conns[0].protocol = conns[1].protocol = 2  # joined in version 2 (authority/wire)
+    conns[2].version1, conns[3].version1 = Version1(), Version1()
     for conn in conns:
         conn.send(message)
     sent = [conn.queue.get_nowait() for conn in conns]
     assert sent[0] is sent[1] is message
     assert sent[2] is sent[3] and isinstance(sent[2], SharedMessage)
-    assert json.loads(sent[2].text) == {"v": 2, "type": "table", "status": "playing"}
-    assert message["v"] == 1  # the version-1 sockets' message is untouched
+    assert json.loads(sent[2].text) == {"v": 1, "type": "table", "status": "playing"}
+    assert message["v"] == 2  # the version-2 sockets' message is untouched

@@ -56,8 +56,7 @@ from cuarenta.server.authority.requests import (
 )
 from cuarenta.server.authority.wire.messages import SharedMessage
 from cuarenta.server.edge.statuses import http_status
-from cuarenta.server.protocol import dispatch, parse_client_message
-from cuarenta.server.protocolcore import ProtocolError, error_message
+from cuarenta.server.protocol import ProtocolError, dispatch, error_message, parse_client_message
 from cuarenta.server.thinking import InlineThinking
 
 log = logging.getLogger("cuarenta.device")

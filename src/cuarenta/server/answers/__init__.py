@@ -53,7 +53,7 @@ from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
-from cuarenta.server.fields import Count, Flag, Object, Text, read_fields
+from cuarenta.server.protocol.fields import Count, Flag, Object, Text, read_fields
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.core import Authority

@@ -171,18 +171,13 @@ class Connection:
         self.sent = 0  #: events of that game already sent on this socket
         self.address: str | None = None  #: the client's address (rated tables note a profile's network)
         self.close_code: int | None = None  #: set by :meth:`close`
-        #: the protocol version its client reads: 2 once it joined or watches (authority/wire); 1 before,
-        #: and for a version-1 socket of the edge (server/edge/version1.py turns its frames into version 1's)
+        #: the protocol version it joined with: 2 once it joined or watches (authority/wire; the authority
+        #: speaks version 2 alone: the edge's server/edge/version1.py turns a version-1 socket's messages)
         self.protocol = 1
         self.hints = True  #: whether the socket is sent its seat's hints (version 2: when its join asks)
         self.token_hash: str | None = None  #: the hash of the token it joined with (a seat taken back)
 
     def send(self, message: dict[str, Any]) -> None:
-        if self.protocol != 1 and message.get("v") == 1:  # a version-1 message built for everyone
-            if isinstance(message, SharedMessage):  # one copy per version, encoded once
-                message = message.labelled(self.protocol)
-            else:
-                message = {**message, "v": self.protocol}
         self.queue.put_nowait(message)
 
     def close(self, code: int) -> None:

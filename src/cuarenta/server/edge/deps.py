@@ -399,7 +399,7 @@ def _schema_without_422(app: FastAPI) -> None:
 
 def socket_error(exc: Exception) -> tuple[str, dict[str, Any]]:
     """A socket message's failure as ``(code, the error frame)``: a
-    :class:`~cuarenta.server.protocolcore.ProtocolError` as it says; a store that failed as
+    :class:`~cuarenta.server.protocol.codes.ProtocolError` as it says; a store that failed as
     ``store_unavailable`` (logged: an error frame, never a silent close). Anything else is raised again.
 
     >>> code, frame = socket_error(StoreError("disk I/O error"))

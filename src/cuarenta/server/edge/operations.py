@@ -6,8 +6,8 @@ event loop answers), ``/readyz`` (the checks of :class:`~cuarenta.server.ops.hea
 are the operator's: not in the API's schema, never cached. They are coroutines: they answer from the
 event loop (the gauges of ``/metrics`` walk the rooms).
 
->>> Health(ok=True, version="0.0", protocol=1).protocol
-1
+>>> Health(ok=True, version="0.0", protocol=2, protocols=[1, 2]).protocols
+[1, 2]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from cuarenta import __version__
 from cuarenta.server.edge.deps import RoomsDep
 from cuarenta.server.ops.health import Readiness
 from cuarenta.server.ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from cuarenta.server.protocol import PROTOCOL_VERSION
+from cuarenta.server.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 #: The operator's endpoints are never cached.
 NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -30,14 +30,23 @@ router = APIRouter()
 
 
 class Health(BaseModel):
+    """The answer of ``GET /api/health``: the package's version, the protocol version the server speaks
+    (the newest) and every version a socket may join with (docs/protocol.md)."""
+
     ok: bool
     version: str
     protocol: int
+    protocols: list[int]
 
 
 @router.get("/api/health", response_model=Health)
 def health() -> dict[str, Any]:
-    return {"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION}
+    return {
+        "ok": True,
+        "version": __version__,
+        "protocol": PROTOCOL_VERSION,
+        "protocols": list(PROTOCOL_VERSIONS),
+    }
 
 
 @router.get("/healthz", include_in_schema=False)

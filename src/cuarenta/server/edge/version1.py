@@ -5,8 +5,10 @@ version-2 join (with hints: version 1 always has them; no ``since``: version 1's
 versions) by :func:`upgrade`, and its :class:`SocketConnection` turns every version-2 frame it is sent
 into version 1's message: a ``snapshot`` or an ``event`` becomes the ``state`` that the frames add up to
 (the seat's hand back in the view, its legal moves, their marks and its hints at the top, the new events
-in ``events``); every other message (``table``, ``reaction``, ``pace``, ``error``, ``pong``) is version 1's
-already. Sockets of one audience that are told the same thing share one message, made and encoded once.
+in ``events``; :func:`cuarenta.server.protocol.state_message`); every other message (``table``,
+``reaction``, ``pace``, ``error``, ``pong``) has version 1's shape and is labelled ``"v": 1`` here (one
+copy per shared message, encoded once). Sockets of one audience that are told the same thing share one
+message, made and encoded once.
 
 Retiring version 1 deletes this module and its two lines in :mod:`cuarenta.server.edge.sockets`.
 
@@ -28,10 +30,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from cuarenta.server.authority import audience
-from cuarenta.server.authority.messages import state_message
 from cuarenta.server.authority.model import Connection
 from cuarenta.server.authority.requests import Join, Watch
 from cuarenta.server.authority.wire.messages import WIRE_VERSION, Frame, SharedMessage
+from cuarenta.server.protocol.version1 import VERSION1, state_message
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.model import Room
@@ -67,7 +69,7 @@ class Version1:
         if not isinstance(message, Frame):
             if message.get("type") == "table" and self.state:  # a later ``state`` has these seats
                 self.state = {**self.state, **{k: message[k] for k in ("seats", "status", "table")}}
-            return [message]
+            return [labelled(message)]
         if self.state:  # another socket of this audience, in the same state, was told the same: its message
             made = _made.get((message.text, self.state["seat"]))
             if made is not None and made[0] == self.state:
@@ -154,7 +156,8 @@ class Version1:
 
 class SocketConnection(Connection):
     """A socket of the edge: a version-2 socket as the authority's :class:`Connection`; a version-1 one
-    (:func:`upgrade` set :attr:`version1`) is sent each message as :class:`Version1` turns it."""
+    (:func:`upgrade` set :attr:`version1`) is sent each message as :class:`Version1` turns it, and one
+    that has not joined yet its messages labelled ``"v": 1`` (the errors of a join refused, a ``pong``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -163,11 +166,25 @@ class SocketConnection(Connection):
     def send(self, message: dict[str, Any]) -> None:
         adapter = self.version1
         if adapter is None:
-            super().send(message)
+            # a socket that has not joined in version 2 yet (authority/wire sets ``protocol`` then) is
+            # answered in version 1, as it always was: a client that sent nothing readable may speak it
+            super().send(message if self.protocol == WIRE_VERSION else labelled(message))
             return
-        self.protocol = 1  # version 1's messages as they are (the authority speaks 2 to every socket)
         for out in adapter.translate(message, self.room):
             super().send(out)
+
+
+def labelled(message: dict[str, Any]) -> dict[str, Any]:
+    """A message of the authority's other than a frame (``table``, ``reaction``, ``pace``, ``error``,
+    ``pong``: the same shape in both versions) labelled ``"v": 1``; a shared one is labelled once for every
+    version-1 socket it goes to.
+
+    >>> labelled({"v": 2, "type": "pong"})
+    {'v': 1, 'type': 'pong'}
+    """
+    if isinstance(message, SharedMessage):
+        return message.labelled(VERSION1)
+    return {**message, "v": VERSION1}
 
 
 def upgrade(conn: Connection, message: ClientMessage) -> ClientMessage:
@@ -188,4 +205,4 @@ def upgrade(conn: Connection, message: ClientMessage) -> ClientMessage:
     return replace(message, v=WIRE_VERSION, request=Watch(room=request.room, v=WIRE_VERSION))
 
 
-__all__ = ["SocketConnection", "Version1", "upgrade"]
+__all__ = ["SocketConnection", "Version1", "labelled", "upgrade"]

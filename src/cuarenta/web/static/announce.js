@@ -6,7 +6,7 @@
 //   limpia, the deal that may come after it and that deal's rondas (a hand's first deal, before any
 //   move, is a moment of its own). Its key names the move (`momentKey`). The newest moment of the view
 //   drawn is the newest thing the table shows.
-// - The lines of one `state` message are offered together (narration.js); only those of its newest moment
+// - The lines of one `update` are offered together (narration.js); only those of its newest moment
 //   can be shown, the heaviest of them (the newest of equals) with its saying — or, when it has none, the
 //   saying of another line of the same moment (the same move's). The bubble replaces the one on screen at
 //   once: no queue, no hold.
@@ -65,7 +65,7 @@ export function duration() {
 }
 
 /**
- * Lines ({event, text, sayings, keys, moment, latest, state}: narration.js) of one state message, in the
+ * Lines ({event, text, sayings, keys, moment, latest, version}: narration.js) of one update, in the
  * order of its events: the heaviest line of its newest moment (`latest`) replaces the bubble. Lines of
  * older moments of the message are never shown; none of the newest: the bubble is left as it is (the
  * strip's drawing has already dropped it if it told an older moment).
@@ -93,7 +93,7 @@ function show(line, said, moment) {
   Object.assign(bubble.dataset, {
     kind: line.event.kind,
     sayings: line.keys.join(" "),
-    state: line.state ?? "",
+    state: line.version ?? "", // the version of the update it tells
     moment,
     pace: Settings.pace(),
     duration: String(ms),

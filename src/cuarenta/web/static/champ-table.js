@@ -1,5 +1,5 @@
 // A championship's table as its people and spectators see it (docs/web.md "Championships"): what its
-// judge did to it, as every `state` and `table` message says in its `table` field (`paused`,
+// judge did to it, as every `update` (wire.js) and `table` message says in its `table` field (`paused`,
 // `pause_reason`, `replaced`; docs/championships.md "Running a championship").
 //
 // - Paused: a banner says that the judge paused the table, and why when the judge said; the server offers
@@ -52,7 +52,7 @@ function draw(state, text) {
 
 /** The socket's messages (session.js calls this first): never used up here. */
 function onMessage(msg) {
-  if ((msg.type !== "state" && msg.type !== "table") || !app.session || msg.room !== app.session.room) return false;
+  if ((msg.type !== "update" && msg.type !== "table") || !app.session || msg.room !== app.session.room) return false;
   const facts = msg.table;
   if (!facts?.championship) {
     if (shown.room !== null) Object.assign(shown, { room: null, paused: false, note: null, at: null });
@@ -61,7 +61,7 @@ function onMessage(msg) {
   }
   if (shown.room !== msg.room) {
     const moved = arrived && arrived.partida === facts.partida && arrived.championship === facts.championship;
-    Object.assign(shown, { room: msg.room, paused: false, note: moved ? "moved" : null, at: msg.state ?? null });
+    Object.assign(shown, { room: msg.room, paused: false, note: moved ? "moved" : null, at: msg.version ?? null });
     arrived = null;
   }
   if (facts.replaced) {
@@ -73,9 +73,9 @@ function onMessage(msg) {
     draw("paused", facts.pause_reason ? t("champ_table.paused_reason", { reason: facts.pause_reason }) : t("champ_table.paused"));
     return false;
   }
-  if (shown.paused) Object.assign(shown, { paused: false, note: "resume", at: msg.state ?? null });
-  else if (shown.note && msg.type === "state" && shown.at !== null && msg.state > shown.at) shown.note = null;
-  else if (shown.note && shown.at === null && msg.type === "state") shown.at = msg.state;
+  if (shown.paused) Object.assign(shown, { paused: false, note: "resume", at: msg.version ?? null });
+  else if (shown.note && msg.type === "update" && shown.at !== null && msg.version > shown.at) shown.note = null;
+  else if (shown.note && shown.at === null && msg.type === "update") shown.at = msg.version;
   if (shown.note === "resume") draw("resume", t("champ_table.resumed"));
   else if (shown.note === "moved") draw("moved", t("champ_table.moved"));
   else draw(null);

@@ -10,17 +10,17 @@ import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
 import { decidingDeal } from "./sequence.js";
 import { isTable, renderRematch } from "./presence.js";
-import { app, names, players, scoreLine, teamName, watching, youSeat } from "./state.js";
+import { app, names, own, players, scoreLine, teamName, watching, youSeat } from "./state.js";
 import { subscribe } from "./store.js";
 
 const { t } = I;
 
 const NOTHING = { card: "", base: [], run: [], taken: [], caida: false, limpia: false, forgets: false, leaves: [] };
 
-/** What the server says of a legal move (`moves` of the state message): the card, what it takes (`base`,
+/** What the server says of a legal move (`moves` of the seat's private part): the card, what it takes (`base`,
  * `run`, `taken`), what it scores (`caida`, `limpia`) and what it gives up (`forgets`, `leaves`). */
 function moveInfo(move) {
-  return { ...NOTHING, ...((app.msg?.moves || []).find((m) => m.move === move) ?? {}) };
+  return { ...NOTHING, ...(own(app.msg).moves.find((m) => m.move === move) ?? {}) };
 }
 
 function describeOption(move) {

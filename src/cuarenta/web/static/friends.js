@@ -20,7 +20,7 @@ import { KEYS, load, store } from "./storage.js";
 const { t, pick } = I;
 
 /** What the page knows of the table of its session: GET api/tables (info), and the last seats and
- * table facts of a `state` or `table` message. */
+ * table facts of an `update` (wire.js) or a `table` message. */
 const table = { room: null, info: null, seats: null, facts: null, status: null, qrFor: null };
 
 // -- links ------------------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ async function loadInfo() {
  * room's, not the table screen's. Returns true when the message is used up here. */
 function onMessage(msg) {
   if (!app.session || !msg || msg.room !== app.session.room) return false;
-  const ofTable = msg.type === "table" || (msg.type === "state" && msg.table);
+  const ofTable = msg.type === "table" || (msg.type === "update" && msg.table);
   if (!ofTable) return false;
   if (table.room !== msg.room) {
     table.room = msg.room;
@@ -164,9 +164,9 @@ function onMessage(msg) {
     if (app.screen === "table") showScreen("wait");
     if (!table.info) loadInfo();
     renderWaiting();
-    return msg.type === "state";
+    return msg.type === "update";
   }
-  if (msg.type === "state" && app.screen === "wait") showScreen("table");
+  if (msg.type === "update" && app.screen === "wait") showScreen("table");
   return false;
 }
 

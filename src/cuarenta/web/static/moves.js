@@ -16,7 +16,7 @@ export function send(message) {
 export function sendMove(move) {
   if (!app.conn || !app.msg) return;
   hideError();
-  if (!send({ type: "move", move, state: app.msg.state })) {
+  if (!send({ type: "move", move, state: app.msg.version })) {
     showError(t("page.status.reconnecting"));
     return;
   }
@@ -27,7 +27,7 @@ export function sendMove(move) {
  * always (the page shows them only with its Ayudas on: asking always lets the switch show them at once,
  * without joining again, as version 1 always sent them). With `since` (the last version wire.js applied)
  * when this page already follows the room: the server replays the events missed while the socket was
- * down, then `resumed`, and wire.js makes of them one state that the queue shows as it shows a move
+ * down, then `resumed`, and wire.js makes of them one update that the queue shows as it shows a move
  * (docs/protocol.md, "Version 2"); what is still queued stays queued (it was applied before). */
 function joinMessage(session) {
   const msg = session.watch

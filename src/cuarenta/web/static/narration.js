@@ -1,5 +1,5 @@
 // Narration (the sayings' keys come with every event, chosen by the server): events as lines of text and
-// sayings, and the announcements of one `state` message gathered for the bubble (announce.js), which
+// sayings, and the announcements of one `update` gathered for the bubble (announce.js), which
 // shows only those of the message's newest moment (issue 17).
 
 import * as I from "./i18n.js";
@@ -29,10 +29,10 @@ export function narrate(events) {
   return lines;
 }
 
-/** Lines of the state message being shown, gathered in their order: the best of their newest moment
+/** Lines of the update being shown, gathered in their order: the best of their newest moment
  * replaces the bubble (announce.js). */
 export function announce(line) {
-  app.announceQueue.push({ ...line, state: app.msg?.state });
+  app.announceQueue.push({ ...line, version: app.msg?.version });
   if (!app.announcing) {
     app.announcing = true;
     queueMicrotask(runAnnouncements);

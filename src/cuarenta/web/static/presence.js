@@ -3,7 +3,7 @@
 // felt while the table waits for someone away on their turn; the turn clock; how many people watch; and
 // "your turn" in the tab's title (and a favicon mark, a vibration, a sound) while the page is hidden.
 //
-// The seats and the `table` field come in `state` and `table` messages: the newest one received is kept
+// The seats and the `table` field come in `update`s (wire.js) and `table` messages: the newest one received is kept
 // in app.tableInfo (a `table` message is not queued: it tells what holds now).
 
 import * as I from "./i18n.js";
@@ -29,8 +29,8 @@ export function reset() {
   refresh();
 }
 
-/** A `state` message received (before the queue shows it): its seats and table are the newest. */
-export function onState(msg) {
+/** An `update` received (before the queue shows it): its seats and table are the newest. */
+export function onUpdate(msg) {
   if (msg.table) app.tableInfo = { seats: msg.seats || [], table: msg.table, status: msg.status };
   else app.tableInfo = null;
 }

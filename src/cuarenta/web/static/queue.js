@@ -1,4 +1,4 @@
-// Showing `state` messages one by one: each is drawn (with its animations, announcements, the summary of
+// Showing the `update`s of wire.js one by one: each is drawn (with its animations, announcements, the summary of
 // a hand that ends, the mesa's result) before the next; the end of a hand is shown over its own table
 // before the next deal (sequence.js).
 
@@ -11,6 +11,7 @@ import { hideError } from "./errors.js";
 import { $ } from "./dom.js";
 import { ANNOUNCED, announce, narrate } from "./narration.js";
 import { app } from "./store.js";
+import { own } from "./wire.js";
 import { renderAll, updateReady } from "./table.js";
 
 export async function pump() {
@@ -123,21 +124,25 @@ async function showEnding(msg, prev, parts) {
   Bubble.hide();
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
-  /** Draw `v` as the table of the ending: nobody's turn, no move to make, the mesa not over yet. */
-  const draw = (v, events) => {
-    app.msg = { ...msg, events, view: v, legal: [], moves: [], hints: [], status: "playing" };
+  /** Draw `v` as the table of the ending, after `played` (the seat's cards played there are out of its
+   * hand): nobody's turn, no move to make, the mesa not over yet. */
+  const draw = (v, events, played) => {
+    const cards = S.endHand(own(prev).hand, prev.view.seat, played);
+    const part = msg.private && { ...msg.private, hand: cards, legal: [], moves: [], hints: [] };
+    app.msg = { ...msg, events, view: v, private: part, status: "playing" };
     app.pending = false;
     renderAll();
   };
   // 1. the last move crosses the table; its points (and the end of the hand) once it has landed
   const landing = [...move, ...hand];
-  const landed = S.endView(prev.view, deal.length ? landing : head); // the scores: the hand's end, or the chica's
+  const upTo = deal.length ? landing : head;
+  const landed = S.endView(prev.view, upTo); // the scores: the hand's end, or the chica's
   landed.history = [...(prev.view.history || []), ...landing]; // the chica's end is the summary's
   const crossing = { history: [...(prev.view.history || []), ...move], scores: prev.view.scores, score_marks: prev.view.score_marks };
-  draw({ ...landed, ...crossing }, move);
+  draw({ ...landed, ...crossing }, move, upTo);
   S.beginSkippable();
   await animate(app.msg, prev, rects);
-  draw(landed, move);
+  draw(landed, move, upTo);
   Settings.onEvents(head);
   await tell(endingLines(move));
   // 2. a chica decided at the next deal: that deal and its rondas, with their points
@@ -145,7 +150,7 @@ async function showEnding(msg, prev, parts) {
     const decided = S.endView(prev.view, [...landing, ...deal]);
     const won = parts.chica.find((e) => e.kind === "chica_won");
     if (won) Object.assign(decided, { scores: won.scores, score_marks: won.score_marks });
-    draw(decided, deal);
+    draw(decided, deal, [...landing, ...deal]);
     await tell(endingLines(deal));
   }
   S.endSkip();
@@ -167,6 +172,6 @@ async function showEnding(msg, prev, parts) {
     ended.chicas = msg.view.chicas;
     ended.chica_results = msg.view.chica_results;
   }
-  draw(ended, head);
+  draw(ended, head, head);
   await showSummary(head, app.msg);
 }

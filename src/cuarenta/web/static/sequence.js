@@ -1,7 +1,7 @@
 // The end of a hand or of a chica, shown in order (docs/web.md, "The end of a hand, step by step"):
 // the last move on the table, its announcement, the deal that decided the chica with its rondas (when a
 // ronda or four of a kind at the next deal ends it), the summary over THAT final table, and the next deal
-// only after the player continues. A `state` message that ends a hand carries the events of the end and
+// only after the player continues. An `update` that ends a hand carries the events of the end and
 // of the next deal at once, and its `view` is already the next hand; this module finds the parts of the
 // ending in the events and draws the table as the server says it was at each moment: the public table
 // after the last play (`after` of a play or claim), the end-of-hand view of `hand_end` (`end`: the table
@@ -77,6 +77,13 @@ export function endParts(events) {
  * Where the first ending in `events` stops: the index of the first event after it (the next `deal`,
  * or the end of the list); -1 when no hand or chica ends in them or it cannot be shown in steps.
  */
+/** The seat's hand right after `events` (from `hand`, the one shown before them): the cards the seat
+ * played are no longer in it. */
+export function endHand(hand, seat, events) {
+  const played = new Set(events.filter((e) => e.kind === "play" && e.seat === seat).map((e) => e.card));
+  return hand.filter((c) => !played.has(c));
+}
+
 export function endCut(events) {
   return endParts(events)?.cut ?? -1;
 }
@@ -85,13 +92,12 @@ export function endCut(events) {
  * The seat's view as it was right after `events` (the head of a message, up to its ending or a part of
  * it), from `view` (the view shown before them) and what the server sent with the events: the table, the
  * last drop, the piles and the hand sizes after the last play (`after`), the end of the hand (`end`), the
- * scores of a chica that ends. The card I played is no longer in my hand. Nobody's turn: the hand is over.
+ * scores of a chica that ends. Nobody's turn: the hand is over. (The seat's hand is its private part's:
+ * `endHand`.)
  */
 export function endView(view, events) {
-  const played = new Set(events.filter((e) => e.kind === "play" && e.seat === view.seat).map((e) => e.card));
   const v = {
     ...view,
-    hand: (view.hand || []).filter((c) => !played.has(c)),
     history: [...(view.history || []), ...events],
     claimable: [],
     turn: null,

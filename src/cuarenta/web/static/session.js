@@ -1,5 +1,5 @@
 // A game's session: open its socket (connection.js) and (re)join the room (moves.js), hand the server's
-// messages to what shows them (the queue of `state` messages, presence, reactions, the pace, the errors),
+// messages to what shows them (the queue of `update`s of wire.js, presence, reactions, the pace, the errors),
 // resume the saved game, go on with one from History.
 
 import * as I from "./i18n.js";
@@ -69,12 +69,12 @@ function onMessage(msg) {
     return;
   }
   if (hooks.some((hook) => hook(msg))) return;
-  if (msg.type === "state") {
-    if (app.unsure !== null && msg.state > app.unsure) {
+  if (msg.type === "update") {
+    if (app.unsure !== null && msg.version > app.unsure) {
       app.unsure = null; // the table moved on (the move shown as made, or a later one): known now
       hideError(["outcome_unknown"]);
     }
-    Presence.onState(msg);
+    Presence.onUpdate(msg);
     app.queue.push(msg);
     pump();
   } else if (msg.type === "table") {
@@ -109,7 +109,7 @@ function onServerError(msg) {
   }
   // not joined, or a change the server could not confirm (it may have been made): ask for the state again;
   // the server sends the table's state once it knows (the move made), and the banner goes then
-  if (code === "outcome_unknown") app.unsure = app.msg?.state ?? null;
+  if (code === "outcome_unknown") app.unsure = app.msg?.version ?? null;
   if ((code === "not_joined" || code === "outcome_unknown") && app.session) join(app.session);
   let text;
   if (code === "illegal_move") text = t("move.illegal", { reason: I.errorText(msg.reason) ?? message });

@@ -71,7 +71,7 @@ export function onServerPace(msg) {
   box.dataset.serverDelay = String(Number(msg.delay) || 0);
 }
 
-/** The events of a `state` message being shown (never those replayed after a join): their sounds. */
+/** The events of an `update` being shown (never those replayed after a join): their sounds. */
 export function onEvents(events) {
   if (!state.sound || !Array.isArray(events) || !events.length) return;
   loadSounds()

@@ -113,7 +113,7 @@ const SOUNDS = {
   },
 };
 
-/** The sounds of a state message's events, in order, each at most once. */
+/** The sounds of an update's events, in order, each at most once. */
 export function soundsOf(events) {
   const out = [];
   const add = (name) => out.includes(name) || out.push(name);

@@ -4,10 +4,11 @@
 
 import * as I from "./i18n.js";
 import { app } from "./store.js";
+import { own } from "./wire.js";
 
 const { t, pick } = I;
 
-export { app };
+export { app, own };
 
 export function view() {
   return app.msg?.view;
@@ -110,7 +111,7 @@ export function pileKeeper(team) {
 }
 export function isMyTurn() {
   const msg = app.msg;
-  return Boolean(msg && msg.status !== "finished" && msg.view.turn === mySeat() && (msg.legal || []).length);
+  return Boolean(msg && msg.status !== "finished" && msg.view.turn === mySeat() && own(msg).legal.length);
 }
 
 /** A preset of `GET api/options` by its name, or null. */

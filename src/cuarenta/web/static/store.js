@@ -10,21 +10,21 @@ const fields = {
   screen: "new", // the screen shown: new, table, history, wait, join, champ
   session: load(KEYS.session), // {room, token, seat} of the game shown ({room, watch: true} for a spectator)
   conn: null, // the Connection of connection.js, while a session is open
-  wire: null, // the Wire of wire.js: the state the socket's version-2 frames add up to
+  wire: null, // the Wire of wire.js: the version-2 state the socket's frames add up to
   connected: false, // the socket is open
-  msg: null, // the last `state` message shown
-  queue: [], // `state` messages not yet shown
+  msg: null, // the last `update` shown (wire.js: the version-2 state, its `private` part, the change's `events`)
+  queue: [], // `update`s not yet shown
   busy: false, // the queue is showing a message
   joinPending: true, // the next state is the answer to a join: show it without animations
   rejoinSince: false, // that join asked for the events since the state shown (`since`)
   pending: false, // a move was sent and no answer came yet
-  unsure: null, // the state a change was sent on that the server could not confirm (`outcome_unknown`)
+  unsure: null, // the version a change was sent on that the server could not confirm (`outcome_unknown`)
   ayudas: load(KEYS.ayudas, false) !== "0", // the Ayudas switch: on for a newcomer, off once turned off
   focusIndex: 0, // the hand card that has the keyboard's focus
-  announceQueue: [], // the announcements of the state message being shown
+  announceQueue: [], // the announcements of the update being shown
   announcing: false, // their bubble is about to be chosen
   drawShownFor: null, // the mesa/hand whose dealer draw was shown
-  tableInfo: null, // a table with friends: {seats, table, status} of the last `state` or `table` message
+  tableInfo: null, // a table with friends: {seats, table, status} of the last `update` or `table` message
   rematchSent: null, // the mesa after which this page asked for a rematch
   finalEvents: null, // the events of the mesa's last message
   champ: null, // the championship screen shown (champ-*.js): {view, id, token, data, …} as the server sent it

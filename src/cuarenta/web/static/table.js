@@ -18,6 +18,7 @@ import {
   isMyTurn,
   levelName,
   mySeat,
+  own,
   pileKeeper,
   position,
   seatInfo,
@@ -245,15 +246,15 @@ function renderTable() {
     : "";
 }
 
-/** The legal moves of a hand card (`moves` of the state message, each with its `card`). */
+/** The legal moves of a hand card (`moves` of the seat's private part, each with its `card`). */
 function movesForCard(code) {
-  return (app.msg?.moves || []).filter((m) => m.card === code).map((m) => m.move);
+  return own(app.msg).moves.filter((m) => m.card === code).map((m) => m.move);
 }
 
-/** What the server says the card's moves do (`moves` of the state message): some way makes a caída y
+/** What the server says the card's moves do (`moves` of the seat's private part): some way makes a caída y
  * limpia, a caída, a limpia. */
 function cardDoes(code) {
-  const infos = (app.msg?.moves || []).filter((m) => m.card === code);
+  const infos = own(app.msg).moves.filter((m) => m.card === code);
   return {
     caidaLimpia: infos.some((m) => m.caida && m.limpia),
     caida: infos.some((m) => m.caida),
@@ -267,10 +268,11 @@ export function renderHand(opts = {}) {
   const hand = $("#hand");
   const online = app.connected;
   const myTurn = isMyTurn() && !app.pending && online;
-  const hints = new Map((app.msg.hints || []).map((h) => [h.card, h]));
-  if (app.focusIndex >= v.hand.length) app.focusIndex = Math.max(0, v.hand.length - 1);
+  const { hand: cards, hints: told } = own(app.msg);
+  const hints = new Map(told.map((h) => [h.card, h]));
+  if (app.focusIndex >= cards.length) app.focusIndex = Math.max(0, cards.length - 1);
   const hadFocus = hand.contains(document.activeElement);
-  const buttons = v.hand.map((code, i) => {
+  const buttons = cards.map((code, i) => {
     const playable = myTurn && movesForCard(code).length > 0;
     const b = el("button", {
       type: "button",
@@ -343,7 +345,7 @@ export function renderHand(opts = {}) {
 
 export function renderClaims() {
   const box = $("#claims");
-  const claims = (app.msg?.moves || []).filter((m) => m.claim);
+  const claims = own(app.msg).moves.filter((m) => m.claim);
   if (!claims.length || !isMyTurn()) {
     box.hidden = true;
     box.replaceChildren();
@@ -399,7 +401,7 @@ export function updateStatus() {
   else if (app.tableInfo?.table?.paused) text = t("champ_table.status_paused");
   else if (app.pending) text = t("page.status.sending");
   else if (isMyTurn()) {
-    const claims = (app.msg.moves || []).some((m) => m.claim);
+    const claims = own(app.msg).moves.some((m) => m.claim);
     const keys = window.matchMedia("(hover: hover) and (min-width: 600px)").matches;
     text = claims ? t("page.status.your_turn_claim") : keys ? t("page.status.your_turn_keys") : t("page.status.your_turn");
   } else if (app.msg.view.turn !== null && app.msg.view.turn !== undefined) {
@@ -419,7 +421,7 @@ export function updateReady() {
   let turn = "none";
   if (msg) turn = msg.status === "finished" ? "over" : isMyTurn() ? "me" : "other";
   screen.dataset.turn = turn;
-  screen.dataset.state = msg ? String(msg.state) : "";
+  screen.dataset.state = msg ? String(msg.version) : ""; // the version shown (e2e tests read it)
   screen.dataset.connection = app.connected ? "open" : "lost";
   const ready = Boolean(msg) && app.connected && !app.busy && !app.queue.length && !app.pending && turn === "me";
   screen.dataset.ready = ready ? "1" : "0";

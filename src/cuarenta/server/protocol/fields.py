@@ -1,7 +1,7 @@
 """The fields of a JSON object read in plain Python, each problem worded as pydantic words it: the one
-field reader of the socket's messages (:mod:`cuarenta.server.protocol`) and of the bodies the device host
-reads without pydantic (:func:`cuarenta.server.answers.new_room_body`), so that the server and the device
-refuse the same input with the same sentence.
+field reader of the socket's messages (:mod:`cuarenta.server.protocol.reader`) and of the bodies the
+device host reads without pydantic (:func:`cuarenta.server.answers.new_room_body`), so that the server and
+the device refuse the same input with the same sentence.
 
 A field is a :class:`Text`, :class:`Count`, :class:`Flag`, :class:`Choice` or :class:`Object`; its
 ``check`` (a value → the value kept, or ``ValueError`` saying what is wrong) runs once its type is right.

@@ -1,6 +1,6 @@
-"""The words of the web app's protocol (docs/protocol.md): the error codes, :class:`ProtocolError`, the
-limits of a browser's message and the error and pong frames. The messages a browser sends are read by
-:mod:`cuarenta.server.protocol` (its one table and reader, on the server and on the device).
+"""The codes of the socket protocol's package (docs/protocol.md): the error codes, :class:`ProtocolError`,
+the limits of a browser's message and the error and pong frames. The messages a browser sends are read
+by :mod:`cuarenta.server.protocol.reader` (its one table and reader, on the server and on the device).
 
 >>> error_message("stale", "state 3 is older than 4")["code"]
 'stale'
@@ -70,7 +70,7 @@ class ProtocolError(TableError):
 
 
 def error_message(code: str, message: str, reason: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``{"v": 1, "type": "error", "code": ..., "message": ...}``, with ``"reason": {"code", "params"}``
+    """``{"v": 2, "type": "error", "code": ..., "message": ...}``, with ``"reason": {"code", "params"}``
     when the engine's error is known (an ``illegal_move``)."""
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")

@@ -1,9 +1,10 @@
-"""The messages a browser sends on the socket (docs/protocol.md): one table of their types, read by one
-reader in plain Python, used by the server's ``/ws`` (:mod:`cuarenta.server.edge.sockets`) and by the
-device host (:class:`cuarenta.device.DeviceHost`, under Pyodide, with no pydantic) alike.
+"""The reader of the socket protocol's package (:mod:`cuarenta.server.protocol`): the messages a browser
+sends on the socket (docs/protocol.md), one table of their types, read by one reader in plain Python,
+used by the server's ``/ws`` (:mod:`cuarenta.server.edge.sockets`) and by the device host
+(:class:`cuarenta.device.DeviceHost`, under Pyodide, with no pydantic) alike.
 
 - :data:`MESSAGES`: each type a browser may send → its :class:`MessageType`: the fields it reads (in
-  order, :mod:`cuarenta.server.fields`), the authority's request it becomes
+  order, :mod:`cuarenta.server.protocol.fields`), the authority's request it becomes
   (:mod:`cuarenta.server.authority.requests`) and its handler, the :class:`Handlers` method that takes it.
 - :func:`parse_client_message` reads one message: its envelope (size, JSON, ``v``, ``type``), then the
   fields of its type; it returns a :class:`ClientMessage` or raises :class:`ProtocolError` with the code
@@ -12,8 +13,8 @@ device host (:class:`cuarenta.device.DeviceHost`, under Pyodide, with no pydanti
 - :func:`dispatch` hands a read message to its handler.
 
 The codes, :class:`ProtocolError` and the error and pong frames are in
-:mod:`cuarenta.server.protocolcore`; the messages the server sends are built by the ``*_message``
-functions re-exported here from :mod:`cuarenta.server.authority.messages`.
+:mod:`cuarenta.server.protocol.codes`; the messages the server sends are built by the ``*_message``
+functions of :mod:`cuarenta.server.authority.messages` (the package re-exports them).
 
 >>> parse_client_message('{"v": 1, "type": "move", "move": "7h x3c+4d", "state": 3}')
 ClientMessage(type='move', v=1, request=Move(move='7h x3c+4d', state=3))
@@ -25,7 +26,7 @@ bad_message malformed 'pace' message: pace: Input should be 'slow', 'normal' or 
 >>> parse_client_message('{"v": 3, "type": "ping"}')
 Traceback (most recent call last):
 ...
-cuarenta.server.protocolcore.ProtocolError: bad_version: this server speaks protocol versions 1 and 2, not 3
+cuarenta.server.protocol.codes.ProtocolError: bad_version: this server speaks protocol versions 1 and 2, not 3
 """
 
 from __future__ import annotations
@@ -35,16 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from cuarenta.server.authority.messages import (
-    PACES,
-    PROTOCOL_VERSION,
-    Pace,
-    Status,
-    pace_message,
-    reaction_message,
-    state_message,
-    table_message,
-)
+from cuarenta.server.authority.messages import PACES
 from cuarenta.server.authority.model import Connection
 from cuarenta.server.authority.requests import (
     Join,
@@ -59,15 +51,13 @@ from cuarenta.server.authority.requests import (
     Watch,
     WatchRequest,
 )
-from cuarenta.server.fields import Choice, Count, Field, Flag, Text, read_fields
-from cuarenta.server.protocolcore import (
-    ERROR_CODES,
+from cuarenta.server.protocol.codes import (
     MAX_MESSAGE_CHARS,
     PROTOCOL_VERSIONS,
     ProtocolError,
-    error_message,
     pong_message,
 )
+from cuarenta.server.protocol.fields import Choice, Count, Field, Flag, Text, read_fields
 
 #: The longest room id, token and move a message may carry.
 TEXT_MAX: Final = 200
@@ -216,31 +206,17 @@ def dispatch(handlers: Handlers, conn: Connection, message: ClientMessage) -> No
 
 
 __all__ = [
-    "ERROR_CODES",
-    "MAX_MESSAGE_CHARS",
     "MESSAGES",
     "MESSAGE_TYPES",
-    "PACES",
-    "PROTOCOL_VERSION",
-    "PROTOCOL_VERSIONS",
     "SAYING_MAX",
     "TEXT_MAX",
     "ClientMessage",
     "Handler",
     "Handlers",
     "MessageType",
-    "Pace",
-    "ProtocolError",
     "Request",
-    "Status",
     "dispatch",
-    "error_message",
     "malformed",
-    "pace_message",
     "parse_client_message",
-    "pong_message",
-    "reaction_message",
     "read_envelope",
-    "state_message",
-    "table_message",
 ]

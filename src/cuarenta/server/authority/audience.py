@@ -107,10 +107,12 @@ def public_seats(room: Room) -> list[dict[str, Any]]:
     seats = [seat_public(s) for s in room.seats]
     if room.table is None:
         return seats
+    here = {c.seat for c in room.connections}  # the seats with a socket here (Room.connected, at once)
+    remote = room.remote
     for s, out in zip(room.seats, seats, strict=True):
         out["team"] = s.seat % 2
         if s.kind == "person":
-            out["connected"] = room.connected(s.seat)
+            out["connected"] = s.seat in here or remote.get(s.seat, 0) > 0
             out["away"] = None if s.away_until is None else int(s.away_until * 1000)
             out["stand_in"] = s.stand_in
             out["left"] = False
@@ -267,7 +269,7 @@ def private_part(room: Room, seat: int, *, hints: bool, hand: bool, view: SeatVi
     legal = [str(a) for a in actions]
     return Private(
         legal=legal,
-        moves=describe_moves(game, actions) if actions else [],  # what each move does (eventview)
+        moves=describe_moves(game, actions, legal) if actions else [],  # what each move does (eventview)
         hand=hand_of(room, seat) if hand else None,
         hints=(seat_hints(view or game.view(seat), legal) if mine else []) if hints else None,
     )

@@ -53,6 +53,7 @@ from websockets.exceptions import ConnectionClosed
 
 PING_EVERY = 0.05  #: seconds between two pings of the idle socket
 GC_TRACE_DIR = Path(__file__).resolve().parent / "gctrace"  #: its sitecustomize traces the server's GC
+PROFILER_DIR = Path(__file__).resolve().parent / "profiler"  #: its sitecustomize profiles the server
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -102,6 +103,10 @@ def start_server(data: Path, args: argparse.Namespace) -> tuple[subprocess.Popen
         env["CUARENTA_GC_TRACE"] = str(data.parent / "gc.trace")
         if args.no_gc_policy:
             env["CUARENTA_BENCH_NO_GC_POLICY"] = "1"
+    profile = getattr(args, "profile", None)  # bench/tables_load.py --profile (bench/profiler)
+    if profile is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROFILER_DIR), env.get("PYTHONPATH")]))
+        env["CUARENTA_BENCH_PROFILE"] = str(profile.resolve())
     log = open(data.parent / "server.log", "wb")  # noqa: SIM115 - closed with the directory
     proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"

@@ -32,6 +32,10 @@ acknowledged move** (ms)::
     python bench/tables_load.py --url http://127.0.0.1:8080 --pids 4101,4102 \
         --component postgres=3990 --component redis=3995 --component nginx=4090 --tables 100
 
+With ``--profile FILE`` the server it starts runs a cProfile over the window (bench/profiler), written to
+FILE for ``python -m pstats FILE``; the profiler slows the server, so that run's figures are not a
+measurement.
+
 bench/cluster_load.py runs the same load against one process and against clusters of 1–3 nodes.
 
 Figures are recorded in docs/performance.md. This is a measurement, not a test.
@@ -47,6 +51,7 @@ import json
 import os
 import platform
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -284,6 +289,9 @@ async def drive(
         gc.freeze()
     pauses = DriverPauses()
     gc.callbacks.append(pauses.callback)
+    profiling = pid is not None and getattr(args, "profile", None) is not None
+    if profiling:  # bench/profiler: the server's cProfile over the window
+        os.kill(pid, signal.SIGUSR1)
     tally.start, tally.end = start, end
     components = components or {}
     load_before = os.getloadavg()
@@ -292,6 +300,8 @@ async def drive(
     await asyncio.sleep(max(0.0, end - time.monotonic()))
     spent_after = {name: tree_cpu_seconds(pids) for name, pids in components.items()}
     after = cpu_sample(pid if pid is not None else os.getpid())
+    if profiling:
+        os.kill(pid, signal.SIGUSR2)
     gc.callbacks.remove(pauses.callback)
     load_after = os.getloadavg()
     stop.set()
@@ -408,6 +418,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--serve-arg", action="append", default=[], help="another option for cuarenta serve")
     parser.add_argument("--gc-trace", action="store_true", help="trace the server's garbage collections")
     parser.add_argument(
+        "--profile",
+        type=Path,
+        help="write the server's cProfile over the window to this file (bench/profiler; its CPU and "
+        "latency figures are then not a measurement)",
+    )
+    parser.add_argument(
         "--driver-gc",
         action="store_true",
         help="leave the driver's own collector as Python has it (default: freeze its objects after the "
@@ -438,6 +454,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if args.pids or args.component:
         parser.error("--pids and --component go with --url")
+    if args.profile and args.gc_trace:
+        parser.error("--profile and --gc-trace each put a sitecustomize before the server: one of them")
     args.bot_delay, args.no_gc_policy = 0.05, False  # what start_server reads besides ours
     with served(args, "cuarenta-tables-") as server:
         figures = asyncio.run(drive(server.base, args, server.proc.pid))

@@ -21,34 +21,22 @@ import dataclasses
 import json
 import platform
 import random
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import orjson
 
-from cuarenta import Game, Rules
-from cuarenta.server.authority.model import Connection, Room, Seat, SharedMessage, TableOptions
+from cuarenta.server.authority.model import Connection, SharedMessage
 from cuarenta.server.authority.wire import sockets as wire
 from cuarenta.server.authority.wire.messages import Event, Frame
 from cuarenta.server.edge.version1 import SocketConnection, Version1
 
-
-def table(seed: int) -> Room:
-    rules = Rules.preset("a_todo_rigor", players=4)
-    seats = [Seat(s, "person", f"P{s}", None, f"hash{s}") for s in range(4)]
-    return Room(
-        id="bench-room",
-        created="2026-12-02T00:00:00Z",
-        level="normal",
-        rules=rules,
-        seed=seed,
-        seats=seats,
-        mesa=1,
-        game=Game.new(rules, seed),
-        table=TableOptions(invite="x"),
-    )
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from broadcast import table  # a started table of four people
 
 
 def drain(conn: Connection) -> int:

@@ -19,37 +19,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cuarenta import Game, Rules
+from cuarenta import Game
 from cuarenta.server.authority import audience
-from cuarenta.server.authority.model import Room, Seat, TableOptions, mesa_seed
-from cuarenta.server.authority.ports import hash_token
+from cuarenta.server.authority.model import Room, Seat, mesa_seed
 from cuarenta.server.authority.wire.events import snapshot
 from cuarenta.server.authority.wire.messages import encode
 from support.examples import examples, full_run
+from support.rooms import a_room
 
 CARD = re.compile(r"\b(?:[2-7JQK]|A)[hdsc]\b")
 SECRETS = ("secret-", "profile-", "the-invite-code")
-
-
-def a_room(seed: int, players: int, table: bool, started: bool = True) -> Room:
-    rules = Rules.preset("a_todo_rigor", players=players)
-    seats = [
-        Seat(s, "person", f"P{s}", None, hash_token(f"secret-{s}"), f"profile-{s}") for s in range(players)
-    ]
-    if not table:
-        seats[1:] = [Seat(s, "computer", "", "normal") for s in range(1, players)]
-    return Room(
-        id="room",
-        created="2026-12-04T00:00:00Z",
-        level="normal",
-        rules=rules,
-        seed=seed,
-        seats=seats,
-        mesa=1,
-        game=Game.new(rules, mesa_seed(seed, 1)),
-        table=TableOptions(invite="the-invite-code", championship="c1", partida="p1") if table else None,
-        started=started,
-    )
 
 
 def check(room: Room, seat: int | None, data: Any) -> None:

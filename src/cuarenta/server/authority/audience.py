@@ -36,8 +36,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Final
 
+from cuarenta.cards import RANK_CHARS
 from cuarenta.players.hints import seat_hints
-from cuarenta.server.authority.eventview import describe_moves, view_fields, wire_event
+from cuarenta.server.authority.eventview import describe_moves, marks, view_fields, wire_event
 from cuarenta.server.authority.wire.messages import Private
 
 if TYPE_CHECKING:
@@ -106,10 +107,12 @@ def public_seats(room: Room) -> list[dict[str, Any]]:
     seats = [seat_public(s) for s in room.seats]
     if room.table is None:
         return seats
+    here = {c.seat for c in room.connections}  # the seats with a socket here (Room.connected, at once)
+    remote = room.remote
     for s, out in zip(room.seats, seats, strict=True):
         out["team"] = s.seat % 2
         if s.kind == "person":
-            out["connected"] = room.connected(s.seat)
+            out["connected"] = s.seat in here or remote.get(s.seat, 0) > 0
             out["away"] = None if s.away_until is None else int(s.away_until * 1000)
             out["stand_in"] = s.stand_in
             out["left"] = False
@@ -168,6 +171,58 @@ def public_view(room: Room) -> tuple[dict[str, Any], int]:
     return out, history
 
 
+#: The kinds of event after which a change's public fields are read from its events
+#: (:func:`fields_from_events`): a play or a claim, and what they score. Any other kind (a deal, the end
+#: of a hand, of a chica or of the mesa) may change any field of the view: it is read whole then.
+MOVE_KINDS: Final = frozenset({"play", "claim"})
+SCORE_KINDS: Final = frozenset({"caida", "limpia", "caida_limpia"})
+RONDA_KINDS: Final = frozenset({"ronda", "four_of_a_kind", "caida_ronda"})
+
+
+def fields_from_events(game: Game, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The public fields of the view that ``events`` (a change's new events, wired: :func:`wired_events`)
+    may have changed, with their values now as :func:`public_view` writes them; ``None`` when one of them
+    may change any field (:data:`MOVE_KINDS` and the scoring kinds are followed).
+
+    A play or a claim says the table, the card just dropped, the piles' and hands' sizes it left
+    (its ``after``); the turn and what may be claimed are the game's; the piles' cards are read only when
+    cards were taken, the scores only after a scoring event, the rondas only after a ronda's.
+
+    >>> from cuarenta import Game, Rules
+    >>> game = Game.new(Rules(), seed=3)
+    >>> _ = game.play(game.legal_moves()[0])
+    >>> draw, deal, play = (wire_event(game, i, []) for i in range(3))
+    >>> sorted(fields_from_events(game, [play]))
+    ['claimable', 'hand_sizes', 'last_drop', 'pile_sizes', 'table', 'turn']
+    >>> fields_from_events(game, [deal]) is None
+    True
+    """
+    out: dict[str, Any] = {}
+    piles = scores = rondas = False
+    for event in events:
+        kind = event["kind"]
+        if kind in MOVE_KINDS:
+            out.update(event["after"])  # table, last_drop, pile_sizes, hand_sizes as the move left them
+            piles = piles or kind == "claim" or bool(event["taken"])
+        elif kind in SCORE_KINDS:
+            scores = True
+        elif kind in RONDA_KINDS:
+            scores = rondas = True
+        else:
+            return None
+    if out:
+        out["turn"] = None if game.is_over else game.turn
+        out["claimable"] = [[str(c) for c in option] for option in game.claimable]
+    if piles:
+        out["piles"] = [[str(c) for c in game.pile(team)] for team in (0, 1)]
+    if scores:
+        out["scores"] = list(game.score)
+        out["score_marks"] = [marks(s) for s in game.score]
+    if rondas:
+        out["rondas"] = [{"seat": s, "rank": RANK_CHARS[r]} for s, r in game.rondas]
+    return out
+
+
 def seat_view(room: Room, seat: int | None, view: SeatView | None = None) -> dict[str, Any]:
     """The ``view`` of a snapshot for ``seat`` (``None``: a spectator): its seat and team, the public
     fields and the current hand's events as ``history`` — never a hand (a seat's own hand is in its
@@ -214,14 +269,18 @@ def private_part(room: Room, seat: int, *, hints: bool, hand: bool, view: SeatVi
     legal = [str(a) for a in actions]
     return Private(
         legal=legal,
-        moves=describe_moves(game, actions),  # what each move does (eventview)
+        moves=describe_moves(game, actions, legal) if actions else [],  # what each move does (eventview)
         hand=hand_of(room, seat) if hand else None,
         hints=(seat_hints(view or game.view(seat), legal) if mine else []) if hints else None,
     )
 
 
 __all__ = [
+    "MOVE_KINDS",
     "PER_AUDIENCE",
+    "RONDA_KINDS",
+    "SCORE_KINDS",
+    "fields_from_events",
     "finished_seats",
     "hand_of",
     "hidden_cards",

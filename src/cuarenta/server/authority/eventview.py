@@ -39,8 +39,9 @@ from __future__ import annotations
 import dataclasses
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
+from cuarenta.cards import NUM_CARDS, Card
 from cuarenta.events import EVENT_CLASSES, Carton, ChicaWon, ClaimMade, Deal, Event, HandEnd, Play
 from cuarenta.game import Game
 from cuarenta.i18n import tantos_perros
@@ -97,12 +98,17 @@ def wire_event(game: Game, index: int, sayings: list[str]) -> dict[str, Any]:
     return out
 
 
+#: Each card's text by its index (``str(card)``, looked up: a move's description names many cards).
+_TEXT: Final = tuple(str(Card(i)) for i in range(NUM_CARDS))
+
+
 def _move_fields(move: Move) -> dict[str, Any]:
+    text = _TEXT
     return {
-        "card": str(move.card),
-        "base": [str(c) for c in move.base],
-        "run": [str(c) for c in move.run],
-        "taken": [str(c) for c in move.taken],
+        "card": text[move.card],
+        "base": [text[c] for c in move.base],
+        "run": [text[c] for c in move.run],
+        "taken": [text[c] for c in move.taken],
     }
 
 
@@ -134,12 +140,12 @@ class TableTracker:
         elif isinstance(event, Play):
             move = event.move
             self.hands[event.seat] -= 1
-            card = str(move.card)
+            card = _TEXT[move.card]
             if not move.base:
                 self.table.append(card)
                 self.last_drop = card
             else:
-                taken = {str(c) for c in move.base} | {str(c) for c in move.run}
+                taken = {_TEXT[c] for c in move.base} | {_TEXT[c] for c in move.run}
                 self.table = [c for c in self.table if c not in taken]
                 self.piles[event.team] += 1 + len(taken)
                 self.last_drop = None
@@ -307,12 +313,15 @@ def engine_view(view: dict[str, Any]) -> dict[str, Any]:
     return bare
 
 
-def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]]:
+def describe_moves(
+    game: Game, actions: Sequence[Action], texts: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """The ``moves`` of a ``state`` message: one dict per legal action, in the same order as ``legal``.
 
     Each has ``move`` (its notation), ``caida`` and ``limpia`` (what the engine says it scores), and
     either ``card``, ``base``, ``run``, ``taken``, ``forgets`` and ``leaves`` (a move) or ``claim`` and
-    ``victim`` (the cards of a claim and the seat that forgot them, R12).
+    ``victim`` (the cards of a claim and the seat that forgot them, R12). ``texts``: the actions' notations
+    (``str(action)``) if the caller has them.
 
     >>> from cuarenta import Game, Rules
     >>> game = Game.new(Rules(), seed=1)
@@ -320,29 +329,32 @@ def describe_moves(game: Game, actions: Sequence[Action]) -> list[dict[str, Any]
     >>> [m["move"] for m in describe_moves(game, legal)] == [str(a) for a in legal]
     True
     """
+    text = _TEXT
     moves = [a for a in actions if isinstance(a, Move)]
     captures = {m.card for m in moves if m.base}
     longest: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
     for m in moves:
-        key = (str(m.card), tuple(str(c) for c in m.base))
-        run = tuple(str(c) for c in m.run)
-        if m.base and len(run) > len(longest.get(key, ())):
+        if not m.base:
+            continue
+        key = (text[m.card], tuple(text[c] for c in m.base))
+        run = tuple(text[c] for c in m.run)
+        if len(run) > len(longest.get(key, ())):
             longest[key] = run
+    if texts is None:
+        texts = [str(a) for a in actions]
     out: list[dict[str, Any]] = []
-    for action in actions:
+    for action, notation in zip(actions, texts, strict=True):
         if isinstance(action, Claim):
-            claim = [str(c) for c in action.cards]
+            claim = [text[c] for c in action.cards]
             victim = (game.turn - 1) % game.rules.players  # the seat that forgot them (R12)
-            out.append(
-                {"move": str(action), "caida": False, "limpia": False, "claim": claim, "victim": victim}
-            )
+            out.append({"move": notation, "caida": False, "limpia": False, "claim": claim, "victim": victim})
             continue
         fields = _move_fields(action)
         run = fields["run"]
-        best = longest.get((fields["card"], tuple(fields["base"])), ())
+        best = longest.get((fields["card"], tuple(fields["base"])), ()) if action.base else ()
         out.append(
             {
-                "move": str(action),
+                "move": notation,
                 "caida": game.is_caida(action),
                 "limpia": game.is_limpia(action),
                 **fields,

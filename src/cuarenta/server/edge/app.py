@@ -16,7 +16,7 @@ served at ``/api/openapi.json`` (and nowhere else).
 >>> from fastapi.testclient import TestClient
 >>> with tempfile.TemporaryDirectory() as d, TestClient(create_app(pathlib.Path(d), bot_delay=0)) as client:
 ...     client.get("/api/health").json()["protocol"]
-1
+2
 """
 
 from __future__ import annotations

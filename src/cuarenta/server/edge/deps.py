@@ -21,7 +21,7 @@
 >>> refused.status_code, refused.code
 (410, 'seat_left')
 >>> socket_error(ProtocolError("stale", "state 3 is older than 4"))
-('stale', {'v': 1, 'type': 'error', 'code': 'stale', 'message': 'state 3 is older than 4'})
+('stale', {'v': 2, 'type': 'error', 'code': 'stale', 'message': 'state 3 is older than 4'})
 """
 
 from __future__ import annotations

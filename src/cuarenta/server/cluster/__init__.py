@@ -15,7 +15,9 @@ from typing import Any
 from redis.asyncio import Redis
 
 from cuarenta.server.authority.core import Authority
-from cuarenta.server.cluster.bus import (
+from cuarenta.server.cluster.bus import RedisBus
+from cuarenta.server.cluster.jobs import JobScheduler
+from cuarenta.server.cluster.keys import (
     ADOPT_BEFORE_SECONDS,
     ADOPT_SECONDS,
     CLOSE_RECONNECT,
@@ -35,13 +37,11 @@ from cuarenta.server.cluster.bus import (
     STARTS_KEY,
     STREAM_MAX,
     SWEEP_SECONDS,
-    RedisBus,
     job_key,
     presence_key,
     remote_counts,
     room_channel,
 )
-from cuarenta.server.cluster.jobs import JobScheduler
 from cuarenta.server.settings import ServerSettings
 from cuarenta.server.store import Store
 from cuarenta.server.thinking import Thinking, make_thinking

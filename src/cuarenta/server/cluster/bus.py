@@ -61,29 +61,17 @@ from redis.exceptions import RedisError
 from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.ports import StoreError, StorePort
 from cuarenta.server.cluster.keys import (
-    ADOPT_BEFORE_SECONDS,
-    ADOPT_SECONDS,
-    CLOSE_RECONNECT,
     ENQUEUE,
     FRESH_SECONDS,
-    HANDBACK_BATCH,
-    HANDBACK_DELAY_SECONDS,
-    HANDBACK_PAUSE_SECONDS,
     HEARTBEAT_SECONDS,
     JOB_DEDUPE_SECONDS,
     JOBS_GROUP,
     JOBS_STREAM,
-    NODE_TTL_SECONDS,
-    NODES_KEY,
     OUTBOX_MAX,
-    PREFIX,
     RETRY_SECONDS,
-    STARTS_KEY,
     STREAM_MAX,
     SWEEP_SECONDS,
     job_key,
-    presence_key,
-    remote_counts,
     room_channel,
     text,
 )
@@ -481,29 +469,4 @@ class RedisBus:
             self._wake.set()
 
 
-__all__ = [
-    "ADOPT_BEFORE_SECONDS",
-    "ADOPT_SECONDS",
-    "CLOSE_RECONNECT",
-    "FRESH_SECONDS",
-    "HANDBACK_BATCH",
-    "HANDBACK_DELAY_SECONDS",
-    "HANDBACK_PAUSE_SECONDS",
-    "HEARTBEAT_SECONDS",
-    "JOBS_GROUP",
-    "JOBS_STREAM",
-    "JOB_DEDUPE_SECONDS",
-    "NODES_KEY",
-    "NODE_TTL_SECONDS",
-    "OUTBOX_MAX",
-    "PREFIX",
-    "RETRY_SECONDS",
-    "STARTS_KEY",
-    "STREAM_MAX",
-    "SWEEP_SECONDS",
-    "RedisBus",
-    "job_key",
-    "presence_key",
-    "remote_counts",
-    "room_channel",
-]
+__all__ = ["RedisBus"]

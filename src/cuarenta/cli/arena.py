@@ -33,7 +33,57 @@ from cuarenta.players.arena import (
     match_rules,
     run_match,
 )
+from cuarenta.players.pools import Pool, PoolError, RayPool
 from cuarenta.rules import PRESET_NAMES, Rules
+
+#: The value a bare ``--ray`` stands for (see :func:`bare_ray`): a local Ray.
+LOCAL_RAY = "local"
+
+RayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="[ADDRESS]",
+        help="Run on Ray: --ray alone starts a local Ray; --ray auto joins this machine's cluster; "
+        "--ray ray://HOST:10001 a remote one. Same results as without it.",
+    ),
+]
+RayModeOption = Annotated[
+    str,
+    typer.Option(
+        "--ray-mode",
+        metavar="tasks|pool",
+        help="With --ray: Ray tasks, or ray.util.multiprocessing.Pool.",
+    ),
+]
+
+
+def bare_ray(argv: Sequence[str]) -> list[str]:
+    """The arguments with a bare ``--ray`` (last, or before another option) made ``--ray=local``:
+    typer's options cannot take an optional value, so the program's entry point mends it here.
+
+    >>> bare_ray(["arena", "facil", "normal", "--ray"]), bare_ray(["x", "--ray", "--json"])
+    (['arena', 'facil', 'normal', '--ray=local'], ['x', '--ray=local', '--json'])
+    >>> bare_ray(["x", "--ray", "auto"])
+    ['x', '--ray', 'auto']
+    """
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = f"--ray={LOCAL_RAY}"
+    return out
+
+
+def ray_pool(ray: str | None, jobs: int, mode: str) -> Pool | None:
+    """The Ray pool the ``--ray`` and ``--ray-mode`` options ask for (``None``: no Ray); a bad mode is a
+    usage error. ``--jobs`` above 1 sizes the batches for that many workers (default: the cluster's CPUs)."""
+    if mode not in ("tasks", "pool"):
+        raise typer.BadParameter(f"{mode!r}: choose tasks or pool", param_hint="'--ray-mode'")
+    if ray is None:
+        return None
+    return RayPool(None if ray == LOCAL_RAY else ray, workers=jobs if jobs > 1 else None, mode=mode)
 
 
 def _signed(x: float, digits: int = 0) -> str:
@@ -109,7 +159,7 @@ def _checked(a: str, b: str, chicas: int, players: int | None, preset: str, jobs
     return n_players
 
 
-def arena_command(
+def arena_command(  # noqa: PLR0913 - one parameter per option
     a: Annotated[str, typer.Argument(metavar="A", help=f"First player: {', '.join(players_.PLAYER_NAMES)}.")],
     b: Annotated[str, typer.Argument(metavar="B", help="Second player (the same choices).")],
     chicas: Annotated[
@@ -139,16 +189,19 @@ def arena_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of a table.")
     ] = False,
+    ray: RayOption = None,
+    ray_mode: RayModeOption = "tasks",
 ) -> None:
     """Play a match of A against B on duplicate deals and print win rate, Elo, margin and move times."""
     n_players = _checked(a, b, chicas, players, preset, jobs)
+    pool = ray_pool(ray, jobs, ray_mode)
     show_progress = not as_json and sys.stderr.isatty()
     try:
         if show_progress:
-            result = _run_with_progress(a, b, chicas, n_players, preset, seed, jobs)
+            result = _run_with_progress(a, b, chicas, n_players, preset, seed, jobs, pool)
         else:
-            result = run_match(a, b, chicas, n_players, preset, seed, jobs)
-    except (BotError, ChicaTooLongError) as exc:
+            result = run_match(a, b, chicas, n_players, preset, seed, jobs, pool=pool)
+    except (BotError, ChicaTooLongError, PoolError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
@@ -165,7 +218,7 @@ def arena_command(
 
 
 def _run_with_progress(
-    a: str, b: str, chicas: int, players: int, preset: str, seed: int, jobs: int
+    a: str, b: str, chicas: int, players: int, preset: str, seed: int, jobs: int, pool: Pool | None
 ) -> MatchResult:
     """:func:`run_match` with a rich progress bar on stderr showing the running win rate of A."""
     console = Console(stderr=True)
@@ -194,4 +247,4 @@ def _run_with_progress(
                 bar.refresh()
 
         bar.refresh()
-        return run_match(a, b, chicas, players, preset, seed, jobs, progress=advance)
+        return run_match(a, b, chicas, players, preset, seed, jobs, progress=advance, pool=pool)

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 import typer
 
 from cuarenta import __version__
-from cuarenta.cli.arena import arena_command
+from cuarenta.cli.arena import arena_command, bare_ray
 from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.offline import pack_command, site_command
@@ -127,4 +127,4 @@ def run(argv: Sequence[str] | None = None) -> None:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     app.rich_markup_mode = _rich_mode()
-    app(args=None if argv is None else list(argv), prog_name="cuarenta")
+    app(args=bare_ray(sys.argv[1:] if argv is None else argv), prog_name="cuarenta")

@@ -26,21 +26,19 @@ played, the last, unfinished hand of each chica included) and, per bot, the
 chicas won, caídas, limpias and the wall-clock time of each decision in
 milliseconds (median, p95, max), measured around each :func:`~cuarenta.players.act`.
 
-With ``jobs > 1`` the deal pairs are shared among worker processes; the
-results are collected in pair order, so everything except the timings is
-identical whatever the number of jobs.
+With ``jobs > 1`` the deal pairs are shared among worker processes, and with
+``pool=RayPool(...)`` (:mod:`cuarenta.players.pools`) among Ray workers, in
+batches; the results are collected in pair order, so everything except the
+timings is identical whatever the number of jobs or workers.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
-import signal
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -59,6 +57,7 @@ from cuarenta.events import (
 )
 from cuarenta.game import Game
 from cuarenta.players import Player, act, make_player
+from cuarenta.players.pools import Pool, SerialPool, batch_size, batches, make_pool
 from cuarenta.rules import OPTIONS_BY_NAME, PRESET_NAMES, Rules
 
 #: A chica that has not ended after this many actions is an error (a bot or engine bug).
@@ -354,10 +353,6 @@ def _play_pair(a: str, b: str, rules: Rules, seed: int, pair: int, max_plies: in
     return [play_chica(a, b, rules, seed, pair, side, max_plies)[1] for side in (0, 1)]
 
 
-def _ignore_sigint() -> None:  # pragma: no cover - runs in worker processes
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 # -- the match -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BotStats:
@@ -553,14 +548,17 @@ def run_match(  # noqa: PLR0913 - the public entry point of `cuarenta arena`, it
     *,
     progress: ProgressCallback | None = None,
     max_plies: int = MAX_PLIES,
+    pool: Pool | None = None,
 ) -> MatchResult:
     """Play ``chicas`` chicas (an even number: ``chicas / 2`` duplicate deal pairs) of ``a`` against ``b``.
 
     ``rules`` is a preset name or a :class:`~cuarenta.Rules` for ``players`` players (its
     ``chicas`` option is ignored: every game is one chica). ``jobs`` worker processes
-    share the pairs (0: one per CPU); the result does not depend on it except for the
-    timings. Raises :class:`ArenaError` for a bad request, :class:`BotError` or
-    :class:`ChicaTooLongError` if a game goes wrong.
+    share the pairs (0: one per CPU); ``pool`` (a :mod:`cuarenta.players.pools` pool, e.g.
+    ``RayPool("auto")``) runs them elsewhere instead. The result does not depend on either
+    except for the timings. Raises :class:`ArenaError` for a bad request, :class:`BotError` or
+    :class:`ChicaTooLongError` if a game goes wrong, :class:`~cuarenta.players.pools.PoolError`
+    if the pool cannot run.
     """
     for name in (a, b):
         check_player(name)
@@ -574,56 +572,54 @@ def run_match(  # noqa: PLR0913 - the public entry point of `cuarenta arena`, it
         raise ArenaError(f"jobs={jobs!r} must be a whole number (0 = one per CPU)")
     game_rules, preset = match_rules(rules, players)
     n_pairs = chicas // 2
-    workers = min(jobs or os.cpu_count() or 1, n_pairs)
+    if pool is None:
+        pool = make_pool(min(jobs or os.cpu_count() or 1, n_pairs))
     start = time.perf_counter()
-    by_pair: dict[int, list[ChicaRecord]] = {}
-    if workers <= 1:
-        for pair in range(n_pairs):
-            records = _play_pair(a, b, game_rules, seed, pair, max_plies)
-            by_pair[pair] = records
-            if progress is not None:
-                progress(records)
-    else:
-        by_pair = _run_parallel(a, b, game_rules, seed, n_pairs, workers, max_plies, progress)
-    games = [r for pair in range(n_pairs) for r in by_pair[pair]]
+    games = play_pairs(a, b, game_rules, seed, n_pairs, pool, max_plies=max_plies, progress=progress)
     return summarize(a, b, game_rules, preset, seed, games, time.perf_counter() - start)
 
 
-def _run_parallel(
+def _play_batch(task: tuple[str, str, Rules, int, Sequence[int], int]) -> list[list[ChicaRecord]]:
+    """The deal pairs of one task (what a worker runs)."""
+    a, b, rules, seed, pairs, max_plies = task
+    return [_play_pair(a, b, rules, seed, pair, max_plies) for pair in pairs]
+
+
+def play_pairs(
     a: str,
     b: str,
     rules: Rules,
     seed: int,
     n_pairs: int,
-    workers: int,
-    max_plies: int,
-    progress: ProgressCallback | None,
-) -> dict[int, list[ChicaRecord]]:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
-    by_pair: dict[int, list[ChicaRecord]] = {}
-    ok = False
-    try:
-        futures: dict[Future[list[ChicaRecord]], int] = {
-            executor.submit(_play_pair, a, b, rules, seed, pair, max_plies): pair for pair in range(n_pairs)
-        }
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                records = future.result()
-                by_pair[futures[future]] = records
-                if progress is not None:
-                    progress(records)
-        ok = True
-    finally:
-        if ok:
-            executor.shutdown(wait=True)
-        else:
-            # an error or Ctrl-C: drop the queued pairs and stop the workers now
-            processes = list((getattr(executor, "_processes", None) or {}).values())
-            executor.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-    return by_pair
+    pool: Pool,
+    *,
+    max_plies: int = MAX_PLIES,
+    progress: ProgressCallback | None = None,
+) -> list[ChicaRecord]:
+    """The records of deal pairs ``0 .. n_pairs - 1`` (``rules`` already :func:`chica_rules`), in pair order.
+
+    In one process the pairs are played in order. Otherwise pair 0 is played here, its time sizes
+    the batches (:func:`~cuarenta.players.pools.batch_size`: about a quarter of a second of work per
+    task, at least four tasks per worker), and the pool plays the other pairs batch by batch.
+    """
+    by_pair: list[list[ChicaRecord]] = []
+    if isinstance(pool, SerialPool) or n_pairs <= 1:
+        for pair in range(n_pairs):
+            by_pair.append(_play_pair(a, b, rules, seed, pair, max_plies))
+            if progress is not None:
+                progress(by_pair[-1])
+        return [r for records in by_pair for r in records]
+    t0 = time.perf_counter()
+    first = _play_pair(a, b, rules, seed, 0, max_plies)
+    if progress is not None:
+        progress(first)
+    size = batch_size(n_pairs - 1, pool.workers, time.perf_counter() - t0)
+    tasks = [(a, b, rules, seed, chunk, max_plies) for chunk in batches(range(1, n_pairs), size)]
+    done: dict[int, list[list[ChicaRecord]]] = {}
+    for index, result in pool.run(_play_batch, tasks):
+        done[index] = result
+        if progress is not None:
+            for records in result:
+                progress(records)
+    by_pair = [first] + [records for index in range(len(tasks)) for records in done[index]]
+    return [r for records in by_pair for r in records]

@@ -180,3 +180,13 @@ def test_the_observation_is_the_same_function_of_the_view_whatever_seat_holds_it
         piles=[[], kwargs["piles"][0]],
     )
     assert encode(a.view(0)) == encode(b.view(1))
+
+
+def test_docs_research_lists_every_plane_as_the_code_builds_it() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text(encoding="utf-8")
+    start = 0
+    for i, p in enumerate(PLANES, 1):
+        assert f"| {i} | `{p.name}` | {p.size} | {start} | {p.meaning} |" in text
+        start += p.size

@@ -21,6 +21,7 @@ from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.offline import pack_command, site_command
 from cuarenta.cli.play import play_command
+from cuarenta.cli.selfplay import selfplay_command
 from cuarenta.cli.serve import serve_command
 from cuarenta.cli.worker import worker_command
 from cuarenta.errors import RulesError
@@ -113,6 +114,7 @@ app.command("backup")(backup_command)
 app.command("restore")(restore_command)
 app.command("pack")(pack_command)
 app.command("play")(play_command)
+app.command("selfplay")(selfplay_command)
 app.command("serve")(serve_command)
 app.command("site")(site_command)
 app.command("worker")(worker_command)

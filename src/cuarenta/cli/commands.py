@@ -21,6 +21,7 @@ from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.offline import pack_command, site_command
 from cuarenta.cli.play import play_command
+from cuarenta.cli.ratings import ratings_command
 from cuarenta.cli.selfplay import selfplay_command
 from cuarenta.cli.serve import serve_command
 from cuarenta.cli.worker import worker_command
@@ -111,6 +112,7 @@ def demo(
 
 app.command("arena")(arena_command)
 app.command("backup")(backup_command)
+app.command("ratings")(ratings_command)
 app.command("restore")(restore_command)
 app.command("pack")(pack_command)
 app.command("play")(play_command)

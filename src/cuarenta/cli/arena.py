@@ -92,7 +92,7 @@ def _signed(x: float, digits: int = 0) -> str:
     return f"{x:+.{digits}f}"
 
 
-def format_result(result: MatchResult, jobs: int) -> list[str]:
+def format_result(result: MatchResult, jobs: int, where: str | None = None) -> list[str]:
     """The lines of the text report of a match."""
     a, b = result.bots
     name_a, name_b = f"A ({a.name})", f"B ({b.name})"
@@ -126,7 +126,8 @@ def format_result(result: MatchResult, jobs: int) -> list[str]:
     w2 = max(len(r[2]) for r in rows)
     lines += [f"{r[0]:<{w0}}  {r[1]:>{w1}}  {r[2]:>{w2}}" for r in rows]
     lines.append("")
-    lines.append(f"Time: {result.seconds:.1f} s with {jobs} job{'s' if jobs != 1 else ''}")
+    where = where or f"with {jobs} job{'s' if jobs != 1 else ''}"
+    lines.append(f"Time: {result.seconds:.1f} s {where}")
     return lines
 
 
@@ -211,9 +212,11 @@ def arena_command(  # noqa: PLR0913 - one parameter per option
     if as_json:
         summary = result.to_dict()
         summary["jobs"] = jobs
+        if ray is not None:
+            summary["ray"] = ray
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
-        for line in format_result(result, jobs):
+        for line in format_result(result, jobs, None if ray is None else f"on Ray ({ray}, {ray_mode})"):
             typer.echo(line)
 
 

@@ -4,6 +4,8 @@
   catalogue loader) imports only the standard library and itself;
 - the computer players, the arena and the hints import the engine and each other;
 - the texts (``cuarenta.i18n``) import the engine;
+- the research interfaces (``cuarenta.research``: OpenSpiel, PettingZoo, Gymnasium; the ``research``
+  extra) import the engine and the computer players (a Gymnasium seat plays against them);
 - the championships (``cuarenta.championship``: pairings, results, standings) import the engine, and of
   third-party packages ``networkx`` only (the ``championship`` extra);
 - the command line and the server sit on top and may import everything below them; the device host
@@ -77,6 +79,7 @@ TEXTS = "texts"
 CLI = "cli"
 SERVER = "server"
 CHAMPIONSHIP = "championship"
+RESEARCH = "research"
 
 #: What each layer may import from the package.
 ALLOWED: dict[str, set[str]] = {
@@ -84,6 +87,7 @@ ALLOWED: dict[str, set[str]] = {
     PLAYERS: {ENGINE, PLAYERS},
     TEXTS: {ENGINE, TEXTS},
     CHAMPIONSHIP: {ENGINE, CHAMPIONSHIP},
+    RESEARCH: {ENGINE, PLAYERS, RESEARCH},
     SERVER: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER},
     CLI: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER, CLI},
 }
@@ -101,6 +105,7 @@ LAYER_OF_PART: dict[str, str] = {
     "players": PLAYERS,
     "i18n": TEXTS,
     "championship": CHAMPIONSHIP,
+    "research": RESEARCH,
     "cli": CLI,
     "__main__": CLI,  # python -m cuarenta runs the command line
     "server": SERVER,
@@ -204,7 +209,7 @@ def test_ruff_refuses_an_old_import(tmp_path: Path) -> None:
 
 def test_the_layers_cover_the_package() -> None:
     layers = {layer_of(module_name(p)) for p in sources()}
-    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, CLI, SERVER}
+    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, RESEARCH, CLI, SERVER}
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: module_name(p))

@@ -114,18 +114,35 @@ class CuarentaEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         mesa_seed = int(seed) if seed is not None else int(self.np_random.integers(_SEED_HIGH))
-        self.game = Game.new(self.rules, seed=mesa_seed)
+        return self._start(Game.new(self.rules, seed=mesa_seed), (0, 0))  # the first deal's rondas count
+
+    def set_game(self, game: Game) -> tuple[np.ndarray, dict[str, Any]]:
+        """Go on from ``game``, any engine position under the environment's rules (analysis, tests),
+        with new computer players seeded from its seed; they move first if it is not the agent's
+        turn. Returns what :meth:`reset` returns.
+
+        >>> env = CuarentaEnv(target=10)
+        >>> observation, info = env.set_game(Game.new(env.rules, seed=9))
+        >>> env.game.turn == env.seat and bool(info["action_mask"].any())
+        True
+        """
+        if game.rules != self.rules:
+            raise ValueError("the game's rules are not the environment's")
+        return self._start(game, points(game))
+
+    def _start(self, game: Game, baseline: tuple[int, int]) -> tuple[np.ndarray, dict[str, Any]]:
+        self.game = game
         self._bots = {}
         for s, level in self.levels.items():
-            bot = make_player(level, seed=f"{mesa_seed}/{s}")
+            bot = make_player(level, seed=f"{game.seed}/{s}")
             bot.start(s, self.rules)
             self._bots[s] = bot
-        self._points = (0, 0)
-        self._done = False
+        self._points = baseline
         self._advance()
+        self._done = game.is_over
         if self.render_mode == "human":
             self.render()
-        return observation_array(self.game.view(self.seat)), {"action_mask": self._turn.mask.copy()}
+        return observation_array(game.view(self.seat)), {"action_mask": self._turn.mask.copy()}
 
     def _advance(self) -> None:
         """The computer players move until it is the agent's turn or the mesa is over."""

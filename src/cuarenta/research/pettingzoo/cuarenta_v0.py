@@ -103,16 +103,31 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(f"cuarenta_v0/{int(seed)}")
-        self.game = Game.new(self.rules, seed=game_seed(seed, self._seeds))
-        self._turn = Turn(self.game)
-        self._points = (0, 0)
+        self.set_game(Game.new(self.rules, seed=game_seed(seed, self._seeds)))
+        self._points = (0, 0)  # the first deal's rondas count in the first step's rewards
+
+    def set_game(self, game: Game) -> None:
+        """Go on from ``game``, any engine position under the environment's rules (analysis, tests):
+        every agent back in play, the seat to move selected.
+
+        >>> from cuarenta import Game
+        >>> e = raw_env(target=10)
+        >>> e.set_game(Game.new(e.rules, seed=4))
+        >>> e.agent_selection == f"player_{e.game.turn}"
+        True
+        """
+        if game.rules != self.rules:
+            raise ValueError("the game's rules are not the environment's")
+        self.game = game
+        self._turn = Turn(game)
+        self._points = points(game)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
+        self.terminations = dict.fromkeys(self.agents, game.is_over)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.turn]
+        self.agent_selection = self.possible_agents[0 if game.is_over else game.turn]
 
     def observe(self, agent: str) -> Observation:
         seat = self.agent_name_mapping[agent]

@@ -236,5 +236,5 @@ def test_no_hidden_card_reaches_an_observation_or_a_mask(rules: Rules) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.preset_name}-{r.players}-{r.capture}")
 def test_no_leak_over_whole_mesas(rules: Rules) -> None:
-    checks, changed = check_no_leak(rules, range(200, 203), every=1)
-    assert checks > 500 and changed > checks // 2
+    checks, changed = check_no_leak(rules, range(200, 202), every=2)
+    assert checks > 200 and changed > checks // 2

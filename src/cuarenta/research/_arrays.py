@@ -95,22 +95,25 @@ _CLAIMABLE, _SIZES, _STOCK, _TURN, _DEALER = (
 _RONDAS, _DEAL, _SCORES, _TO_TARGET = (_AT[k] for k in ("rondas", "deal", "scores", "to_target"))
 _ONLY, _CHICAS, _RULES = (_AT[k] for k in ("only_caida", "chicas", "rules"))
 _ZEROS: Final = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-#: The last rules seen and the rules plane's ones: the same rules come back at every step.
-_rules_ones: list[Any] = [None, []]
+#: The last rules seen and their rules plane's ones, as one tuple (read and replaced whole: thread-safe).
+_rules_ones: list[tuple[Rules | None, list[int]]] = [(None, [])]
 
 
 def _flags(rules: Rules) -> list[int]:
-    if _rules_ones[0] is not rules:
-        flags = (
-            rules.players == 4,
-            rules.capture == "manual",
-            rules.sum_cards == "two",
-            rules.caida_across_deals,
-            rules.treinta_y_ocho,
-            rules.four_of_a_kind == "wins_chica",
-        )
-        _rules_ones[:] = [rules, [_RULES + i for i, f in enumerate(flags) if f]]
-    return _rules_ones[1]  # type: ignore[no-any-return]
+    seen, ones = _rules_ones[0]
+    if seen is rules:
+        return ones
+    flags = (
+        rules.players == 4,
+        rules.capture == "manual",
+        rules.sum_cards == "two",
+        rules.caida_across_deals,
+        rules.treinta_y_ocho,
+        rules.four_of_a_kind == "wins_chica",
+    )
+    ones = [_RULES + i for i, f in enumerate(flags) if f]
+    _rules_ones[0] = (rules, ones)
+    return ones
 
 
 def observation_array(view: SeatView) -> np.ndarray:

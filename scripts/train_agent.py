@@ -94,9 +94,12 @@ def train(args: argparse.Namespace) -> Policy:
         device="cpu",
         verbose=0,
     )
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=args.timesteps)
-    print(f"trained {args.timesteps} steps against {args.opponent} in {time.perf_counter() - start:.0f} s")
+    print(
+        f"trained {args.timesteps} steps against {args.opponent} in {time.perf_counter() - start:.0f} s"
+        f" ({time.process_time() - cpu:.0f} s of CPU)"
+    )
     if args.save:
         model.save(args.save)
 

@@ -134,6 +134,7 @@ def test_an_illegal_action_loses_or_raises() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _observation, reward, terminated, _truncated, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, illegal)
+    assert not env.action_masks().any() and not info["action_mask"].any()
     with pytest.raises(RuntimeError, match="reset"):
         env.step(illegal)
     strict = CuarentaEnv(illegal_action="raise")

@@ -156,16 +156,11 @@ class CuarentaEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._done:
             raise RuntimeError("the mesa is over: call reset() first")
         game = self.game
-        if int(action) not in self._turn.actions and self.illegal_action == "lose":
+        if self.illegal_action == "lose" and not self._is_legal(action):
             self._done = True
+            self._turn.actions, self._turn.mask = {}, no_actions()
             observation = observation_array(game.view(self.seat))
-            return (
-                observation,
-                -1.0,
-                True,
-                False,
-                {"action_mask": no_actions(), "illegal_action": int(action)},
-            )
+            return observation, -1.0, True, False, {"action_mask": no_actions(), "illegal_action": action}
         game.play(self._turn.action(action, f"seat {self.seat}"))
         self._advance()
         after = points(game) if self.reward_kind == "points" else self._points
@@ -176,6 +171,12 @@ class CuarentaEnv(gymnasium.Env[np.ndarray, np.int64]):
             self.render()
         info = {"action_mask": self._turn.mask.copy()}
         return observation_array(game.view(self.seat)), reward, self._done, False, info
+
+    def _is_legal(self, action: Any) -> bool:
+        try:
+            return int(action) in self._turn.actions
+        except (TypeError, ValueError):
+            return False
 
     def action_masks(self) -> np.ndarray:
         """The legal ids as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""

@@ -12,8 +12,9 @@ on the same chicas. torch and sb3-contrib are not dependencies of the project: i
     pip install sb3-contrib
     PYTHONPATH=src python scripts/train_agent.py --timesteps 200000 --chicas 1000
 
-``--timesteps 0`` skips training (and torch): only the random agent is measured, a quick check of the
-wiring. docs/research.md "PettingZoo and Gymnasium" records a run's figures.
+``--load model.zip`` measures a model saved by ``--save``. ``--timesteps 0`` skips training (and
+torch): only the random agent is measured, a quick check of the wiring. docs/research.md "PettingZoo and
+Gymnasium" records a run's figures.
 """
 
 from __future__ import annotations
@@ -103,6 +104,19 @@ def train(args: argparse.Namespace) -> Policy:
     if args.save:
         model.save(args.save)
 
+    return as_policy(model)
+
+
+def load(path: str) -> Policy:
+    """A model saved by ``--save``."""
+    from sb3_contrib import MaskablePPO  # only a run that measures a model needs torch
+
+    return as_policy(MaskablePPO.load(path, device="cpu"))
+
+
+def as_policy(model: Any) -> Policy:
+    """The model's deterministic choice among the legal ids."""
+
     def policy(observation: np.ndarray, mask: np.ndarray) -> int:
         action, _state = model.predict(observation, action_masks=mask.astype(bool), deterministic=True)
         return int(action)
@@ -131,9 +145,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     parser.add_argument("--save", default="", help="where to save the trained model (.zip)")
+    parser.add_argument("--load", default="", help="measure a saved model instead of training one")
     args = parser.parse_args(argv)
     agents: dict[str, Any] = {}
-    if args.timesteps > 0:
+    if args.load:
+        agents["MaskablePPO"] = load(args.load)
+    elif args.timesteps > 0:
         agents["MaskablePPO"] = train(args)
     agents["random legal"] = None
     for opponent in args.against.split(","):

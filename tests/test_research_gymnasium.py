@@ -76,6 +76,13 @@ def test_reset_with_a_seed_deals_the_engines_mesa() -> None:
     assert env.game.seed != 77
 
 
+def test_a_mesa_over_before_the_agent_moves_is_dealt_anew() -> None:
+    env = CuarentaEnv(options={"chicas": 1})
+    assert Game.new(env.rules, seed=184).is_over  # four of a kind dealt (R17)
+    _observation, info = env.reset(seed=184)
+    assert not env.game.is_over and info["action_mask"].any() and env.action_masks().any()
+
+
 def play(env: CuarentaEnv, seed: int, check: bool = True) -> tuple[float, int]:
     """A random legal agent through a mesa: (its rewards added up, its steps); every observation and
     mask checked against the engine."""

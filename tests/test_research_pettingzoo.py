@@ -17,6 +17,7 @@ import pettingzoo
 from pettingzoo.test import api_test, seed_test
 
 from cuarenta import Game, Rules
+from cuarenta.research._arrays import redeal_seed
 from cuarenta.research.actions import ActionIdError, action_mask, legal_ids
 from cuarenta.research.observation import encode, observation_string
 from cuarenta.research.pettingzoo import ENV_ID, cuarenta_v0
@@ -92,6 +93,15 @@ def test_reset_with_a_seed_deals_the_engines_mesa_and_unseeded_resets_follow_it(
     env.reset()
     assert [env.game.hand(s) for s in range(4)] == after
     assert after != [game.hand(s) for s in range(4)]
+
+
+def test_a_mesa_over_at_the_deal_is_dealt_anew() -> None:
+    rules = Rules().replace(chicas=1)
+    assert Game.new(rules, seed=184).is_over  # four of a kind dealt (R17)
+    env = cuarenta_v0.raw_env(options={"chicas": 1})
+    env.reset(seed=184)
+    assert not env.game.is_over and not any(env.terminations.values())
+    assert env.game.seed == redeal_seed(184, 1)
 
 
 def play_checking_masks(rules: Rules, seed: int) -> int:

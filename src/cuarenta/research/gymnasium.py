@@ -8,8 +8,10 @@ it on the way). Needs the ``research`` extra.
   (:func:`cuarenta.players.make_player`) of level ``opponent`` — in a 4-player mesa the partner is of
   level ``partner`` (``opponent``'s by default). Each is seeded from the mesa's seed and sees only its
   own :class:`~cuarenta.SeatView`; levels that see every card (``oracle``) are refused.
-- ``reset(seed=s)`` deals ``Game.new(rules, seed=s)`` (the same mesa the engine replays); an
-  unseeded reset draws the seed from the environment's ``np_random``.
+- ``reset(seed=s)`` deals ``Game.new(rules, seed=s)`` (the same mesa the engine replays) — unless that
+  mesa is over before the agent could move (four of a kind dealt with ``chicas=1``, R17: about 1 seed
+  in 1,000), when ``redeal_seed(s, 1)``, ``redeal_seed(s, 2)`` … are dealt instead; an unseeded reset
+  draws the seed from the environment's ``np_random``.
 - Observations: ``Box(0, 1, (396,), float32)``, :func:`cuarenta.research.observation.encode` of the
   agent's view. Actions: ``Discrete(1056)``, the ids of :mod:`cuarenta.research.actions`.
 - The mask, in the two usual places: ``info["action_mask"]`` (int8, 1 for each legal id) after reset
@@ -54,6 +56,7 @@ from cuarenta.research._arrays import (
     observation_array,
     observation_space,
     points,
+    redeal_seed,
     team_rewards,
 )
 from cuarenta.research.actions import NUM_ACTIONS
@@ -113,8 +116,13 @@ class CuarentaEnv(gymnasium.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        mesa_seed = int(seed) if seed is not None else int(self.np_random.integers(_SEED_HIGH))
-        return self._start(Game.new(self.rules, seed=mesa_seed), (0, 0))  # the first deal's rondas count
+        first = int(seed) if seed is not None else int(self.np_random.integers(_SEED_HIGH))
+        found = self._start(Game.new(self.rules, seed=first), (0, 0))  # the first deal's rondas count
+        tries = 0
+        while self._done:  # over before the agent could move: another mesa (redeal_seed)
+            tries += 1
+            found = self._start(Game.new(self.rules, seed=redeal_seed(first, tries)), (0, 0))
+        return found
 
     def set_game(self, game: Game) -> tuple[np.ndarray, dict[str, Any]]:
         """Go on from ``game``, any engine position under the environment's rules (analysis, tests),

@@ -1,7 +1,8 @@
 """Cuarenta, a PettingZoo AEC environment: 2 or 4 seats, hidden hands, partners who cannot talk.
 
 - Agents ``player_0`` … by seat (teams: even seats and odd seats). ``reset(seed=s)`` deals the mesa
-  ``Game.new(rules, seed=s)``: the same seed, the same mesa, here and in the engine; an unseeded reset
+  ``Game.new(rules, seed=s)``: the same seed, the same mesa, here and in the engine (but for a mesa
+  over at the deal, four of a kind with ``chicas=1``: then ``redeal_seed(s, 1)`` …); an unseeded reset
   takes the next seed of a stream fixed by the last seed given.
 - Each observation is ``{"observation": float32[396], "action_mask": int8[1056]}``: the observation is
   :func:`cuarenta.research.observation.encode` of the seat's own view (nothing it could not see); the
@@ -47,6 +48,7 @@ from cuarenta.research._arrays import (
     observation_array,
     observation_space,
     points,
+    redeal_seed,
     team_rewards,
 )
 from cuarenta.research.actions import NUM_ACTIONS
@@ -103,7 +105,12 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(f"cuarenta_v0/{int(seed)}")
-        self.set_game(Game.new(self.rules, seed=game_seed(seed, self._seeds)))
+        first = game_seed(seed, self._seeds)
+        game, tries = Game.new(self.rules, seed=first), 0
+        while game.is_over:  # over at the deal: nobody could move (redeal_seed)
+            tries += 1
+            game = Game.new(self.rules, seed=redeal_seed(first, tries))
+        self.set_game(game)
         self._points = (0, 0)  # the first deal's rondas count in the first step's rewards
 
     def set_game(self, game: Game) -> None:

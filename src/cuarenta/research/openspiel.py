@@ -44,7 +44,7 @@ from cuarenta.moves import Action
 from cuarenta.record import _parse_option
 from cuarenta.research.actions import NUM_ACTIONS, actions_by_id, describe_id
 from cuarenta.research.observation import DEALS, OBSERVATION_SIZE, SEATS, encode, observation_string
-from cuarenta.rules import PRESET_NAMES, Rules
+from cuarenta.rules import OPTIONS_BY_NAME, PRESET_NAMES, Rules
 from cuarenta.view import SeatView
 
 SHORT_NAME: Final = "python_cuarenta"
@@ -109,7 +109,8 @@ def game_rules(params: dict[str, Any]) -> Rules:
                 raise ValueError(f"option {item!r}: write name=value with a rule option's name")
             options[name] = _parse_option(name, text)
         if p["target"]:
-            options.setdefault("target", int(p["target"]))
+            options.setdefault("target", p["target"])
+            OPTIONS_BY_NAME["target"].check(options["target"])
             limit = rules.ronda_limit
             if "ronda_limit" not in options and limit is not None and limit > options["target"]:
                 options["ronda_limit"] = options["target"]  # R19's limit cannot exceed the target
@@ -219,12 +220,14 @@ class CuarentaGame(pyspiel.Game):  # type: ignore[misc]
     ) -> CuarentaObserver:
         if params:
             raise ValueError(f"python_cuarenta: observation parameters are not supported: {params}")
-        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        if iig_obs_type is not None and (
-            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError("python_cuarenta observes one seat: public and that seat's private information")
-        return CuarentaObserver(recall)
+        if iig_obs_type is None:
+            return CuarentaObserver("observation")
+        if iig_obs_type.perfect_recall:
+            return CuarentaObserver("infostate")
+        private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type.public_info:
+            return CuarentaObserver("observation" if private else "public")
+        return CuarentaObserver("private")
 
 
 class CuarentaState(pyspiel.State):  # type: ignore[misc]
@@ -398,18 +401,26 @@ def infostate_tensor(state: CuarentaState, player: int, out: dict[str, np.ndarra
 
 
 class CuarentaObserver:
-    """OpenSpiel's observer (``make_py_observer``): the observation, or with ``perfect_recall`` the
-    information state."""
+    """OpenSpiel's observer (``make_py_observer``), one of four kinds: ``observation`` (the default:
+    :func:`~cuarenta.research.observation.encode` of the seat's view), ``infostate`` (perfect recall:
+    :data:`INFOSTATE_PIECES`, :func:`infostate_string`), ``public`` (the observation without the
+    seat's hand) and ``private`` (the seat's hand alone)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        pieces = INFOSTATE_PIECES if perfect_recall else (("observation", OBSERVATION_SIZE),)
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
         shapes = {
             "observation": (OBSERVATION_SIZE,),
             "deal_hands": (DEALS, NUM_CARDS),
             "deal_rondas": (DEALS, SEATS, NUM_RANKS),
             "steps": (MAX_STEPS, STEP_SIZE),
+            "hand": (NUM_CARDS,),
         }
+        if kind == "infostate":
+            pieces: tuple[tuple[str, int], ...] = INFOSTATE_PIECES
+        elif kind == "private":
+            pieces = (("hand", NUM_CARDS),)
+        else:
+            pieces = (("observation", OBSERVATION_SIZE),)
         self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         at = 0
@@ -419,15 +430,27 @@ class CuarentaObserver:
 
     def set_from(self, state: CuarentaState, player: int) -> None:
         self.tensor.fill(0.0)
-        if self.perfect_recall:
+        if self.kind == "infostate":
             infostate_tensor(state, player, self.dict)
-        else:
-            self.dict["observation"][:] = encode(state.game.view(player))
+            return
+        view = state.game.view(player)
+        if self.kind == "private":
+            _set_cards(self.tensor, view.hand)
+            return
+        self.tensor[:] = encode(view)
+        if self.kind == "public":
+            self.tensor[:NUM_CARDS] = 0.0  # the "hand" plane comes first
 
     def string_from(self, state: CuarentaState, player: int) -> str:
-        if self.perfect_recall:
+        if self.kind == "infostate":
             return infostate_string(state, player)
-        return observation_string(state.game.view(player))
+        view = state.game.view(player)
+        if self.kind == "private":
+            return f"hand: {cards_str(view.hand) or '-'}"
+        text = observation_string(view)
+        if self.kind == "public":
+            text = "\n".join(line for line in text.split("\n") if not line.startswith("hand: "))
+        return text
 
 
 # -- resampling for IS-MCTS -----------------------------------------------------------------------
@@ -492,6 +515,42 @@ def _deck_for(g: DeckGame, player: int, rng: random.Random) -> list[Card]:
     return [c if c is not None else pool.pop() for c in known]
 
 
+def hand_deck(state: CuarentaState) -> list[Card]:
+    """The current hand's deck (hidden cards included: for tests and tools, never for a seat)."""
+    start, _ = _start_of_hand(state)
+    return [CARDS[pa.action] for pa in state.full_history()[start : start + NUM_CARDS]]
+
+
+def _start_of_hand(state: CuarentaState) -> tuple[int, DeckGame]:
+    g = state.game
+    if state._base is None or g.is_over or g.waiting_for_deck:
+        raise ResampleError("python_cuarenta resamples a state where a seat is to move")
+    start, base = state._base.value
+    return start, base
+
+
+def replay_hand(state: CuarentaState, deck: list[Card]) -> CuarentaState | None:
+    """``state`` with the current hand dealt from ``deck`` instead and the same actions played since;
+    ``None`` if an action is not legal there. Earlier hands are kept as they were (fast-forwarded)."""
+    start, base = _start_of_hand(state)
+    full = [(int(pa.player), int(pa.action)) for pa in state.full_history()]
+    new: CuarentaState = state.get_game().new_initial_state()
+    if start:
+        new._script = full[:start]
+        for _, action in full[:start]:
+            new.apply_action(action)
+    new.game = base.clone()
+    new._base = state._base
+    new._steps = start
+    for card in deck:
+        new.apply_action(int(card))
+    for _, action in full[start + NUM_CARDS :]:
+        if new.is_terminal() or new.is_chance_node() or action not in new._legal_map():
+            return None
+        new.apply_action(action)
+    return new
+
+
 def resample(state: CuarentaState, player: int, rng: random.Random, tries: int = 200) -> CuarentaState:
     """A new state with the same public actions and ``player``'s own cards, the hidden cards of the
     current hand dealt again at random consistently with what ``player`` saw.
@@ -500,33 +559,10 @@ def resample(state: CuarentaState, player: int, rng: random.Random, tries: int =
     information state is unchanged (rejection sampling; the rondas announced are placed first, so
     few tries are needed). Earlier hands are kept as they were played: they cannot change the future.
     """
-    g = state.game
-    if state._base is None or g.is_over or g.waiting_for_deck:
-        raise ResampleError("python_cuarenta resamples a state where a seat is to move")
-    start, base = state._base.value
-    full = [(int(pa.player), int(pa.action)) for pa in state.full_history()]
-    rest = [a for _, a in full[start + NUM_CARDS :]]
     target = infostate_string(state, player)
-    spiel_game = state.get_game()
     for _ in range(tries):
-        deck = _deck_for(g, player, rng)
-        new: CuarentaState = spiel_game.new_initial_state()
-        if start:
-            new._script = full[:start]
-            for _, action in full[:start]:
-                new.apply_action(action)
-        new.game = base.clone()
-        new._base = state._base
-        new._steps = start
-        ok = True
-        for card in deck:
-            new.apply_action(int(card))
-        for action in rest:
-            if new.is_terminal() or new.is_chance_node() or action not in new._legal_map():
-                ok = False
-                break
-            new.apply_action(action)
-        if ok and infostate_string(new, player) == target:
+        new = replay_hand(state, _deck_for(state.game, player, rng))
+        if new is not None and infostate_string(new, player) == target:
             return new
     raise ResampleError(f"python_cuarenta: no consistent world in {tries} tries")
 
@@ -564,6 +600,8 @@ __all__ = [
     "DeckGame",
     "ResampleError",
     "game_rules",
+    "hand_deck",
+    "replay_hand",
     "infostate_string",
     "infostate_tensor",
     "make_resampler",

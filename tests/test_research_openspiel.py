@@ -199,7 +199,9 @@ def test_the_playthrough_replays() -> None:
     assert files
     for path in files:
         original, again = generate_playthrough.replay(str(path))
-        assert again == original, f"{path.name} no longer replays: regenerate it (see this module's docstring)"
+        assert again == original, (
+            f"{path.name} no longer replays: regenerate it (see this module's docstring)"
+        )
 
 
 def test_ismcts_with_the_resampler_plays_a_whole_game() -> None:

@@ -289,7 +289,9 @@ class CuarentaState(pyspiel.State):  # type: ignore[misc]
         else:
             chosen = self._legal_map().get(action)
             if chosen is None:
-                raise ValueError(f"python_cuarenta: action {action} ({describe_id(action)}) is not legal here")
+                raise ValueError(
+                    f"python_cuarenta: action {action} ({describe_id(action)}) is not legal here"
+                )
             g.push(chosen)
             g._stack.clear()
         self._legal = None
@@ -326,8 +328,8 @@ class CuarentaState(pyspiel.State):  # type: ignore[misc]
         hands = " | ".join(cards_str(g.hand(s)) or "-" for s in range(g.players))
         return (
             f"hand {g.hand_number} deal {g.deal_number}; turn {'-' if g.is_over else g.turn}; "
-            f"dealer {g.dealer}\nhands: {hands}\ntable: {cards_str(g.table) or '-'}; "
-            f"stock {len(g.stock)}\nscores {g.score}; chicas {g.chicas}"
+            f"dealer {g.dealer}\nhands: {hands}\ntable: {cards_str(g.table) or '-'}\n"
+            f"stock: {cards_str(g.stock) or '-'}\nscores {g.score}; chicas {g.chicas}"
         )
 
     # -- IS-MCTS ---------------------------------------------------------------------------------
@@ -360,7 +362,9 @@ def infostate_string(state: CuarentaState, player: int) -> str:
     for event in g.events:
         if isinstance(event, Deal):
             mine = g.deal_hands[(event.hand, event.deal)][player]
-            lines.append(f"deal hand={event.hand} deal={event.deal} dealer={event.dealer} mine={cards_str(mine)}")
+            lines.append(
+                f"deal hand={event.hand} deal={event.deal} dealer={event.dealer} mine={cards_str(mine)}"
+            )
         else:
             lines.append(_event_text(event))
     return "\n".join(lines)
@@ -601,10 +605,10 @@ __all__ = [
     "ResampleError",
     "game_rules",
     "hand_deck",
-    "replay_hand",
     "infostate_string",
     "infostate_tensor",
     "make_resampler",
+    "replay_hand",
     "resample",
     "view_of",
 ]

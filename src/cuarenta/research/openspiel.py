@@ -40,9 +40,9 @@ import pyspiel
 from cuarenta.cards import CARDS, NUM_CARDS, NUM_RANKS, Card, cards_str
 from cuarenta.events import ClaimMade, Deal, Event, FourOfAKind, Play, Ronda
 from cuarenta.game import Game
-from cuarenta.moves import Action
+from cuarenta.moves import Action, Move
 from cuarenta.record import _parse_option
-from cuarenta.research.actions import NUM_ACTIONS, actions_by_id, describe_id
+from cuarenta.research.actions import NUM_ACTIONS, action_id, actions_by_id, describe_id
 from cuarenta.research.observation import DEALS, OBSERVATION_SIZE, SEATS, encode, observation_string
 from cuarenta.rules import OPTIONS_BY_NAME, PRESET_NAMES, Rules
 from cuarenta.view import SeatView
@@ -192,6 +192,27 @@ class _Shared:
         return self
 
 
+#: Each move's id, remembered (a move's id depends on the move alone; claims' on the claimable list).
+_MOVE_IDS: dict[Move, int] = {}
+
+
+def _by_id(legal: list[Action], claimable: list[tuple[Card, ...]]) -> dict[int, Action]:
+    """:func:`~cuarenta.research.actions.actions_by_id`, with the moves' ids remembered."""
+    if not claimable:
+        ids = _MOVE_IDS
+        pairs = []
+        for a in legal:
+            i = ids.get(a)  # type: ignore[arg-type]
+            if i is None:
+                if len(ids) > 500_000:
+                    ids.clear()
+                i = ids[a] = action_id(a)  # type: ignore[index]
+            pairs.append((i, a))
+        pairs.sort()
+        return dict(pairs)
+    return actions_by_id(legal, claimable)
+
+
 class CuarentaGame(pyspiel.Game):  # type: ignore[misc]
     """The registered game ``python_cuarenta``."""
 
@@ -255,7 +276,7 @@ class CuarentaState(pyspiel.State):  # type: ignore[misc]
     def _legal_map(self) -> dict[int, Action]:
         if self._legal is None:
             g = self.game
-            self._legal = _Shared(actions_by_id(g.legal_moves(), g.claimable))
+            self._legal = _Shared(_by_id(g.legal_moves(), g.claimable))
         legal: dict[int, Action] = self._legal.value
         return legal
 
@@ -266,8 +287,11 @@ class CuarentaState(pyspiel.State):  # type: ignore[misc]
         g = self.game
         if not self._steps:
             return [(s, 1.0 / g.players) for s in range(g.players)]
-        left = sorted(set(range(NUM_CARDS)) - {int(c) for c in g.deck})
-        return [(c, 1.0 / len(left)) for c in left]
+        dealt = bytearray(NUM_CARDS)
+        for c in g.deck:
+            dealt[c] = 1
+        p = 1.0 / (NUM_CARDS - len(g.deck))
+        return [(c, p) for c in range(NUM_CARDS) if not dealt[c]]
 
     def _apply_action(self, action: int) -> None:
         if self._script is not None:  # fast-forward through a history already played

@@ -6,6 +6,8 @@
 - the texts (``cuarenta.i18n``) import the engine;
 - the championships (``cuarenta.championship``: pairings, results, standings) import the engine, and of
   third-party packages ``networkx`` only (the ``championship`` extra);
+- the research interfaces (``cuarenta.research``: action ids, observation planes, OpenSpiel, PettingZoo,
+  Gymnasium, Ray) import the engine and the players; their encoding modules need no third-party package;
 - the command line and the server sit on top and may import everything below them; the device host
   (``cuarenta.device``: the server's authority in the browser) and the offline pack and static site
   (``cuarenta.offline``: the page and its words as files) are part of the server's layer.
@@ -77,6 +79,7 @@ TEXTS = "texts"
 CLI = "cli"
 SERVER = "server"
 CHAMPIONSHIP = "championship"
+RESEARCH = "research"
 
 #: What each layer may import from the package.
 ALLOWED: dict[str, set[str]] = {
@@ -84,8 +87,9 @@ ALLOWED: dict[str, set[str]] = {
     PLAYERS: {ENGINE, PLAYERS},
     TEXTS: {ENGINE, TEXTS},
     CHAMPIONSHIP: {ENGINE, CHAMPIONSHIP},
+    RESEARCH: {ENGINE, PLAYERS, RESEARCH},
     SERVER: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER},
-    CLI: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER, CLI},
+    CLI: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER, RESEARCH, CLI},
 }
 
 
@@ -101,6 +105,7 @@ LAYER_OF_PART: dict[str, str] = {
     "players": PLAYERS,
     "i18n": TEXTS,
     "championship": CHAMPIONSHIP,
+    "research": RESEARCH,
     "cli": CLI,
     "__main__": CLI,  # python -m cuarenta runs the command line
     "server": SERVER,
@@ -204,7 +209,7 @@ def test_ruff_refuses_an_old_import(tmp_path: Path) -> None:
 
 def test_the_layers_cover_the_package() -> None:
     layers = {layer_of(module_name(p)) for p in sources()}
-    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, CLI, SERVER}
+    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, RESEARCH, CLI, SERVER}
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: module_name(p))
@@ -267,6 +272,20 @@ def test_engine_and_players_run_on_the_standard_library_alone() -> None:
     assert "outside: []" in result.stdout
 
 
+def test_the_research_encoding_runs_on_the_standard_library_alone() -> None:
+    """The action ids, the observation planes and the variant names need no third-party package: a
+    program that only encodes (a bot in another framework, the arena) installs nothing."""
+    result = run_blocked(
+        "import cuarenta.research.actions, cuarenta.research.observation, cuarenta.research.variant\n"
+        "from cuarenta import Game, Rules\n"
+        "game = Game.new(Rules(), seed=1)\n"
+        "print(len(cuarenta.research.observation.encode(game.view(0))),\n"
+        "      cuarenta.research.actions.legal_ids(game.legal_moves()) != [])\n"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["396", "True"]
+
+
 def test_the_blocker_really_blocks() -> None:
     """The check above could pass by accident if nothing were blocked: the web app must fail here."""
     result = run_blocked("from cuarenta.server import create_app\n")
@@ -286,7 +305,7 @@ def test_pip_install_cuarenta_installs_nothing_else() -> None:
     plain = [r for r in requires if "extra ==" not in r]
     assert plain == []
     extras = importlib.metadata.metadata("cuarenta").get_all("Provides-Extra") or []
-    assert {"cli", "web", "all", "test"} <= set(extras)
+    assert {"cli", "web", "all", "research", "test"} <= set(extras)
 
 
 @pytest.mark.slow

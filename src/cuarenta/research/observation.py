@@ -46,8 +46,8 @@ class Plane:
 
 #: Every plane, in the order of the vector.
 PLANES: Final = (
-    Plane("hand", NUM_CARDS, "1 for each card in my hand (card index: Ah As Ad Ac 2h … Kc)"),
-    Plane("table", NUM_CARDS, "1 for each card on the table"),
+    Plane("hand", NUM_CARDS, "each card in my hand (by card index: Ah As Ad Ac 2h … Kc)"),
+    Plane("table", NUM_CARDS, "each card on the table"),
     Plane(
         "last_drop",
         NUM_CARDS,
@@ -58,8 +58,8 @@ PLANES: Final = (
         NUM_CARDS,
         "each card my team captured this hand (taken face up: cards gone)",
     ),
-    Plane("pile_theirs", NUM_CARDS, "1 for each card the other team captured this hand (cards gone)"),
-    Plane("claimable", NUM_CARDS, "1 for each card I may claim now (manual capture, R12)"),
+    Plane("pile_theirs", NUM_CARDS, "each card the other team captured this hand (cards gone)"),
+    Plane("claimable", NUM_CARDS, "each card I may claim now (manual capture, R12)"),
     Plane("hand_sizes", SEATS * 6, "for me and each next seat in turn: its card count 0–5, one-hot"),
     Plane("stock", NUM_CARDS + 1, "the stock's size 0–40, one-hot"),
     Plane("turn", SEATS + 1, "whose turn: me, +1, +2, +3, one-hot; the last entry when the mesa is over"),
@@ -71,7 +71,9 @@ PLANES: Final = (
     ),
     Plane("deal", DEALS, "the deal of the hand (first, second …), one-hot"),
     Plane("scores", 2, "my team's and their team's points, divided by the target"),
-    Plane("to_target", 2 * 11, "points each team still needs, 0, 2, … 18 or more, one-hot (mine, theirs)"),
+    Plane(
+        "to_target", 2 * 11, "points each team still needs: 0, 2, … 18, 20 or more, one-hot (mine, theirs)"
+    ),
     Plane("only_caida", 2, "1 when R20 (38 que no juega) is in force and the team may score only by caída"),
     Plane("chicas", 2 * 3, "chicas won by my team and theirs, 0–2 or more, one-hot"),
     Plane(

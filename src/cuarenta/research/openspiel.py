@@ -44,6 +44,7 @@ from cuarenta.moves import Action, Move
 from cuarenta.record import _parse_option
 from cuarenta.research.actions import NUM_ACTIONS, action_id, actions_by_id, describe_id
 from cuarenta.research.observation import DEALS, OBSERVATION_SIZE, SEATS, encode, observation_string
+from cuarenta.research.variant import variant_name
 from cuarenta.rules import OPTIONS_BY_NAME, PRESET_NAMES, Rules
 from cuarenta.view import SeatView
 
@@ -376,7 +377,7 @@ def _event_text(event: Event) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _rules_text(rules: Rules) -> str:
-    return f"{rules.preset_name}, target {rules.target}"
+    return variant_name(rules)
 
 
 def infostate_string(state: CuarentaState, player: int) -> str:

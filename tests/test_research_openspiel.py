@@ -1,4 +1,4 @@
-"""Cuarenta in OpenSpiel (cuarenta.research.openspiel, docs/research.md "## OpenSpiel"): the registered
+"""Cuarenta in OpenSpiel (cuarenta.research.openspiel, docs/research.md "OpenSpiel"): the registered
 game, its chance deal, actions, returns, clone and serialisation; OpenSpiel's own checks
 (``random_sim_test``, a checked-in playthrough) and IS-MCTS with the resampler.
 

@@ -9,7 +9,7 @@ Importing this module registers the game with ``pyspiel``::
     >>> state.is_chance_node(), len(state.chance_outcomes())   # the dealer's draw
     (True, 2)
 
-Parameters (docs/research.md, "## OpenSpiel"): ``players`` (2 or 4), ``preset`` (a name of
+Parameters (docs/research.md, "OpenSpiel"): ``players`` (2 or 4), ``preset`` (a name of
 :data:`cuarenta.rules.PRESET_NAMES`; ``auto``: ``a_todo_rigor`` for 2 players, ``campeonato`` for 4),
 ``options`` (``"name=value,..."``, read into :meth:`Rules.replace`), ``target`` (0: the preset's) and
 ``chicas`` (default 1: one chica per game, as the arena plays).

@@ -7,7 +7,8 @@
 - the championships (``cuarenta.championship``: pairings, results, standings) import the engine, and of
   third-party packages ``networkx`` only (the ``championship`` extra);
 - the research interfaces (``cuarenta.research``: action ids, observation planes, OpenSpiel, PettingZoo,
-  Gymnasium, Ray) import the engine and the players; their encoding modules need no third-party package;
+  Gymnasium, Ray; the ``research`` extra) import the engine and the players (a Gymnasium seat plays
+  against them); their encoding modules need no third-party package;
 - the command line and the server sit on top and may import everything below them; the device host
   (``cuarenta.device``: the server's authority in the browser) and the offline pack and static site
   (``cuarenta.offline``: the page and its words as files) are part of the server's layer.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuarenta import CARDS, Card, Claim, Game, Move, Rules
@@ -47,6 +47,7 @@ def random_positions(rules: Rules, seed: int, every: int = 1):
         ply += 1
 
 
+@settings(deadline=None)  # a whole mesa each
 @given(rule=st.sampled_from(ALL_RULES), seed=st.integers(0, 10**6))
 def test_each_legal_action_has_its_own_id_and_the_id_leads_back_to_it(rule: Rules, seed: int) -> None:
     for game in random_positions(rule, seed):

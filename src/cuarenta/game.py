@@ -782,12 +782,16 @@ class Game:
 
     # -- deals, hands, chicas ---------------------------------------------------------------------
     def _new_hand(self, dealer: int) -> None:
-        self._dealer = dealer
         rng = _rng(self.seed, "hand", self._hand_no)
         deck = list(CARDS)
         rng.shuffle(deck)
         cut = rng.randint(1, NUM_CARDS - 1)
-        deck = deck[cut:] + deck[:cut]
+        self._start_hand(dealer, deck[cut:] + deck[:cut], cut)
+
+    def _start_hand(self, dealer: int, deck: list[Card], cut: int | None) -> None:
+        """Deal a new hand from ``deck`` (first card dealt first): the protected hook a subclass that
+        deals from a deck of its own calls (cuarenta.research.openspiel: the deck as chance outcomes)."""
+        self._dealer = dealer
         self._stock = deck
         self._table = []
         self._tcode = 0

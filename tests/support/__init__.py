@@ -10,5 +10,6 @@ test module imports another (tests/test_repository.py checks it).
 - :mod:`support.cluster`: real PostgreSQL, Redis, nginx, nodes and workers for the cluster tests;
 - :mod:`support.device`: a page on the device host (cuarenta.device), the no-hidden-card rule without the
   server's stack;
+- :mod:`support.research`: the hidden cards of a position dealt anew (the research interfaces' leak tests);
 - :mod:`support.ports`: free loopback ports (imports nothing of the project: the benchmarks use it too).
 """

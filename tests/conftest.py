@@ -44,19 +44,6 @@ def pytest_configure(config: pytest.Config) -> None:
     support.examples.full = profile == "ci"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The modules that hold a ``slow`` test run first, each whole and in its own order, then the rest.
-
-    pytest-xdist hands the tests out in this order; with the long tests (real processes, whole mesas)
-    at the end, one worker ran the last of them while the other stood idle. Longest first, the quick
-    tests fill the end and both workers finish together. The order inside a module is kept, so its
-    module-scoped fixtures are still set up once per worker.
-    """
-    del config
-    slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
-    items.sort(key=lambda item: item.path not in slow_files)  # a stable sort: False (slow) first
-
-
 # The servers the tests start do not make the offline pack in the background (docs/web.md "Install and
 # offline"): tests/test_pack_serve.py does, on purpose, with this removed from its server's environment.
 os.environ.setdefault("CUARENTA_NO_PACK", "1")

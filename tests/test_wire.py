@@ -430,3 +430,24 @@ def test_a_message_for_the_whole_table_is_encoded_once_per_version() -> None:
     assert sent[2] is sent[3] and isinstance(sent[2], SharedMessage)
     assert json.loads(sent[2].text) == {"v": 1, "type": "table", "status": "playing"}
     assert message["v"] == 2  # the version-2 sockets' message is untouched
+
+
+def test_a_refused_watch_or_join_leaves_a_socket_as_it_was(client: TestClient) -> None:
+    """A version-1 socket at its seat asks to watch a room that does not exist, then to join in version 2
+    with a wrong token: both are refused, and the socket still follows its seat in version 1 — its next move
+    is answered with its ``state`` (a refused request once reset the socket's version-1 adapter, and the
+    move went through with no answer)."""
+    made = new_room(client, 2)
+    sock = Socket(client, 1)
+    sock.send({"type": "join", "room": made["room"], "token": made["token"]})
+    last = sock.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+    sock.send({"type": "watch", "room": "nope"})
+    assert sock.until(lambda m: m["type"] == "error")["code"] == "unknown_room"
+    sock.ws.send_json({"v": 2, "type": "join", "room": made["room"], "token": "not-the-token"})
+    refused = sock.until(lambda m: m["type"] == "error")
+    assert refused["code"] == "bad_token" and refused["v"] == 1, refused
+    sock.send({"type": "move", "move": last["legal"][0], "state": last["state"]})
+    moved = sock.until(lambda m: m["type"] in ("state", "error"))
+    assert moved["type"] == "state" and moved["state"] > last["state"], moved
+    assert last["legal"][0] not in moved["view"]["hand"]
+    sock.close()

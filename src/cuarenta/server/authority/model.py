@@ -180,6 +180,10 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         self.queue.put_nowait(message)
 
+    def attached(self) -> None:
+        """A join or watch of this socket was accepted: what it is sent from now on is that room's (called
+        before its first message). A refused one never calls this: the socket stays as it was."""
+
     def close(self, code: int) -> None:
         """Close the socket with ``code`` once what was queued before is sent (a cluster node asks a
         browser to reconnect through the proxy: docs/scaling.md)."""

@@ -154,14 +154,31 @@ class Version1:
         )
 
 
+class _Unset:
+    """No join or watch in flight (:attr:`SocketConnection.pending`)."""
+
+
+UNSET: Final = _Unset()
+
+
 class SocketConnection(Connection):
     """A socket of the edge: a version-2 socket as the authority's :class:`Connection`; a version-1 one
     (:func:`upgrade` set :attr:`version1`) is sent each message as :class:`Version1` turns it, and one
-    that has not joined yet its messages labelled ``"v": 1`` (the errors of a join refused, a ``pong``)."""
+    that has not joined yet its messages labelled ``"v": 1`` (the errors of a join refused, a ``pong``).
+
+    The adapter a join or watch asks for waits in :attr:`pending` until the authority accepts it
+    (:meth:`attached`): a refused one (an unknown room, a wrong token) leaves the socket's adapter, and so
+    the seat it still holds, as they were."""
 
     def __init__(self) -> None:
         super().__init__()
         self.version1: Version1 | None = None
+        #: the adapter of the join or watch in flight (``None``: a version-2 one), until it is accepted
+        self.pending: Version1 | _Unset | None = UNSET
+
+    def attached(self) -> None:
+        if not isinstance(self.pending, _Unset):
+            self.version1, self.pending = self.pending, UNSET
 
     def send(self, message: dict[str, Any]) -> None:
         adapter = self.version1
@@ -189,19 +206,19 @@ def labelled(message: dict[str, Any]) -> dict[str, Any]:
 
 def upgrade(conn: Connection, message: ClientMessage) -> ClientMessage:
     """The message the authority is handed for one a socket sent: a version-1 ``join`` or ``watch`` as a
-    version-2 one (the socket's messages are turned back into version 1's from then on); a version-2 one
-    ends that. Anything else as it is."""
+    version-2 one (the socket's messages are turned back into version 1's once the authority accepts it:
+    :meth:`SocketConnection.attached`); a version-2 one ends that. Anything else as it is."""
     request = message.request
     if not isinstance(request, Join | Watch) or not isinstance(conn, SocketConnection):
         return message
     if message.v == WIRE_VERSION:
-        conn.version1 = None
+        conn.pending = None
         return message
     if isinstance(request, Join):
-        conn.version1 = Version1(request.since)
+        conn.pending = Version1(request.since)
         join = Join(room=request.room, token=request.token, pace=request.pace, v=WIRE_VERSION, hints=True)
         return replace(message, v=WIRE_VERSION, request=join)
-    conn.version1 = Version1()  # (a version-1 watch has no since: it is sent the events from now on)
+    conn.pending = Version1()  # (a version-1 watch has no since: it is sent the events from now on)
     return replace(message, v=WIRE_VERSION, request=Watch(room=request.room, v=WIRE_VERSION))
 
 

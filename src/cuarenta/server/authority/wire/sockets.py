@@ -83,6 +83,7 @@ def told_table(room: Room, message: dict[str, Any]) -> None:
 def first_message(room: Room, conn: Connection, since: int | None, hints: bool) -> None:
     """Queue what a socket that just joined (or watches) is sent first: with ``since`` in
     reach of the buffer, the events it missed and ``resumed``; else a ``snapshot``."""
+    conn.attached()
     conn.protocol, conn.hints = WIRE_VERSION, hints
     state = room.wire
     if state is not None and state.version != room.state:  # changed without a broadcast (a refresh)

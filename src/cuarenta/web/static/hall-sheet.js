@@ -33,10 +33,13 @@ async function tap(partida, button, entry) {
   const now = document.querySelector(`[data-testid=hall-sheet][data-partida="${CSS.escape(partida)}"]`);
   if (!now) return;
   const kept = choicesIn(now.parentElement);
+  // a field the judge went on typing in while the answer came keeps the focus; else the button tapped
+  const active = document.activeElement;
+  const typing = now.contains(active) && active.matches("input, select") ? active.dataset.testid : null;
   const fresh = renderSheet(partida, app.champ.sheets[partida]);
   now.replaceWith(fresh);
   restoreChoices(fresh.parentElement, kept); // what the judge chose stays chosen
-  fresh.querySelector(`[data-testid="${button.dataset.testid}"]`)?.focus();
+  fresh.querySelector(`[data-testid="${typing ?? button.dataset.testid}"]`)?.focus();
 }
 
 /** What the judge chose or typed on the sheets under `root` (seat, team, the cartón's counts…), by partida

@@ -89,6 +89,7 @@ def test_a_seat_handed_over_on_one_node_is_taken_through_another(cluster: cs.Clu
         assert (await ana.open())["type"] == "state"
         assert (await beto.open())["type"] == "state"
         await cs.play_turns([ana, beto], 2)
+        await ana.seats_show(lambda seats: seats[1]["connected"])  # node one knows Beto is there
         await beto.close()  # Beto's phone dies
         await ana.until(lambda m: m["type"] == "table" and not m["seats"][1]["connected"])
         async with httpx.AsyncClient(timeout=10) as client:

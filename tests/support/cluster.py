@@ -552,6 +552,7 @@ class Person:
         self.base, self.room, self.token = base, room, token
         self.ws: ClientConnection | None = None
         self.last: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None  #: the last ``table`` message (or state) naming the seats
         self.events = 0
         self.acked: list[int] = []  #: states that followed this person's own moves
 
@@ -574,10 +575,25 @@ class Person:
                 if message["type"] == "state":
                     self.last = message
                     self.events = message.get("event_count", self.events)
+                if message["type"] in ("state", "table") and "seats" in message:
+                    self.table = message
                 if want(message):
                     return message
 
-        return await asyncio.wait_for(read(), seconds)
+        try:
+            return await asyncio.wait_for(read(), seconds)
+        except TimeoutError:
+            last = None if self.last is None else {k: self.last.get(k) for k in ("state", "seat", "status")}
+            raise TimeoutError(  # (still a TimeoutError: errors_within counts on it) that says where
+                f"{self.base}, room {self.room}: no such message in {seconds} s (the last state: {last})"
+            ) from None
+
+    async def seats_show(self, check: Any, seconds: float = 10) -> dict[str, Any]:
+        """The seats as this socket was last told them once ``check(seats)`` holds (read until it does)."""
+        if self.table is not None and check(self.table["seats"]):
+            return self.table
+        told = ("state", "table")
+        return await self.until(lambda m: m["type"] in told and check(m.get("seats", [])), seconds)
 
     async def state_at_least(self, state: int, seconds: float = 10) -> dict[str, Any]:
         if self.last is not None and self.last["state"] >= state:

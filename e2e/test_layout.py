@@ -214,6 +214,42 @@ def test_a_whole_hand_alone_fits_one_screen(browser: Browser, base_url: str, siz
         context.close()
 
 
+#: A crowded table: the cards of the table and the hand, cloned until the felt holds ``n`` (the layout is
+#: the page's own; only the number of cards is made up, as a hand where nobody captures can make it).
+_CROWD_JS = """
+(n) => {
+  const box = document.querySelector('#table-cards');
+  const model = box.querySelector('.table-card') || document.querySelector('#hand .card');
+  while (box.children.length < n) {
+    const card = model.cloneNode(true);
+    card.className = 'card table-card';
+    card.removeAttribute('data-last-drop');
+    card.querySelector('.badge')?.remove();
+    box.append(card);
+  }
+  return box.children.length;
+}
+"""
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=IDS)
+def test_a_crowded_table_still_fits_one_screen(
+    browser: Browser, base_url: str, size: tuple[int, int]
+) -> None:
+    """13 to 24 cards on the table, 2 vs 2 (the seats' panels take the most room): the felt draws them
+    smaller and nothing leaves the screen (a random deal with 13 once pushed the buttons off 360x740)."""
+    context = new_context(browser, *size)
+    page = context.new_page()
+    try:
+        start_game(page, base_url, players=4, seed=11)
+        assert wait_step(page) == "ready"
+        for n in (13, 18, 24):
+            assert page.evaluate(_CROWD_JS, n) == n
+            check_fits(page, f"{n} cards on the table")
+    finally:
+        context.close()
+
+
 # -- the reactions' tray and the table menu --------------------------------------------------------------
 def test_the_reactions_tray_and_the_table_menu(browser: Browser, server: Server) -> None:
     made = make_table(server, players=2, seats=["friend"], rules={"preset": "basico"})

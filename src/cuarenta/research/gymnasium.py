@@ -169,7 +169,7 @@ class CuarentaEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._turn.actions, self._turn.mask = {}, no_actions()
             observation = observation_array(game.view(self.seat))
             return observation, -1.0, True, False, {"action_mask": no_actions(), "illegal_action": action}
-        game.play(self._turn.action(action, f"seat {self.seat}"))
+        game.push(self._turn.action(action, f"seat {self.seat}"))  # one of the Turn's legal moves
         self._advance()
         after = points(game) if self.reward_kind == "points" else self._points
         reward = team_rewards(game, self.reward_kind, self._points, after)[self.seat % 2]

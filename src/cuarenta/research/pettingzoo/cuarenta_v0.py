@@ -153,7 +153,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         game = self.game
         move = self._turn.action(action, agent)
         self._cumulative_rewards[agent] = 0.0
-        game.play(move)
+        game.push(move)  # one of game.legal_moves() (the Turn's): no need to check it again
         if self.reward_kind == "points" or game.is_over:
             after = points(game) if self.reward_kind == "points" else self._points
             team = team_rewards(game, self.reward_kind, self._points, after)

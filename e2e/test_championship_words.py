@@ -247,3 +247,30 @@ def test_the_standings_show_what_decides_the_ranking_and_announce_the_rest(
     a11y.check(fan, f"the standings with every column at {size['width']}px")
     fewer.click()
     expect(table.get_by_role("columnheader", name="Jugadas")).to_be_hidden()
+
+
+def test_a_count_typed_while_an_entry_is_answered_keeps_the_focus(people: People, server: Server) -> None:
+    """The judge taps an entry and, before its answer comes, goes on to type a count: the sheet is drawn
+    again with the answer, and the field being typed in keeps its value and the focus (it went to the button
+    tapped, and the next keys with it). The answer is held back until the count is typed."""
+    made, _ = championship(server, 2, venue="hall", rounds=1)
+    start(server, made)
+    judge, _ = people.open(bypass_csp=True, width=360, height=740)
+    judge.goto(f"{server.url}#judge={made['championship']}.{made['judge']}")
+    sheet = judge.get_by_test_id("judge-table").get_by_test_id("hall-sheet")
+    expect(sheet).to_be_visible()
+    judge.get_by_test_id("hall-seat").select_option("0")
+    held: list[Any] = []
+    judge.route("**/hall", lambda route: held.append(route))  # the entry's answer waits
+    judge.get_by_test_id("hall-caida").click()
+    judge.wait_for_function("() => document.querySelector('[data-testid=hall-caida]').disabled")
+    assert len(held) == 1
+    count = judge.get_by_test_id("hall-carton-a")
+    count.click()
+    count.press_sequentially("2")
+    held[0].continue_()
+    judge.unroute("**/hall")
+    expect(judge.get_by_test_id("hall-summary")).to_contain_text("puntos 2–0")  # answered, drawn again
+    expect(judge.get_by_test_id("hall-carton-a")).to_be_focused()
+    judge.keyboard.type("7")
+    expect(judge.get_by_test_id("hall-carton-a")).to_have_value("27")

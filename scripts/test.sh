@@ -29,20 +29,10 @@ python3 -m venv .venv
 lint=(src tests bench scripts)
 if [ -d e2e ]; then lint+=(e2e); fi
 echo "== ruff"; .venv/bin/ruff check "${lint[@]}"
-# mypy (about 33 s of one core from a cold cache) checks while the Python suite starts, whose waits on
-# real processes leave a core to spare; its report and its verdict come after the suite
-mypy_log="$(mktemp)"
-.venv/bin/mypy > "$mypy_log" 2>&1 &
-mypy_pid=$!
+echo "== mypy"; .venv/bin/mypy
 # two workers (pytest-xdist): most slow tests wait on real processes and sockets, so two run in
 # about three quarters of the time of one on a 2-core machine; --durations lists the slowest
-echo "== pytest"; suite=0; .venv/bin/pytest -n 2 --durations=25 --hypothesis-profile=ci || suite=$?
-echo "== mypy"; checked=0; wait "$mypy_pid" || checked=$?
-cat "$mypy_log"; rm -f "$mypy_log"
-if [ "$suite" != 0 ] || [ "$checked" != 0 ]; then
-  echo "== failed: pytest exit $suite, mypy exit $checked"
-  exit 1
-fi
+echo "== pytest"; .venv/bin/pytest -n 2 --durations=25 --hypothesis-profile=ci
 if [ -d e2e ]; then
   echo "== browser packages"; .venv/bin/python scripts/browser_packages.py  # axe-core, pinned (scripts/browser-packages.json)
   # the browser tests on three workers, a test file per worker (each worker its own server and

@@ -161,8 +161,13 @@ def fresh_room(rooms: Rooms) -> tuple[Room, str]:
 
 #: the names of :func:`snapshot`'s fields, to say which one changed
 SNAPSHOT: Final = (
-    *("game", "state", "mesa"),
-    *("stored state", "stored status", "stored mesa", "actions"),
+    "game",
+    "state",
+    "mesa",
+    "stored state",
+    "stored status",
+    "stored mesa",
+    "actions",
     "sockets",
 )
 

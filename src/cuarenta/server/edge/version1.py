@@ -158,7 +158,7 @@ class _Unset:
     """No join or watch in flight (:attr:`SocketConnection.pending`)."""
 
 
-UNSET: Final = _Unset()
+_UNSET: Final = _Unset()
 
 
 class SocketConnection(Connection):
@@ -174,11 +174,11 @@ class SocketConnection(Connection):
         super().__init__()
         self.version1: Version1 | None = None
         #: the adapter of the join or watch in flight (``None``: a version-2 one), until it is accepted
-        self.pending: Version1 | _Unset | None = UNSET
+        self.pending: Version1 | _Unset | None = _UNSET
 
     def attached(self) -> None:
         if not isinstance(self.pending, _Unset):
-            self.version1, self.pending = self.pending, UNSET
+            self.version1, self.pending = self.pending, _UNSET
 
     def send(self, message: dict[str, Any]) -> None:
         adapter = self.version1

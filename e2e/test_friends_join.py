@@ -228,11 +228,22 @@ def test_the_lobby_lists_a_public_table_and_joining_from_it_works(
 
 
 # -- (e) a phone --------
+#: Every element of each test id, measured at one moment (the waiting room is drawn again when the table
+#: changes: measured one by one, an element could go between finding it and measuring it): its box, or
+#: null when it is not laid out.
+_BOXES_JS = """
+(ids) => ids.map((id) => [...document.querySelectorAll(`[data-testid="${id}"]`)].map((e) => {
+  const r = e.getBoundingClientRect();
+  return r.width === 0 && r.height === 0 ? null : { x: r.left, width: r.width };
+}))
+"""
+
+
 def reachable(page: Page, testids: list[str], where: str) -> None:
     width, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner, f"{where}: the page is {width} px wide in a {inner} px viewport"
-    for testid in testids:
-        for box in [loc.bounding_box() for loc in page.get_by_test_id(testid).all()]:
+    for testid, boxes in zip(testids, page.evaluate(_BOXES_JS, testids), strict=True):
+        for box in boxes:
             assert box is not None, f"{where}: {testid}"
             assert box["x"] >= 0 and box["x"] + box["width"] <= inner + 0.5, f"{where}: {testid} at {box}"
 

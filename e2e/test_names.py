@@ -68,8 +68,9 @@ SHOWN_JS = """() => {
 
 
 def play_until(pages: list[Page], done: Any, seconds: float = 300, watchers: tuple[Page, ...] = ()) -> None:
-    """Every page plays its turns (first card, first option) and closes summaries until ``done()``; on
-    time out, what each page (and each of ``watchers``) shows."""
+    """Every page plays its turns (first card, first option) and closes summaries until ``done()``; each
+    of ``watchers`` closes its summaries too (a spectator's summary waits for its "Seguir" as a player's
+    does: the moves after it wait in its queue); on time out, what every page shows."""
     end = time.monotonic() + seconds
     while not done():
         if time.monotonic() >= end:
@@ -83,6 +84,9 @@ def play_until(pages: list[Page], done: Any, seconds: float = 300, watchers: tup
             elif kind == "choice":
                 choose_first_option(page)
             elif kind == "summary":
+                page.get_by_test_id("summary-continue").click()
+        for page in watchers:
+            if page.evaluate(STEP_JS) == "summary":
                 page.get_by_test_id("summary-continue").click()
         pages[0].wait_for_timeout(50)
 

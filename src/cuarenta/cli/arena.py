@@ -14,8 +14,9 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
@@ -84,6 +85,33 @@ def ray_pool(ray: str | None, jobs: int, mode: str) -> Pool | None:
     if ray is None:
         return None
     return RayPool(None if ray == LOCAL_RAY else ray, workers=jobs if jobs > 1 else None, mode=mode)
+
+
+@contextmanager
+def ray_messages_to_stderr(pool: Pool | None) -> Iterator[TextIO]:
+    """The stream a command's own output goes to (standard output). While a Ray pool works, whatever else
+    is written to standard output goes to standard error: Ray's driver prints the cluster's error messages
+    there ("(raylet) A worker died or was killed…" when a worker is lost and its task is run again), and
+    with ``--json`` standard output must hold the one JSON object alone.
+
+    >>> import io, contextlib
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), ray_messages_to_stderr(RayPool()) as out:
+    ...     print("(raylet) a message of Ray's")
+    ...     print("{}", file=out)
+    {}
+    >>> err.getvalue()
+    "(raylet) a message of Ray's\\n"
+    """
+    out = sys.stdout
+    if not isinstance(pool, RayPool):
+        yield out
+        return
+    sys.stdout = sys.stderr
+    try:
+        yield out
+    finally:
+        sys.stdout = out
 
 
 def _signed(x: float, digits: int = 0) -> str:
@@ -197,27 +225,28 @@ def arena_command(  # noqa: PLR0913 - one parameter per option
     n_players = _checked(a, b, chicas, players, preset, jobs)
     pool = ray_pool(ray, jobs, ray_mode)
     show_progress = not as_json and sys.stderr.isatty()
-    try:
-        if show_progress:
-            result = _run_with_progress(a, b, chicas, n_players, preset, seed, jobs, pool)
-        else:
-            result = run_match(a, b, chicas, n_players, preset, seed, jobs, pool=pool)
-    except (BotError, ChicaTooLongError, PoolError) as exc:
-        typer.echo(f"Error: {exc}", err=True)
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        typer.echo("Interrupted.", err=True)
-        raise typer.Exit(130) from None
+    with ray_messages_to_stderr(pool) as out:
+        try:
+            if show_progress:
+                result = _run_with_progress(a, b, chicas, n_players, preset, seed, jobs, pool)
+            else:
+                result = run_match(a, b, chicas, n_players, preset, seed, jobs, pool=pool)
+        except (BotError, ChicaTooLongError, PoolError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("Interrupted.", err=True)
+            raise typer.Exit(130) from None
 
-    if as_json:
-        summary = result.to_dict()
-        summary["jobs"] = jobs
-        if ray is not None:
-            summary["ray"] = ray
-        typer.echo(json.dumps(summary, ensure_ascii=False))
-    else:
-        for line in format_result(result, jobs, None if ray is None else f"on Ray ({ray}, {ray_mode})"):
-            typer.echo(line)
+        if as_json:
+            summary = result.to_dict()
+            summary["jobs"] = jobs
+            if ray is not None:
+                summary["ray"] = ray
+            typer.echo(json.dumps(summary, ensure_ascii=False), file=out)
+        else:
+            for line in format_result(result, jobs, None if ray is None else f"on Ray ({ray}, {ray_mode})"):
+                typer.echo(line, file=out)
 
 
 def _run_with_progress(

@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from cuarenta.cli.arena import RayModeOption, RayOption, ray_pool
+from cuarenta.cli.arena import RayModeOption, RayOption, ray_messages_to_stderr, ray_pool
 from cuarenta.players.arena import ArenaError, BotError, ChicaTooLongError, MatchResult, check_player
 from cuarenta.players.pools import PoolError
 from cuarenta.players.ratings import BOOT, Rating, rating_table, round_robin
@@ -98,28 +98,29 @@ def ratings_command(  # noqa: PLR0913 - one parameter per option
         raise typer.BadParameter("--boot and --jobs take 0 or more")
     per = _chicas_for(chicas_for or [])
     pool = ray_pool(ray, jobs, ray_mode)
-    start = time.perf_counter()
-    try:
-        results = round_robin(
-            chosen, chicas, seed, players=players, rules=preset, chicas_for=per, jobs=jobs, pool=pool
-        )
-    except ArenaError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    except (BotError, ChicaTooLongError, PoolError) as exc:
-        typer.echo(f"Error: {exc}", err=True)
-        raise typer.Exit(1) from None
-    seconds = time.perf_counter() - start
-    table = rating_table(chosen, results, boot=boot, seed=seed)
-    if as_json:
-        out = {
-            "ratings": [r.to_dict() for r in table],
-            "matches": [m.to_dict(timings=False) for m in results],
-            "seed": seed,
-            "boot": boot,
-            "interval": "bootstrap over deal pairs, 2.5th-97.5th percentiles",
-            "seconds": round(seconds, 1),
-        }
-        typer.echo(json.dumps(out, ensure_ascii=False))
-    else:
-        for line in format_table(table, results, seconds):
-            typer.echo(line)
+    with ray_messages_to_stderr(pool) as stdout:
+        start = time.perf_counter()
+        try:
+            results = round_robin(
+                chosen, chicas, seed, players=players, rules=preset, chicas_for=per, jobs=jobs, pool=pool
+            )
+        except ArenaError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        except (BotError, ChicaTooLongError, PoolError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        seconds = time.perf_counter() - start
+        table = rating_table(chosen, results, boot=boot, seed=seed)
+        if as_json:
+            out = {
+                "ratings": [r.to_dict() for r in table],
+                "matches": [m.to_dict(timings=False) for m in results],
+                "seed": seed,
+                "boot": boot,
+                "interval": "bootstrap over deal pairs, 2.5th-97.5th percentiles",
+                "seconds": round(seconds, 1),
+            }
+            typer.echo(json.dumps(out, ensure_ascii=False), file=stdout)
+        else:
+            for line in format_table(table, results, seconds):
+                typer.echo(line, file=stdout)

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from cuarenta import players as players_
-from cuarenta.cli.arena import RayModeOption, RayOption, ray_pool
+from cuarenta.cli.arena import RayModeOption, RayOption, ray_messages_to_stderr, ray_pool
 from cuarenta.players.arena import BotError
 from cuarenta.players.pools import PoolError, make_pool
 from cuarenta.research.selfplay import CHUNK_MESAS, FORMATS, SelfplayError, selfplay
@@ -63,26 +63,27 @@ def selfplay_command(  # noqa: PLR0913 - one parameter per option
             f"{jobs} workers? Use 1 or more, or 0 for one per CPU", param_hint="'--jobs'"
         )
     pool = ray_pool(ray, jobs, ray_mode) or make_pool(jobs)
-    start = time.perf_counter()
-    done = [0]
+    with ray_messages_to_stderr(pool) as stdout:
+        start = time.perf_counter()
+        done = [0]
 
-    def progress(count: int) -> None:
-        done[0] += count
-        if verbose:
-            typer.echo(f"{done[0]}/{mesas} mesas, {time.perf_counter() - start:.1f} s", err=True)
+        def progress(count: int) -> None:
+            done[0] += count
+            if verbose:
+                typer.echo(f"{done[0]}/{mesas} mesas, {time.perf_counter() - start:.1f} s", err=True)
 
-    try:
-        summary = selfplay(
-            a, b, mesas, seed, out, players=players, rules=preset, one_chica=one_chica,
-            formats=FORMAT_CHOICES[fmt], pool=pool, chunk=chunk, progress=progress,
-        )  # fmt: skip
-    except SelfplayError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    except (BotError, PoolError) as exc:
-        typer.echo(f"Error: {exc}", err=True)
-        raise typer.Exit(1) from None
-    seconds = time.perf_counter() - start
-    size = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())
-    summary["seconds"] = round(seconds, 2)
-    summary["bytes"] = size
-    typer.echo(json.dumps(summary, ensure_ascii=False))
+        try:
+            summary = selfplay(
+                a, b, mesas, seed, out, players=players, rules=preset, one_chica=one_chica,
+                formats=FORMAT_CHOICES[fmt], pool=pool, chunk=chunk, progress=progress,
+            )  # fmt: skip
+        except SelfplayError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        except (BotError, PoolError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        seconds = time.perf_counter() - start
+        size = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())
+        summary["seconds"] = round(seconds, 2)
+        summary["bytes"] = size
+        typer.echo(json.dumps(summary, ensure_ascii=False), file=stdout)

@@ -18,6 +18,7 @@ from cuarenta.moves import Action, Move
 from cuarenta.players import PLAYER_NAMES, act, make_player
 from cuarenta.players.base import Player
 from cuarenta.players.dificil import Budget, DificilPlayer, passed_caidas
+from cuarenta.players.experto import ExpertoPlayer
 from cuarenta.players.oracle import OraclePlayer
 from cuarenta.players.search import WorldSearch, move_classes, rank_key
 from cuarenta.players.winprob import WinModel, carton_points, win_model
@@ -113,12 +114,13 @@ def test_manual_capture_claims_and_full_captures() -> None:
     assert claimed > 0
 
 
+@pytest.mark.parametrize("kind", [DificilPlayer, ExpertoPlayer])
 @pytest.mark.parametrize("players", [2, 4])
-def test_seeded_determinism(players: int) -> None:
+def test_seeded_determinism(players: int, kind: type[DificilPlayer]) -> None:
     rules = Rules(players=players)
     game = Game.new(rules, seed=11)
     others = [make_player("facil", s) for s in range(players)]
-    a, b = DificilPlayer(5, budget=SMALL), DificilPlayer(5, budget=SMALL)
+    a, b = kind(5, budget=SMALL), kind(5, budget=SMALL)
     a.start(0, rules)
     b.start(0, rules)
     choices = 0
@@ -217,7 +219,7 @@ def brute_force(game: Game, model: WinModel) -> dict[tuple[object, ...], float]:
 
 
 def test_exact_last_deal_matches_brute_force() -> None:
-    """In the last deal of a 1v1 hand nothing is hidden: dificil's choice is a best move."""
+    """In the last deal of a 1v1 hand nothing is hidden: dificil's and experto's choices are best moves."""
     rules = Rules().replace(chicas=1)
     model = win_model(rules)
     checked = 0
@@ -232,10 +234,10 @@ def test_exact_last_deal_matches_brute_force() -> None:
         values = brute_force(game.copy(), model)
         sign = 1 if seat % 2 == 0 else -1
         best = max(sign * v for v in values.values())
-        bot = DificilPlayer(seed)
-        bot.start(seat, rules)
-        choice = act(bot, game)
-        assert sign * values[rank_key(choice)] == pytest.approx(best, abs=1e-12)
+        for bot in (DificilPlayer(seed), ExpertoPlayer(seed)):  # experto solves it as dificil does
+            bot.start(seat, rules)
+            choice = act(bot, game)
+            assert sign * values[rank_key(choice)] == pytest.approx(best, abs=1e-12), bot.name
         oracle = OraclePlayer(seed)
         oracle.start(seat, rules)
         assert sign * values[rank_key(act(oracle, game))] == pytest.approx(best, abs=1e-12)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from cuarenta.players.base import Player, View, act
 from cuarenta.players.dificil import DificilPlayer
+from cuarenta.players.experto import ExpertoPlayer
 from cuarenta.players.normal import NormalPlayer
 from cuarenta.players.oracle import OraclePlayer
 from cuarenta.players.simple import FacilPlayer, RandomPlayer
@@ -24,6 +25,7 @@ _REGISTRY: dict[str, Callable[[int | str], Player]] = {
     "facil": FacilPlayer,
     "normal": NormalPlayer,
     "dificil": DificilPlayer,
+    "experto": ExpertoPlayer,
     "oracle": OraclePlayer,
 }
 

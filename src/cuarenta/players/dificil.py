@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from cuarenta.cards import Card
@@ -97,10 +97,8 @@ class DificilPlayer(Player):
             return classes[0]
         started = time.monotonic()
         deadline = self.deadline
-        if deadline is not None:
-            left = deadline - started
-            if left <= 0 or (self.world_seconds is not None and left < self.world_seconds):
-                return self.quick(view, legal)  # no time for one world
+        if self.out_of_time(started):
+            return self.quick(view, legal)  # no time for one world
         budget = self.budget
         hidden = sum(know.hand_sizes) - len(know.hand)
         exact = know.players == 2 and know.stock_size == 0 and len(know.unseen) == hidden
@@ -111,23 +109,42 @@ class DificilPlayer(Player):
         totals = [0.0] * len(classes)
         nodes = 0
         worlds = 0
-        limit = 1 if exact else budget.max_worlds
-        voids = {} if exact else passed_caidas(view)
+        source = iter([(sample_inferred(view, self.rng, know, {}), 1)] if exact else self.worlds(view, know))
         streak = view_streak(view) if rules.cuatro_caidas_gana else None
         node_budget = budget.nodes if know.players == 2 else budget.nodes4
-        while worlds < limit and (worlds < budget.min_worlds or nodes < node_budget):
+        while worlds < budget.min_worlds or nodes < node_budget:
             if worlds and deadline is not None and time.monotonic() >= deadline:
                 break  # the host is in a hurry: answer from the worlds searched so far
-            world = sample_inferred(view, self.rng, know, voids)
+            drawn = next(source, None)  # sampled only now: no world is drawn that is not searched
+            if drawn is None:
+                break
+            world, count = drawn
             search = WorldSearch(world, model, depth, budget.quiet, streak)
             for i, v in enumerate(search.values(classes)):
-                totals[i] += v
+                totals[i] += count * v
             nodes += search.nodes
             worlds += 1
         self.world_seconds = (time.monotonic() - started) / worlds
         sign = 1.0 if know.seat % 2 == 0 else -1.0
         best = max(range(len(classes)), key=lambda i: sign * totals[i])
         return classes[best]
+
+    def worlds(self, view: View, know: Knowledge) -> Iterator[tuple[Game, int]]:
+        """The worlds to search when some cards are hidden, in order, each with how many times it counts:
+        up to :attr:`Budget.max_worlds`, sampled uniformly among those consistent with the view and the
+        caídas let pass (:func:`passed_caidas`), each when it is about to be searched. ``experto`` weighs
+        them instead."""
+        voids = passed_caidas(view)
+        return ((sample_inferred(view, self.rng, know, voids), 1) for _ in range(self.budget.max_worlds))
+
+    def out_of_time(self, now: float) -> bool:
+        """Whether the host's :attr:`~cuarenta.players.base.Player.deadline` leaves no time for one world at
+        ``now`` (``time.monotonic()``; the last search says what a world costs)."""
+        deadline = self.deadline
+        if deadline is None:
+            return False
+        left = deadline - now
+        return left <= 0 or (self.world_seconds is not None and left < self.world_seconds)
 
     def quick(self, view: View, legal: Sequence[Action]) -> Action:
         """The move ``normal`` (seeded from this player's seed) chooses: what a hurried player plays when

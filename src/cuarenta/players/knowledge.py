@@ -128,6 +128,14 @@ def sample_world(
     seed.
     """
     know = know or Knowledge.from_view(view)
+    hands, stock = sample_deal(know, rng, voids)
+    return world_game(view, know, hands, stock, rng.randrange(2**31))
+
+
+def sample_deal(
+    know: Knowledge, rng: random.Random, voids: dict[int, set[int]] | None = None
+) -> tuple[list[list[Card]], list[Card]]:
+    """The hidden part of a world (:func:`sample_world`): every seat's hand and the stock."""
     n = know.players
     voids = voids or {}
     tries = 20 if voids else 1
@@ -156,21 +164,28 @@ def sample_world(
             hands[s].extend(allowed)
             taken = set(allowed)
             pool = [c for c in pool if c not in taken]
-        if not ok:
-            continue
-        assert view.turn is not None, "a world is sampled on a turn of the mesa in play"
-        return Game.from_position(
-            know.rules,
-            hands=hands,
-            table=know.table,
-            stock=pool,
-            turn=view.turn,
-            dealer=view.dealer,
-            scores=know.scores,
-            piles=know.piles,
-            last_drop=know.last_drop,
-            chicas=view.chicas,
-            rondas=view.rondas,
-            seed=rng.randrange(2**31),
-        )
+        if ok:
+            return hands, pool
     raise AssertionError("unreachable: the last try has no constraints")  # pragma: no cover
+
+
+def world_game(
+    view: SeatView, know: Knowledge, hands: list[list[Card]], stock: list[Card], seed: int
+) -> Game:
+    """The world in which the seats hold ``hands`` and the stock is ``stock`` (:func:`sample_deal`), its
+    later hands dealt from ``seed``."""
+    assert view.turn is not None, "a world is sampled on a turn of the mesa in play"
+    return Game.from_position(
+        know.rules,
+        hands=hands,
+        table=know.table,
+        stock=stock,
+        turn=view.turn,
+        dealer=view.dealer,
+        scores=know.scores,
+        piles=know.piles,
+        last_drop=know.last_drop,
+        chicas=view.chicas,
+        rondas=view.rondas,
+        seed=seed,
+    )

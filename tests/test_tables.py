@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -359,8 +360,31 @@ def profile(client: TestClient, name: str) -> dict[str, str]:
     return {"id": made.json()["id"], "key": made.json()["key"]}
 
 
+class ServerLog(logging.Handler):
+    """The server's log records while a test runs, whatever the ``cuarenta`` logger's propagation (a test
+    of ``cuarenta worker`` may have configured it not to reach pytest's capture): a failure can show them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+        self.logger = logging.getLogger("cuarenta")
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname} {record.name}: {record.getMessage()} {record.exc_text or ''}")
+
+    def __enter__(self) -> ServerLog:
+        self.level_before = self.logger.level
+        self.logger.setLevel(logging.INFO)
+        self.logger.addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.logger.removeHandler(self)
+        self.logger.setLevel(self.level_before)
+
+
 def test_a_rated_table_updates_both_ratings_once_its_mesa_is_won(tmp_path: Path, spy: Spy) -> None:
-    with running(tmp_path) as client:
+    with running(tmp_path) as client, ServerLog() as server_log:
         ana, beto = profile(client, "Ana"), profile(client, "Beto")
         body = {"players": 2, "rules": {"preset": "basico"}, "seats": ["friend"], "rated": True}
         # refused: no profile, a wrong key, a computer seat, rules that are not a preset's
@@ -388,6 +412,9 @@ def test_a_rated_table_updates_both_ratings_once_its_mesa_is_won(tmp_path: Path,
         for who, person in enumerate((ana, beto)):
             page = client.get(f"/api/profiles/{person['id']}").json()
             assert page["ratings"]["1v1"]["games"] == 0
+            room = room_of(client, made["room"])
+            seen = (room.mesa, room.recorded, [s.profile for s in room.seats], server_log.lines)
+            assert len(page["games"]) == 1, seen
             (game,) = page["games"]
             assert game["won"] == (winner == who) and game["unrated"] == "shared_address"
 

@@ -24,7 +24,7 @@ from support.app import running
 from support.device import device_page, finished, watching
 from support.examples import quick_first
 
-LEVELS = ("facil", "normal", "dificil")
+LEVELS = ("facil", "normal", "dificil", "experto")
 
 
 def without_wall_clock(record: str) -> str:
@@ -178,7 +178,7 @@ def device_record(body: dict[str, Any]) -> str:
 BAD_BODIES: list[Any] = [
     {"players": 3},
     {"players": "2"},
-    {"level": "experto"},
+    {"level": "maestro"},
     {"rules": {"preset": "nope"}},
     {"rules": {"players": 4}},
     {"seed": 5},

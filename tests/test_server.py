@@ -56,7 +56,7 @@ def test_health_and_options(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health == {"ok": True, "version": cuarenta.__version__, "protocol": 2, "protocols": [1, 2]}
     options = client.get("/api/options").json()
-    assert options["levels"] == [lv for lv in ("facil", "normal", "dificil") if lv in PLAYER_NAMES]
+    assert options["levels"] == [lv for lv in ("facil", "normal", "dificil", "experto") if lv in PLAYER_NAMES]
     assert "oracle" not in options["levels"] and "aleatorio" not in options["levels"]
     assert options["default_level"] in options["levels"]
     assert [p["name"] for p in options["presets"]] == list(PRESET_NAMES)

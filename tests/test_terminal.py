@@ -287,7 +287,7 @@ def test_program_ctrl_c_exits_130_without_traceback() -> None:
 
 def test_program_refuses_bad_options_clearly() -> None:
     for args, fragment in [
-        (["--level", "experto"], "unknown level 'experto': choose one of facil, normal, dificil"),
+        (["--level", "maestro"], "unknown level 'maestro': choose one of facil, normal, dificil, experto"),
         (["--players", "3"], "Cuarenta is played by 2 or 4"),
         (["--rules", "campeonato", "--players", "2"], "campeonato"),
         (["--rules", "nope"], "unknown preset 'nope'"),
@@ -302,7 +302,7 @@ def test_program_refuses_bad_options_clearly() -> None:
 def test_a_level_not_written_yet_is_named_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
     import cuarenta.cli.terminal as terminal
 
-    assert LEVELS == ("facil", "normal", "dificil")
+    assert LEVELS == ("facil", "normal", "dificil", "experto")
 
     def only_facil(name: str, seed: int | str = 0) -> Player:
         if name != "facil":

@@ -68,7 +68,7 @@ from cuarenta.rules import Rules, is_caida, is_limpia
 from cuarenta.view import SeatView
 
 #: The computer levels offered to people, weakest first.
-LEVELS: Final = ("facil", "normal", "dificil")
+LEVELS: Final = ("facil", "normal", "dificil", "experto")
 #: The person's seat.
 HUMAN: Final = 0
 

@@ -41,6 +41,8 @@ from cuarenta.catalogue import LANGS
 from cuarenta.device.store import MemoryStore, Persist
 from cuarenta.players import Player, make_player
 from cuarenta.players.dificil import DEVICE_BUDGET, DificilPlayer
+from cuarenta.players.experto import DEVICE_BUDGET as EXPERTO_DEVICE_BUDGET
+from cuarenta.players.experto import ExpertoPlayer
 from cuarenta.server import answers
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.core import Authority
@@ -69,6 +71,7 @@ Send = Callable[[int, str], None]
 
 def device_player(level: str, seed: int | str = 0) -> Player:
     """A computer player of the device: ``dificil`` thinks on :data:`~cuarenta.players.dificil.DEVICE_BUDGET`
+    and ``experto`` on :data:`~cuarenta.players.experto.DEVICE_BUDGET`
     (a move of a loaded phone within 3 s at its 95th percentile: docs/performance.md "The game on the
     device"; its cost in strength: docs/strength.md "On the device"); the other levels as on the server.
 
@@ -77,6 +80,8 @@ def device_player(level: str, seed: int | str = 0) -> Player:
     """
     if level == "dificil":
         return DificilPlayer(seed, budget=DEVICE_BUDGET)
+    if level == "experto":
+        return ExpertoPlayer(seed, budget=EXPERTO_DEVICE_BUDGET)
     return make_player(level, seed)
 
 

@@ -32,7 +32,7 @@ from cuarenta.server.authority.ports import SeatRow, dumps
 from cuarenta.server.authority.wire.messages import SharedMessage  # version 2's frames are shared too
 
 #: The computer levels offered to people, weakest first (only those registered are offered).
-LEVELS: Final = ("facil", "normal", "dificil")
+LEVELS: Final = ("facil", "normal", "dificil", "experto")
 #: Kinds of seat (``open``: a table's seat that waits for a friend).
 SeatKind = Literal["person", "computer", "open"]
 #: The most rooms kept in memory (more are loaded again from the store when asked for).

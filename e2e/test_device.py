@@ -222,6 +222,14 @@ def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str
         expect(page.get_by_test_id("device-toggle")).to_be_hidden()  # no server to go back to
         _seed(page, 7)
         start_game(page, site, goto=False)
+        # the expert's advice, thought in the page's worker (experto on the device's budget)
+        assert wait_step(page, timeout=60_000) == "ready"
+        page.get_by_test_id("advice-ask").click()
+        advised = page.locator("#hand [data-testid=hand-card][data-advised='1']")
+        expect(advised).to_have_count(1, timeout=60_000)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-advice", "true")
+        answers = [f for f in _frames(page) if f.get("type") == "advice"]
+        assert len(answers) == 1 and answers[0]["move"].split(" ")[0] == advised.get_attribute("data-card")
         assert _play(page) >= 1
         _no_hidden_card(_frames(page))
         assert not log.errors, log.errors

@@ -39,6 +39,8 @@ from harness import (
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from cuarenta.server.authority.computer_names import NAMES
+
 #: The viewports of the issue: two phones upright, a desktop, two phones on their side.
 VIEWPORTS = [(360, 740), (390, 844), (1280, 800), (740, 360), (844, 390)]
 IDS = [f"{w}x{h}" for w, h in VIEWPORTS]
@@ -232,6 +234,24 @@ _CROWD_JS = """
 """
 
 
+#: The longest names the computer players are given (authority/computer_names.py), in every place a name is
+#: shown at the table: the scoreboard's teams and the seats' panels. The names depend on the room's id, so
+#: a random game gets short or long ones; the crowded table is checked with the longest, the worst case
+#: (a 2 vs 2 of long names once pushed the buttons 12 px off 360x740).
+_LONG_NAMES_JS = """
+(names) => {
+  const longest = [...names].sort((a, b) => b.length - a.length);
+  document.querySelectorAll('#scoreboard .team-name').forEach((n, i) => {
+    n.textContent = `${longest[2 * i]} y ${longest[2 * i + 1]}`;
+  });
+  document.querySelectorAll('.board .seat:not(.seat-bottom) .seat-name').forEach((n, i) => {
+    n.textContent = longest[i];
+  });
+  return document.querySelectorAll('#scoreboard .team-name').length;
+}
+"""
+
+
 @pytest.mark.parametrize("size", VIEWPORTS, ids=IDS)
 def test_a_crowded_table_still_fits_one_screen(
     browser: Browser, base_url: str, size: tuple[int, int]
@@ -246,6 +266,8 @@ def test_a_crowded_table_still_fits_one_screen(
         for n in (13, 18, 24):
             assert page.evaluate(_CROWD_JS, n) == n
             check_fits(page, f"{n} cards on the table")
+        assert page.evaluate(_LONG_NAMES_JS, list(NAMES)) == 2
+        check_fits(page, "24 cards on the table and the longest names")
     finally:
         context.close()
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cuarenta.server.authority.model import Connection
-from cuarenta.server.authority.requests import Join, Move, Plain, React, SetPace, Watch
+from cuarenta.server.authority.requests import Advise, Join, Move, Plain, React, SetPace, Watch
 from cuarenta.server.protocol import (
     MAX_MESSAGE_CHARS,
     MESSAGE_TYPES,
@@ -38,11 +38,13 @@ VALID: dict[str, tuple[dict[str, Any], Any]] = {
     "watch": ({"room": "r", "since": 0}, Watch(room="r", v=2, since=0)),
     "react": ({"saying": "mosero"}, React(saying="mosero")),
     "rematch": ({}, Plain()),
+    "advice": ({"state": 17}, Advise(state=17)),
 }
 
 #: A malformed message of each type that has fields, and the sentence of its ``bad_message`` (as the
 #: server's pydantic models worded it).
 MALFORMED: list[tuple[dict[str, Any], str]] = [
+    ({"type": "advice"}, "malformed 'advice' message: state: Field required"),
     ({"type": "join", "token": "t"}, "malformed 'join' message: room: Field required"),
     (
         {"type": "join", "room": "r", "token": "t", "pace": "turbo"},
@@ -114,7 +116,8 @@ ENVELOPES: list[tuple[str | bytes, str, str]] = [
     (
         '{"v": 2, "type": "dance"}',
         "bad_message",
-        "unknown message type 'dance': expected one of join, move, next, pace, ping, watch, react, rematch",
+        "unknown message type 'dance': expected one of join, move, next, pace, ping, watch, react, rematch, "
+        "advice",
     ),
 ]
 
@@ -204,6 +207,9 @@ class Recorder:
 
     def rematch(self, conn: Connection, message: object = None) -> None:
         self.calls.append(("rematch", message))
+
+    def advice(self, conn: Connection, message: object) -> None:
+        self.calls.append(("advice", message))
 
 
 METHOD = {"next": "next_mesa"}

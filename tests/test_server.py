@@ -436,6 +436,9 @@ def test_every_error_code_changes_nothing(client: TestClient, spy: Spy) -> None:
         "championship_table",
         # a championship's table replaced by its judge's restart: test_championship_life
         "table_replaced",
+        # the computer's advice at a table, or a computer player that failed: tests/test_advice.py
+        "no_advice",
+        "advice_failed",
     }
     check_all(spy)
 

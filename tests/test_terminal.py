@@ -691,3 +691,29 @@ def test_a_chica_won_by_the_first_deal_is_announced_and_the_next_one_headed() ->
     assert sum(1 for line in lines if "gana la chica 1 con cuatro cartas iguales" in line) == 1
     assert [line for line in lines if re.fullmatch(r"Chica \d", line)] == ["Chica 2"]
     assert lines.index("Chica 2") < next(i for i, line in enumerate(lines) if line.startswith("Mano 2,"))
+
+
+# -- the expert's advice (issue 28) ------------------------------------------------------------------------
+def test_consejo_says_what_experto_would_play_from_the_persons_view() -> None:
+    from cuarenta.players.experto import ExpertoPlayer
+
+    def played(seed: int, script: str) -> tuple[TerminalGame, str]:
+        out = io.StringIO()
+        game = TerminalGame(Rules(), level="facil", seed=seed, inp=io.StringIO(script), out=out, color=False)
+        game.run()
+        return game, out.getvalue()
+
+    for seed in range(6):
+        game, text = played(seed, "consejo\n??\nq\n")  # at the person's first turn; then quit
+        says = [line.strip() for line in text.splitlines() if "Consejo del experto:" in line]
+        assert len(says) == 2 and says[0] == says[1], text  # asked twice: the same advice
+        move = says[0].rsplit("(jugada: ", 1)[1].rstrip(")")
+        legal = [str(a) for a in game.game.legal_moves()]
+        assert move in legal
+        # experto for seat 0, from the person's view alone
+        local = ExpertoPlayer(f"{seed}/advice/{len(game.game.actions)}")
+        local.start(0, game.rules)
+        assert move == str(local.choose(game.game.view(0), game.game.legal_moves()))
+        assert "El experto piensa…" in text
+    _, hint = played(1, "?\nq\n")
+    assert "Escribe «consejo» para saber qué jugaría el experto." in hint

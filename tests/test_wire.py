@@ -26,6 +26,7 @@ from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.wire import BUFFER_EVENTS, EventBuffer, Frame
 from cuarenta.server.edge.ratelimits import Limits
 from support.examples import quick_first
+from support.sockets import OPEN, Socket
 from support.wire import Reducer, v1_states
 
 CARD = re.compile(r"[A2-7JQK][hsdc]")
@@ -95,42 +96,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         finally:
             while OPEN:
                 OPEN[-1].close()
-
-
-#: Sockets not closed yet (a failed test closes them before its server stops, or the server would wait).
-OPEN: list[Socket] = []
-
-
-class Socket:
-    """One WebSocket; ``frames`` holds every message it received, in order."""
-
-    def __init__(self, client: TestClient, version: int) -> None:
-        self._cm: Any = client.websocket_connect("/ws")
-        self.ws = self._cm.__enter__()
-        OPEN.append(self)
-        self.version = version
-        self.frames: list[dict[str, Any]] = []
-
-    def close(self) -> None:
-        if self in OPEN:
-            OPEN.remove(self)
-            self._cm.__exit__(None, None, None)
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.ws.send_json({"v": self.version, **message})
-
-    def recv(self) -> dict[str, Any]:
-        message = self.ws.receive_json()
-        assert message["v"] == self.version, message
-        self.frames.append(message)
-        return message
-
-    def until(self, wanted: Any, limit: int = 2000) -> dict[str, Any]:
-        for _ in range(limit):
-            message = self.recv()
-            if wanted(message):
-                return message
-        raise AssertionError(f"not received in {limit} messages; the last: {self.frames[-1]}")
 
 
 def assert_same(v1: Socket, v2: Socket, *, hints: bool) -> int:

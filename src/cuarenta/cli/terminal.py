@@ -19,6 +19,7 @@ what ``game.view(0)`` shows; the computer players get their own views through
 Input, at the card prompt: the card's number in the hand (``1`` … ``5``), the
 card itself (``7h``, ``7♥``), a whole move in the project's notation
 (``7h x3c+4d``, ``claim 5s,6h``), ``?`` (or ``ayuda``/``help``) for a hint,
+``consejo`` (or ``??``/``advice``) for what ``experto`` would play (thought from the person's view only),
 ``q`` (or ``salir``/``quit``) to leave. When the card chosen can be played in
 more than one way (several bases, R9; in manual capture mode, R12, also
 shorter escaleras and taking nothing) the ways are listed and numbered.
@@ -73,6 +74,9 @@ LEVELS: Final = ("facil", "normal", "dificil", "experto")
 HUMAN: Final = 0
 
 HELP_WORDS: Final = frozenset({"?", "ayuda", "help"})
+ADVICE_WORDS: Final = frozenset({"??", "consejo", "advice"})
+#: The computer player whose judgement ``consejo`` gives (the page's advice is the same level's).
+ADVICE_LEVEL: Final = "experto"
 QUIT_WORDS: Final = frozenset({"q", "salir", "quit", "exit"})
 CLAIM_WORDS: Final = ("reclamar", "reclamo", "claim")
 
@@ -542,6 +546,9 @@ class TerminalGame:
             if low in HELP_WORDS:
                 self._show_hint()
                 continue
+            if low in ADVICE_WORDS:
+                self._show_advice()
+                continue
             return text
 
     def _problem(self, message: str) -> None:
@@ -556,6 +563,32 @@ class TerminalGame:
         self.screen.line(t("term.hint.title", self.lang), "bold green", 2)
         for line in hint_lines(hint, table, drop, self.lang):
             self.screen.line(line, "green", 2)
+        self.screen.line(t("term.advice.more", self.lang), DIM, 2)
+
+    def advice(self) -> Action:
+        """What ``experto`` would play for the person now, from the person's view only (seeded from the
+        game's seed: the same position is given the same advice). It must be the person's turn."""
+        game = self.game
+        if game.is_over or game.turn != HUMAN:
+            raise ValueError("advice is for the person's turn")
+        # a player of its own for each position, seeded by it: the same position is given the same advice
+        # however often (and after whatever other questions) it is asked
+        advisor = make_player(ADVICE_LEVEL, seed=f"{self.seed}/advice/{len(game.actions)}")
+        advisor.start(HUMAN, self.rules)
+        return act(advisor, game)
+
+    def _show_advice(self) -> None:
+        lang = self.lang
+        game = self.game
+        if game.is_over or game.turn != HUMAN:  # pragma: no cover - asked only at the person's prompt
+            return
+        self.screen.line(t("term.advice.thinking", lang), DIM, 2)
+        action = self.advice()
+        if isinstance(action, Claim):
+            what = t("claim.take", lang, cards=cards_text(action.cards))
+        else:
+            what = f"{card_text(action.card)}: {option_text(action, list(game.table), game.last_drop, lang)}"
+        self.screen.line(t("term.advice.says", lang, what=what, move=str(action)), "bold green", 2)
 
     # -- turns ------------------------------------------------------------------------------------
     def _computer_turn(self) -> list[Event]:
@@ -652,8 +685,8 @@ def level_problem(level: str) -> str | None:
 
     >>> level_problem("facil") is None
     True
-    >>> level_problem("experto")
-    "unknown level 'experto': choose one of facil, normal, dificil"
+    >>> level_problem("maestro")
+    "unknown level 'maestro': choose one of facil, normal, dificil, experto"
     """
     if level not in LEVELS:
         return f"unknown level {level!r}: choose one of {', '.join(LEVELS)}"

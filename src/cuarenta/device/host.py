@@ -50,6 +50,7 @@ from cuarenta.server.authority.errors import TableError
 from cuarenta.server.authority.model import CLOSE_SOCKET, Connection
 from cuarenta.server.authority.ports import StoreError
 from cuarenta.server.authority.requests import (
+    AdviceRequest,
     JoinRequest,
     MoveRequest,
     PaceRequest,
@@ -133,6 +134,9 @@ class DeviceHandlers:
 
     def pace(self, conn: Connection, message: PaceRequest) -> None:
         self.authority.pace(conn, message)
+
+    def advice(self, conn: Connection, message: AdviceRequest) -> None:
+        self.authority.advice(conn, message)
 
     def react(self, conn: Connection, message: ReactRequest) -> None:
         raise _needs_a_server("react")

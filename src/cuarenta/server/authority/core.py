@@ -38,6 +38,7 @@ from cuarenta.errors import IllegalMoveError
 from cuarenta.game import Game
 from cuarenta.moves import Action
 from cuarenta.server.authority import setup
+from cuarenta.server.authority.advice import Advisor
 from cuarenta.server.authority.announcer import WATCHERS_SECONDS, Announcer
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.cache import RoomCache
@@ -65,6 +66,7 @@ from cuarenta.server.authority.ports import (
     StoreUnknown,
 )
 from cuarenta.server.authority.requests import (
+    AdviceRequest,
     JoinRequest,
     MoveRequest,
     PaceRequest,
@@ -178,6 +180,8 @@ class Authority:
             ratings=ratings,
             wall=wall,
         )
+        #: the computer's advice to a person, thought where the computer players think (:mod:`.advice`)
+        self.advisor = Advisor(self.thinking)
         # the collaborators' requests that take many options, with their own signatures (typed)
         #: a new room against the computer (:meth:`.opening.Opener.create`): the room and the person's token
         self.create = self.opener.create
@@ -358,6 +362,7 @@ class Authority:
         store)."""
         await self.bus.close()
         await self.scheduler.close()
+        await self.advisor.close()
         await self.saver.close()
         await self.announcer.stop(self.cache.all())
         self.cache.clear()
@@ -419,6 +424,10 @@ class Authority:
     def move(self, conn: Connection, message: MoveRequest) -> None:
         """:meth:`.sessions.Sessions.move` (checked there, then :meth:`apply`)."""
         self.sessions.move(conn, message)
+
+    def advice(self, conn: Connection, message: AdviceRequest) -> None:
+        """:meth:`.advice.Advisor.ask` (the room brought up to date first, as for a move)."""
+        self.bus.gate(conn, None, lambda: self.advisor.ask(conn, message))
 
     def presence_changed(self, room: Room, remote: dict[int | None, int], away: dict[int, float]) -> None:
         """:meth:`.sessions.Sessions.presence_changed`."""

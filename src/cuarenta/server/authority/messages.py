@@ -1,5 +1,5 @@
 """The messages the authority sends to a table's sockets besides its snapshots and events (docs/protocol.md,
-version 2: ``table``, ``reaction``, ``pace``), as plain dicts.
+version 2: ``table``, ``reaction``, ``pace``, ``advice``), as plain dicts.
 
 The authority speaks one protocol, version 2 (its snapshots and events are built by
 :mod:`cuarenta.server.authority.wire`); the edge's adapter of the deprecated version 1
@@ -54,11 +54,29 @@ def reaction_message(seat: int, saying: str) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": "reaction", "seat": seat, "saying": saying}
 
 
+def advice_message(*, room: str, state: int, move: str, level: str) -> dict[str, Any]:
+    """``advice``: the move the computer player of ``level`` would make for the asking seat at ``state``
+    (docs/protocol.md "Advice"), sent to that socket alone.
+
+    >>> advice_message(room="r", state=7, move="7h x3c+4d", level="experto")["move"]
+    '7h x3c+4d'
+    """
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": "advice",
+        "room": room,
+        "state": state,
+        "move": move,
+        "level": level,
+    }
+
+
 __all__ = [
     "PACES",
     "PROTOCOL_VERSION",
     "Pace",
     "Status",
+    "advice_message",
     "pace_message",
     "reaction_message",
     "table_message",

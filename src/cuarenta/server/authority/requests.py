@@ -60,6 +60,13 @@ class React:
 
 
 @dataclass(frozen=True)
+class Advise:
+    """Ask what the strongest computer player would play for the socket's seat at ``state`` (its turn)."""
+
+    state: int
+
+
+@dataclass(frozen=True)
 class Plain:
     """A request with no field (``next``, ``rematch``)."""
 
@@ -70,9 +77,12 @@ WatchRequest = Watch
 MoveRequest = Move
 PaceRequest = SetPace
 ReactRequest = React
+AdviceRequest = Advise
 
 
 __all__ = [
+    "AdviceRequest",
+    "Advise",
     "Join",
     "JoinRequest",
     "Move",

@@ -35,6 +35,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "illegal_move": "the engine refused the move",
     "game_over": "a move after the mesa ended",
     "not_finished": "a next while the mesa is still in play",
+    "no_advice": "advice asked at a table with friends or in a championship (the computer's advice is for "
+    "games against the computer)",
+    "advice_failed": "the computer could not think about the advice asked for (ask again)",
     "rate_limited": "more messages than the rate limit allows: the socket is then closed (1008)",
     # tables with friends (docs/tables.md)
     "not_a_table": "watch or rematch in a room against the computer",

@@ -39,6 +39,8 @@ from typing import Any, Final, Protocol
 from cuarenta.server.authority.messages import PACES
 from cuarenta.server.authority.model import Connection
 from cuarenta.server.authority.requests import (
+    AdviceRequest,
+    Advise,
     Join,
     JoinRequest,
     Move,
@@ -65,7 +67,7 @@ TEXT_MAX: Final = 200
 SAYING_MAX: Final = 40
 
 #: What a message becomes: the authority's request.
-Request = Join | Move | Plain | React | SetPace | Watch
+Request = Advise | Join | Move | Plain | React | SetPace | Watch
 
 
 # -- the table ----------------------------------------------------------------------------------------------
@@ -80,6 +82,7 @@ class Handlers(Protocol):
     def pace(self, conn: Connection, message: PaceRequest) -> None: ...
     def react(self, conn: Connection, message: ReactRequest) -> None: ...
     def rematch(self, conn: Connection, message: object = None) -> None: ...
+    def advice(self, conn: Connection, message: AdviceRequest) -> None: ...
 
 
 #: A handler: the :class:`Handlers`, the socket's connection and the message's request.
@@ -133,6 +136,7 @@ MESSAGES: Final[dict[str, MessageType]] = {
         (Text("saying", SAYING_MAX),), React, lambda to, conn, request: to.react(conn, request)
     ),
     "rematch": MessageType((), Plain, lambda to, conn, request: to.rematch(conn, request)),
+    "advice": MessageType((Count("state"),), Advise, lambda to, conn, request: to.advice(conn, request)),
 }
 #: The types of message a browser may send, in the order of the error that lists them.
 MESSAGE_TYPES: Final = tuple(MESSAGES)

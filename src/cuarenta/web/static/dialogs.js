@@ -23,7 +23,8 @@ function moveInfo(move) {
   return { ...NOTHING, ...(own(app.msg).moves.find((m) => m.move === move) ?? {}) };
 }
 
-function describeOption(move) {
+/** A legal move in words (as the capture choice lists it): `{text, tags, taken}`. */
+export function describeOption(move) {
   const m = moveInfo(move);
   const tags = [];
   let text;
@@ -60,14 +61,18 @@ export function openChoice(code, moves) {
       const d = describeOption(move);
       const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
       for (const c of d.taken.length ? d.taken : [code]) minis.append(cardElement(c, { tag: "span", className: "card mini" }));
-      const label = d.tags.length ? `${d.text} (${d.tags.join(", ")})` : d.text;
+      // the way the expert advised for this state (advice.js; read from the store: advice.js imports this module)
+      const advised = app.ayudas && app.advice?.move === move && app.advice.version === app.msg?.version;
+      const tags = advised ? [...d.tags, t("page.advice.badge")] : d.tags;
+      const label = tags.length ? `${d.text} (${tags.join(", ")})` : d.text;
       return el(
         "button",
         {
           type: "button",
-          class: "choice-option",
+          class: advised ? "choice-option advised" : "choice-option",
           "data-testid": "capture-option",
           "data-move": move,
+          "data-advised": advised ? "1" : null,
           "aria-label": label,
           onclick: () => sendMove(move),
         },
@@ -76,7 +81,7 @@ export function openChoice(code, moves) {
           "span",
           { class: "choice-words" },
           el("span", { class: "choice-text", text: d.text }),
-          d.tags.length ? el("span", { class: "choice-tags", text: d.tags.join(" · ") }) : null,
+          tags.length ? el("span", { class: "choice-tags", text: tags.join(" · ") }) : null,
         ),
       );
     }),

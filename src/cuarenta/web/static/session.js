@@ -7,6 +7,7 @@ import * as Settings from "./settings.js";
 import * as Bubble from "./announce.js";
 import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
+import { onAdvice, onAdviceError } from "./advice.js";
 import { authorized, request } from "./api.js";
 import { Connection } from "./connection.js";
 import { DeviceConnection, onDevice } from "./device.js";
@@ -35,6 +36,7 @@ export function openSession(session) {
   app.drawShownFor = null;
   app.rejoinSince = false;
   app.rematchSent = null;
+  app.advice = null;
   Presence.reset();
   $("#result").hidden = true;
   $("#draw-panel").hidden = true;
@@ -85,13 +87,20 @@ function onMessage(msg) {
     onServerError(msg);
   } else if (msg.type === "pace") {
     Settings.onServerPace(msg);
+  } else if (msg.type === "advice") {
+    onAdvice(msg);
   }
 }
 
 function onServerError(msg) {
-  app.pending = false;
   const code = msg.code ?? "";
   const message = msg.message ?? "";
+  // a question to the computer that ended (advice.js): the table moved on (nothing to say), or it refused
+  if (onAdviceError(code)) {
+    if (code === "no_advice" || code === "advice_failed") showError(t(`page.err.${code}`), code);
+    return;
+  }
+  app.pending = false;
   if (code === "too_fast") {
     Reactions.onTooFast(); // a reaction sent too soon: the row rests, no banner
     return;

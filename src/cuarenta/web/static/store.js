@@ -20,6 +20,7 @@ const fields = {
   pending: false, // a move was sent and no answer came yet
   unsure: null, // the version a change was sent on that the server could not confirm (`outcome_unknown`)
   ayudas: load(KEYS.ayudas, false) !== "0", // the Ayudas switch: on for a newcomer, off once turned off
+  advice: null, // the computer's advice asked at a version: {version, move} (move null while it thinks; advice.js)
   focusIndex: 0, // the hand card that has the keyboard's focus
   announceQueue: [], // the announcements of the update being shown
   announcing: false, // their bubble is about to be chosen

@@ -4,6 +4,7 @@
 import { cardBackSVG, cardElement, cardFaceSVG } from "./cards.js";
 import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
+import { adviceLine, adviceWords, advisedMove, askAdvice, cardOf, renderAdvice } from "./advice.js";
 import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
 import * as Settings from "./settings.js";
@@ -270,6 +271,7 @@ export function renderHand(opts = {}) {
   const myTurn = isMyTurn() && !app.pending && online;
   const { hand: cards, hints: told } = own(app.msg);
   const hints = new Map(told.map((h) => [h.card, h]));
+  const advised = app.ayudas ? advisedMove() : null;
   if (app.focusIndex >= cards.length) app.focusIndex = Math.max(0, cards.length - 1);
   const hadFocus = hand.contains(document.activeElement);
   const buttons = cards.map((code, i) => {
@@ -324,6 +326,13 @@ export function renderHand(opts = {}) {
         label.push(t(`page.hint.warn_${key}_aria`));
       }
     }
+    if (advised && cardOf(advised) === code) {
+      // the computer's advice (advice.js): the card experto would play
+      b.classList.add("advised");
+      b.dataset.advised = "1";
+      b.append(el("span", { class: "badge badge-advice", "aria-hidden": "true", text: t("page.advice.badge") }));
+      label.push(t("page.advice.card_aria", { what: adviceWords(advised) }));
+    }
     b.setAttribute("aria-label", label.join(". "));
     if (opts.dealt && !reducedMotion.matches) {
       b.classList.add("dealt");
@@ -341,7 +350,15 @@ export function renderHand(opts = {}) {
   hand.classList.toggle("offline", !online);
   if (hadFocus && buttons[app.focusIndex]) buttons[app.focusIndex].focus({ preventScroll: true });
   $("#ayudas-toggle").setAttribute("aria-pressed", String(app.ayudas));
+  renderAdvice();
 }
+
+// the computer's advice came (or its question ended): the hand and the status line show it
+subscribe("advice", () => {
+  renderHand();
+  updateStatus();
+});
+$("#advice-ask")?.addEventListener("click", askAdvice);
 
 export function renderClaims() {
   const box = $("#claims");
@@ -400,6 +417,7 @@ export function updateStatus() {
   else if (app.tableInfo?.table?.replaced) text = t("champ_table.status_replaced"); // champ-table.js
   else if (app.tableInfo?.table?.paused) text = t("champ_table.status_paused");
   else if (app.pending) text = t("page.status.sending");
+  else if (isMyTurn() && adviceLine()) text = adviceLine(); // the expert's advice for this turn (advice.js)
   else if (isMyTurn()) {
     const claims = own(app.msg).moves.some((m) => m.claim);
     const keys = window.matchMedia("(hover: hover) and (min-width: 600px)").matches;
@@ -408,6 +426,7 @@ export function updateStatus() {
     text = t("page.status.turn_of", { name: seatName(app.msg.view.turn) });
   } else text = "";
   status.textContent = text;
+  status.dataset.advice = String(Boolean(text && text === adviceLine()));
   const lost = Boolean(app.session && app.conn && !app.connected && app.conn.retry);
   $("#reconnecting").hidden = !lost;
   $("#felt").classList.toggle("is-offline", lost);

@@ -13,7 +13,7 @@ file server on a loopback port, and reports:
 Run from the repository root::
 
     python bench/device.py [--runs 3] [--count 40] [--throttle 4] [--device-players] [--site DIR]
-                           [--no-moves | --no-starts]
+                           [--levels facil,normal,dificil,experto] [--no-moves | --no-starts]
 
 This is a measurement, not a test.
 """
@@ -59,11 +59,12 @@ for (const w of pack.wheels) {
 const query = new URLSearchParams(location.search);
 const count = query.get("count");
 const device = query.get("device") === "1" ? "True" : "False";
+const levels = JSON.stringify((query.get("levels") || "facil,normal,dificil").split(","));
 const source = await (await fetch("bench-work.py")).text();
 py.FS.writeFile("device_work.py", source);  // in Pyodide's working folder
 window.benchResult = py.runPython(
   "import sys, json\\nsys.path.insert(0, '.')\\nimport device_work\\n"
-  + `json.dumps(device_work.measure(${Number(count)}, device=${device}))`);
+  + `json.dumps(device_work.measure(${Number(count)}, device=${device}, levels=tuple(${levels})))`);
 </script>"""
 
 
@@ -106,7 +107,9 @@ def measure_starts(url: str, runs: int) -> dict[str, list[tuple[float, float, di
     return figures
 
 
-def measure_moves(url: str, count: int, throttle: float, device: bool) -> dict[str, Any]:
+def measure_moves(
+    url: str, count: int, throttle: float, device: bool, levels: tuple[str, ...] = device_work.LEVELS
+) -> dict[str, Any]:
     """bench/device_work.py's figures in a Pyodide of the page, the CPU slowed ``throttle`` times (Chrome's
     CPU throttling: a slower phone, or a loaded one)."""
     with sync_playwright() as pw:
@@ -115,7 +118,7 @@ def measure_moves(url: str, count: int, throttle: float, device: bool) -> dict[s
         page = ctx.new_page()
         if throttle > 1:
             ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-        page.goto(f"{url}bench.html?count={count}&device={int(device)}")
+        page.goto(f"{url}bench.html?count={count}&device={int(device)}&levels={','.join(levels)}")
         page.wait_for_function("() => window.benchResult !== undefined", timeout=3_600_000)
         result: dict[str, Any] = json.loads(page.evaluate("window.benchResult"))
         ctx.close()
@@ -167,6 +170,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--device-players", action="store_true", help="the device's players (difícil on its device budget)"
     )
+    parser.add_argument(
+        "--levels",
+        default=",".join(device_work.LEVELS),
+        help="the levels whose moves are timed (comma-separated)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site
@@ -180,8 +188,9 @@ def main(argv: list[str] | None = None) -> None:
             if not args.no_starts:
                 print_starts(measure_starts(url, args.runs))
             if not args.no_moves:
-                pyodide = measure_moves(url, args.count, args.throttle, args.device_players)
-                cpython = device_work.measure(args.count, device=args.device_players)
+                levels = tuple(args.levels.split(","))
+                pyodide = measure_moves(url, args.count, args.throttle, args.device_players, levels)
+                cpython = device_work.measure(args.count, device=args.device_players, levels=levels)
                 print_moves(pyodide, cpython, args.throttle)
 
 

@@ -3,7 +3,7 @@ browser as text): computer moves at the positions of seeded games, and bench/eng
 With ``device=True`` the players are the device's (:func:`cuarenta.device.device_player`: difícil on its
 device budget); each move's work is counted in search nodes too (the same in both interpreters).
 
-    python bench/device_work.py [--device]   # the CPython figures alone, as JSON
+    python bench/device_work.py [--device] [--levels=dificil,experto]   # the CPython figures alone, as JSON
 
 Nothing here may import beyond the engine and the players: it runs in Pyodide with the offline pack's
 wheel only. This is a measurement, not a test.
@@ -86,12 +86,18 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(count: int = 40, seed: int = 18, device: bool = False) -> dict[str, Any]:
+#: The levels measured unless others are named.
+LEVELS = ("facil", "normal", "dificil")
+
+
+def measure(
+    count: int = 40, seed: int = 18, device: bool = False, levels: tuple[str, ...] = LEVELS
+) -> dict[str, Any]:
     """Every figure: per level and table size, the median and p95 move time in ms and search nodes; random
     plies/s."""
     out: dict[str, Any] = {"moves": {}, "device": device}
     for players in (2, 4):
-        for level in ("facil", "normal", "dificil"):
+        for level in levels:
             found = move_times(level, players, count, seed, device)
             times = [t for t, _ in found]
             nodes = [float(n) for _, n in found]
@@ -109,4 +115,6 @@ def measure(count: int = 40, seed: int = 18, device: bool = False) -> dict[str, 
 if __name__ == "__main__":
     import sys
 
-    print(json.dumps(measure(device="--device" in sys.argv), indent=2))
+    named = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--levels=")]
+    chosen = tuple(named[0].split(",")) if named else LEVELS
+    print(json.dumps(measure(device="--device" in sys.argv, levels=chosen), indent=2))

@@ -247,6 +247,10 @@ def test_the_standings_show_what_decides_the_ranking_and_announce_the_rest(
     a11y.check(fan, f"the standings with every column at {size['width']}px")
     fewer.click()
     expect(table.get_by_role("columnheader", name="Jugadas")).to_be_hidden()
+    # the poll (every 3 s) draws nothing anew when nothing changed: the reader keeps their place
+    held = table.element_handle()
+    fan.wait_for_timeout(3500)
+    assert held.evaluate("(n) => n.isConnected"), "the same standings were drawn again"
 
 
 def test_a_count_typed_while_an_entry_is_answered_keeps_the_focus(people: People, server: Server) -> None:

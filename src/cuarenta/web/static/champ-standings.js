@@ -53,6 +53,9 @@ async function refresh(id) {
   try {
     const data = await championship(id);
     if (app.champ?.view !== "standings" || app.champ.id !== id) return;
+    // nothing new since the last poll: the screen stays as it is, so that a reader keeps their place (a
+    // screen reader's, a selection, an element a test holds) instead of getting the same table drawn anew
+    if (app.champ.data && JSON.stringify(app.champ.data) === JSON.stringify(data)) return;
     app.champ = { ...app.champ, data };
     renderStandings();
   } catch (err) {

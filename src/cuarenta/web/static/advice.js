@@ -16,7 +16,7 @@ import { describeOption } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { send } from "./moves.js";
 import { isTable } from "./presence.js";
-import { app, isMyTurn, watching } from "./state.js";
+import { app, isMyTurn, own, watching } from "./state.js";
 
 const { t } = I;
 
@@ -66,18 +66,21 @@ export function onAdviceError(code) {
   return true;
 }
 
-/** The card a move plays ("7h x3c+4d" → "7h"). */
-export function cardOf(move) {
-  return String(move).split(" ")[0];
+/** What the server says of the advised move (an entry of the seat's `moves`: its `card`, or the cards of
+ * a `claim`), or null: the page reads the notation nowhere (docs/web.md "Playing"). */
+export function advisedInfo() {
+  const move = advisedMove();
+  return move ? (own(app.msg).moves.find((m) => m.move === move) ?? null) : null;
 }
 
 /** What the status line says while an advice stands for the state shown (the Ayudas on), or null: short,
  * so that it keeps to one line on a phone ("El experto jugaría 4♦."); which way to play the card is in the
  * card's label and, when the card can be played several ways, marked in the choice (dialogs.js). */
 export function adviceLine() {
-  const move = advisedMove();
-  if (!move || !app.ayudas) return null;
-  return t("page.advice.says", { card: cardText(cardOf(move)) });
+  const info = app.ayudas ? advisedInfo() : null;
+  if (!info) return null;
+  if (info.claim) return t("page.advice.says_claim", { cards: I.cardsText(info.claim) });
+  return t("page.advice.says", { card: cardText(info.card) });
 }
 
 /** The advised move in words, for the card's label: "llevar 3♣ + 4♦ · caída". */

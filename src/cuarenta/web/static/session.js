@@ -52,6 +52,7 @@ export function openSession(session) {
     },
     state: (what) => {
       app.connected = what === "open";
+      if (app.advice && !app.advice.move) app.advice = null; // a question the lost socket took with it: ask again
       updateStatus();
       renderHand(); // the cards are disabled while the socket is down
     },

@@ -4,7 +4,7 @@
 import { cardBackSVG, cardElement, cardFaceSVG } from "./cards.js";
 import * as I from "./i18n.js";
 import * as Bubble from "./announce.js";
-import { adviceLine, adviceWords, advisedMove, askAdvice, cardOf, renderAdvice } from "./advice.js";
+import { adviceLine, adviceWords, advisedInfo, advisedMove, askAdvice, renderAdvice } from "./advice.js";
 import * as Presence from "./presence.js";
 import * as Reactions from "./reactions.js";
 import * as Settings from "./settings.js";
@@ -271,7 +271,7 @@ export function renderHand(opts = {}) {
   const myTurn = isMyTurn() && !app.pending && online;
   const { hand: cards, hints: told } = own(app.msg);
   const hints = new Map(told.map((h) => [h.card, h]));
-  const advised = app.ayudas ? advisedMove() : null;
+  const advised = app.ayudas ? advisedInfo() : null; // the expert's advice (advice.js): its card, or a claim
   if (app.focusIndex >= cards.length) app.focusIndex = Math.max(0, cards.length - 1);
   const hadFocus = hand.contains(document.activeElement);
   const buttons = cards.map((code, i) => {
@@ -326,12 +326,12 @@ export function renderHand(opts = {}) {
         label.push(t(`page.hint.warn_${key}_aria`));
       }
     }
-    if (advised && cardOf(advised) === code) {
+    if (advised && !advised.claim && advised.card === code) {
       // the computer's advice (advice.js): the card experto would play
       b.classList.add("advised");
       b.dataset.advised = "1";
       b.append(el("span", { class: "badge badge-advice", "aria-hidden": "true", text: t("page.advice.badge") }));
-      label.push(t("page.advice.card_aria", { what: adviceWords(advised) }));
+      label.push(t("page.advice.card_aria", { what: adviceWords(advised.move) }));
     }
     b.setAttribute("aria-label", label.join(". "));
     if (opts.dealt && !reducedMotion.matches) {
@@ -353,9 +353,10 @@ export function renderHand(opts = {}) {
   renderAdvice();
 }
 
-// the computer's advice came (or its question ended): the hand and the status line show it
+// the computer's advice came (or its question ended): the hand, a claim and the status line show it
 subscribe("advice", () => {
   renderHand();
+  renderClaims();
   updateStatus();
 });
 $("#advice-ask")?.addEventListener("click", askAdvice);
@@ -376,11 +377,13 @@ export function renderClaims() {
       "div",
       { class: "claims-buttons" },
       claims.map(({ move, claim: cards }) => {
+        const advised = app.ayudas && advisedMove() === move; // the expert's advice (advice.js)
         return el("button", {
           type: "button",
-          class: "btn btn-claim",
+          class: advised ? "btn btn-claim advised" : "btn btn-claim",
           "data-testid": "claim-option",
           "data-move": move,
+          "data-advised": advised ? "1" : null,
           text: I.capitalize(t("claim.take", { cards: I.cardsText(cards) })),
           "aria-label": t("claim.take", { cards: cards.map(I.cardLabel).join(", ") }),
           onclick: () => sendMove(move),

@@ -268,6 +268,12 @@ def test_a_count_typed_while_an_entry_is_answered_keeps_the_focus(people: People
     judge.route("**/hall", lambda route: held.append(route))  # the entry's answer waits
     judge.get_by_test_id("hall-caida").click()
     judge.wait_for_function("() => document.querySelector('[data-testid=hall-caida]').disabled")
+    # the route's handler runs when Playwright next reads the page's events: the button may be disabled
+    # (the request on its way) before it ran; waiting lets it run (CI once asserted too soon, 2026-12-05)
+    for _ in range(200):
+        if held:
+            break
+        judge.wait_for_timeout(50)
     assert len(held) == 1
     count = judge.get_by_test_id("hall-carton-a")
     count.click()

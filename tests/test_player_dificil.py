@@ -492,6 +492,8 @@ def test_budget_bounds_the_work(monkeypatch: pytest.MonkeyPatch) -> None:
         bot.start(0, one.rules)
         act(bot, one)
         seen.append(sampled[0])
+        assert bot.work is not None and bot.work.worlds == sampled[0]  # what the move says it searched
+        assert bot.work.within(budget, 2) and bot.work.nodes >= bot.work.last_nodes > 0
     assert seen == [3, 9]
 
 

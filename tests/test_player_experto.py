@@ -3,8 +3,8 @@
 The plays of a deal are read back from a seat's view exactly as they happened (the table, the open caída,
 the cards gone, the hand each seat held then); the model's chances add up to one and mark a caída let
 pass as unlikely; the fit finds the weights that made a sample and is reproducible; ``experto`` plays
-legal moves under every preset with 2 and 4 players, is seeded, and its choice does not change when the
-cards it cannot see change consistently with its view.
+whole mesas of every preset with 2 and 4 players, legal and within its budget of nodes and worlds, is
+seeded, and its choice does not change when the cards it cannot see change consistently with its view.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from cuarenta.moves import Move
 from cuarenta.players import PLAYER_NAMES, act, make_player
 from cuarenta.players.base import Player
 from cuarenta.players.dificil import Budget
-from cuarenta.players.experto import ExpertoPlayer
+from cuarenta.players.experto import EXPERTO_BUDGET, ExpertoPlayer
 from cuarenta.players.playfit import Row, collect, fit, log_likelihood
 from cuarenta.players.playmodel import (
     FEATURES,
@@ -195,11 +195,37 @@ def test_features_say_what_a_choice_does() -> None:
     assert drop[FEATURES.index("drop_risk")] == 1.0  # three kings the seat cannot see
 
 
+def play_within(game: Game, seats: list[Player], limit: int = 3000) -> int:
+    """Play ``game`` to its end with ``seats``: every action legal, every ``experto`` move within its own
+    budget (:class:`~cuarenta.players.dificil.SearchWork`); how many of its moves searched."""
+    players = game.rules.players
+    searched = 0
+    while not game.is_over:
+        assert len(game.actions) < limit, "a mesa that does not end"
+        bot = seats[game.turn]
+        action = act(bot, game)
+        assert action in game.legal_moves()
+        if isinstance(bot, ExpertoPlayer) and bot.work is not None:
+            assert bot.work.within(bot.budget, players), (bot.work, bot.budget)
+            searched += 1
+        game.play(action)
+    return searched
+
+
 @pytest.mark.parametrize(
     ("preset", "players"),
-    quick_first([("a_todo_rigor", 2), ("campeonato", 4), ("a_todo_rigor", 4), ("basico", 2)]),
+    quick_first(
+        [
+            ("a_todo_rigor", 2),
+            ("campeonato", 4),
+            ("a_todo_rigor", 4),
+            ("todo_dos", 2),
+            ("todo_dos", 4),
+            ("basico", 2),
+        ]
+    ),
 )
-def test_always_legal(preset: str, players: int) -> None:
+def test_plays_whole_mesas_legal_and_within_its_budget(preset: str, players: int) -> None:
     rules = Rules.preset(preset, players=players)
     for seed in range(2):
         game = Game.new(rules, seed=seed)
@@ -209,12 +235,21 @@ def test_always_legal(preset: str, players: int) -> None:
         ]
         for s, bot in enumerate(seats):
             bot.start(s, rules)
-        while not game.is_over and len(game.actions) < 120:
-            legal = game.legal_moves()
-            action = act(seats[game.turn], game)
-            assert action in legal
-            game.play(action)
-        assert len(game.actions) > 40
+        assert play_within(game, seats) > 10
+        assert game.outcome is not None
+
+
+@pytest.mark.slow
+def test_plays_a_whole_mesa_within_its_real_budget() -> None:
+    """With the budget it plays people with (:data:`~cuarenta.players.experto.EXPERTO_BUDGET`), against
+    ``dificil``: the node and world counts, not the clock, bound each move."""
+    rules = Rules.preset("a_todo_rigor", players=2)
+    game = Game.new(rules, seed=5)
+    seats: list[Player] = [ExpertoPlayer("real/0"), make_player("dificil", "real/1")]
+    for s, bot in enumerate(seats):
+        bot.start(s, rules)
+    assert seats[0].budget == EXPERTO_BUDGET
+    assert play_within(game, seats) > 10
 
 
 def swapped_worlds() -> tuple[Game, Game]:

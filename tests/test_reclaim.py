@@ -24,6 +24,7 @@ from cuarenta.server.authority.codes import hash_code
 from cuarenta.server.edge.deps import RECLAIMS_BURST, RECLAIMS_PER_TABLE_BURST
 from cuarenta.server.edge.ratelimits import GuessLimiter, GuessLimits
 from support.app import bearer, running
+from support.sockets import Socket
 from support.spy import Spy, check_all
 from support.tables import Seat, new_table, room_of, take_seat
 
@@ -124,6 +125,7 @@ def test_the_code_takes_the_seat_back_with_a_new_token_and_the_old_device_is_tol
         # the old device: told why, then its socket is closed
         told = beto.until(lambda m: m["type"] == "error")
         assert told["code"] == "seat_reclaimed" and "another device" in told["message"]
+        assert told["v"] == 1  # in the socket's own version
         with pytest.raises(WebSocketDisconnect):
             beto.until(lambda m: False, limit=5)
         beto.close()
@@ -143,6 +145,33 @@ def test_the_code_takes_the_seat_back_with_a_new_token_and_the_old_device_is_tol
             advance(client, made["room"], {0: ana, 1: phone}, ana, 4)
         ana.close()
         check_all(spy)
+
+
+def test_a_version_2_socket_is_told_its_seat_was_taken_back_in_version_2(tmp_path: Path, spy: Spy) -> None:
+    """The authority tells a replaced socket why in the protocol it speaks (it once labelled this one
+    frame ``"v": 1`` for every socket)."""
+    with running(tmp_path) as client:
+        made, joined, ana, beto = started_pair(client, spy)
+        beto.close()
+        tablet = Socket(client, 2)  # asserts that every frame it receives is labelled version 2
+        try:
+            tablet.send({"type": "join", "room": made["room"], "token": joined["token"]})
+            assert tablet.until(lambda m: m["type"] == "snapshot")["seat"] == 1
+            assert reclaim(client, made, joined["code"]).status_code == 200
+            told = tablet.until(lambda m: m["type"] == "error")
+            assert (
+                told
+                == {
+                    "v": 2,
+                    "type": "error",
+                    "code": "seat_reclaimed",
+                    "message": told["message"],
+                }
+                and "another device" in told["message"]
+            )
+        finally:
+            tablet.close()
+        ana.close()
 
 
 def test_a_wrong_or_malformed_code_or_invite_is_refused_clearly_and_changes_nothing(

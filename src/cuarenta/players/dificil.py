@@ -66,6 +66,31 @@ class Budget:
     quiet: bool = False  #: at the depth limit, let the seat to move make its caída or limpia
 
 
+@dataclass(frozen=True)
+class SearchWork:
+    """What a search player's last move searched (:attr:`DificilPlayer.work`): the worlds, the positions
+    over all of them, and the positions of the last world alone. The budget is checked before a world is
+    started, so only the last world may take the count past :attr:`Budget.nodes`.
+
+    >>> work = SearchWork(worlds=12, nodes=31000, last_nodes=2500)
+    >>> work.within(Budget(), players=2)
+    True
+    >>> SearchWork(worlds=81, nodes=100, last_nodes=1).within(Budget(), players=2)
+    False
+    """
+
+    worlds: int
+    nodes: int
+    last_nodes: int
+
+    def within(self, budget: Budget, players: int) -> bool:
+        """Whether this work kept to ``budget``: no more worlds than :attr:`Budget.max_worlds`, and no world
+        started once the nodes were spent, unless fewer than :attr:`Budget.min_worlds` had been searched."""
+        nodes = budget.nodes if players == 2 else budget.nodes4
+        started_within = self.worlds <= budget.min_worlds or self.nodes - self.last_nodes < nodes
+        return self.worlds <= budget.max_worlds and started_within
+
+
 #: The budget on the device (the game in the browser, docs/architecture.md "The device host"): Pyodide is
 #: 1.3–1.9× slower than CPython and a phone, or a loaded one, several times slower again, so in 2 vs 2 each
 #: world is searched 10 plies deep (not 12), the node budget is 60,000 and at least 6 worlds are searched
@@ -87,12 +112,15 @@ class DificilPlayer(Player):
             self.budget = budget
         #: wall-clock seconds one world took in the last search (what a hurried move may afford)
         self.world_seconds: float | None = None
+        #: what the last move searched, or ``None`` if it searched nothing (one way to play, or no time)
+        self.work: SearchWork | None = None
         self._quick: NormalPlayer | None = None
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         know = Knowledge.from_view(view)
         rules = know.rules
         classes = move_classes(legal, rules.capture == "manual")
+        self.work = None
         if len(classes) == 1:
             return classes[0]
         started = time.monotonic()
@@ -125,6 +153,7 @@ class DificilPlayer(Player):
             nodes += search.nodes
             worlds += 1
         self.world_seconds = (time.monotonic() - started) / worlds
+        self.work = SearchWork(worlds, nodes, search.nodes)
         sign = 1.0 if know.seat % 2 == 0 else -1.0
         best = max(range(len(classes)), key=lambda i: sign * totals[i])
         return classes[best]

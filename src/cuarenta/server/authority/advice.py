@@ -21,7 +21,7 @@ import logging
 from typing import Final
 
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.authority.messages import PROTOCOL_VERSION, advice_message
+from cuarenta.server.authority.messages import advice_message, error_frame
 from cuarenta.server.authority.model import Connection, Room
 from cuarenta.server.authority.requests import AdviceRequest
 from cuarenta.server.thinking import Thinking, ThinkingError, ThinkRequest
@@ -130,12 +130,7 @@ class Advisor:
 
 def advice_failed() -> dict[str, object]:
     """The error frame of an advice the computer could not think about (``advice_failed``)."""
-    return {
-        "v": PROTOCOL_VERSION,
-        "type": "error",
-        "code": "advice_failed",
-        "message": "the computer could not think about the advice: ask again",
-    }
+    return error_frame("advice_failed", "the computer could not think about the advice: ask again")
 
 
 __all__ = ["ADVICE_LEVEL", "Advisor", "advice_failed", "advice_problem", "advice_request"]

@@ -1,5 +1,5 @@
 """The messages the authority sends to a table's sockets besides its snapshots and events (docs/protocol.md,
-version 2: ``table``, ``reaction``, ``pace``, ``advice``), as plain dicts.
+version 2: ``table``, ``reaction``, ``pace``, ``advice``, and the ``error`` frame), as plain dicts.
 
 The authority speaks one protocol, version 2 (its snapshots and events are built by
 :mod:`cuarenta.server.authority.wire`); the edge's adapter of the deprecated version 1
@@ -23,6 +23,21 @@ Status = Literal["waiting", "playing", "finished"]
 Pace = Literal["slow", "normal", "fast"]
 #: Every pace, slowest first.
 PACES: Final[tuple[Pace, ...]] = ("slow", "normal", "fast")
+
+
+def error_frame(code: str, message: str, reason: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"v": 2, "type": "error", "code": ..., "message": ...}``: a refusal told to a socket, with
+    ``"reason": {"code", "params"}`` when the engine's error is known (an ``illegal_move``). The code is
+    not checked here: the socket protocol's :func:`~cuarenta.server.protocol.error_message` checks it
+    against the protocol's codes and builds its frames with this.
+
+    >>> error_frame("seat_reclaimed", "taken back")
+    {'v': 2, 'type': 'error', 'code': 'seat_reclaimed', 'message': 'taken back'}
+    """
+    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
+    if reason is not None:
+        out["reason"] = reason
+    return out
 
 
 def pace_message(pace: Pace, delay: float) -> dict[str, Any]:
@@ -77,6 +92,7 @@ __all__ = [
     "Pace",
     "Status",
     "advice_message",
+    "error_frame",
     "pace_message",
     "reaction_message",
     "table_message",

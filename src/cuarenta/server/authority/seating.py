@@ -21,6 +21,7 @@ import dataclasses
 from cuarenta.server.authority import clock, computer_names, setup
 from cuarenta.server.authority.codes import hash_code, new_seat_code, normalize
 from cuarenta.server.authority.errors import SEAT_LEFT, SEAT_TAKEN, RoomProblem, TableError
+from cuarenta.server.authority.messages import error_frame
 from cuarenta.server.authority.model import Room, Seat, available_levels
 from cuarenta.server.authority.outcomes import NewSeat, pending
 from cuarenta.server.authority.ports import StoreError, hash_token
@@ -343,7 +344,7 @@ class Seating(TablePart):
             code, message = SEAT_TAKEN.get(room.seats[seat].former or "", SEAT_TAKEN["reclaimed"])
             room.connections.discard(conn)
             conn.room, conn.seat = None, None
-            conn.send({"v": 1, "type": "error", "code": code, "message": message})
+            conn.send(error_frame(code, message))
             conn.close(1000)
             s = room.seats[seat]
             if s.kind == "person" and not room.connected(seat) and not s.stand_in and s.away_until is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from cuarenta.server.authority.errors import TableError
-from cuarenta.server.authority.messages import PROTOCOL_VERSION
+from cuarenta.server.authority.messages import PROTOCOL_VERSION, error_frame
 
 #: Every protocol version a client may speak (version 2: docs/protocol.md "Version 2", authority/wire/).
 PROTOCOL_VERSIONS: Final = (1, 2)
@@ -77,10 +77,7 @@ def error_message(code: str, message: str, reason: dict[str, Any] | None = None)
     when the engine's error is known (an ``illegal_move``)."""
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")
-    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
-    if reason is not None:
-        out["reason"] = reason
-    return out
+    return error_frame(code, message, reason)
 
 
 def pong_message() -> dict[str, Any]:

@@ -16,7 +16,7 @@ import { describeOption } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { send } from "./moves.js";
 import { isTable } from "./presence.js";
-import { app, isMyTurn, own, watching } from "./state.js";
+import { advisedMove, app, isMyTurn, own, watching } from "./state.js";
 
 const { t } = I;
 
@@ -28,15 +28,11 @@ const ENDS_A_QUESTION = new Set(["stale", "not_your_turn", "game_over", "no_advi
  * its turn, with the Ayudas on, the socket open and no move on its way. */
 export function adviceOffered() {
   return Boolean(
-    app.ayudas && app.connected && !app.pending && !watching() && !isTable() && !app.msg?.table && isMyTurn(),
+    app.ayudas && app.connected && !app.pending && !watching() && !isTable() && isMyTurn(),
   );
 }
 
-/** The move advised for the state shown, or null. */
-export function advisedMove() {
-  const a = app.advice;
-  return a && a.move && a.version === app.msg?.version ? a.move : null;
-}
+export { advisedMove }; // state.js holds it: dialogs.js, which this module imports, marks the advised way too
 
 /** Whether a question about the state shown waits for its answer. */
 function thinking() {

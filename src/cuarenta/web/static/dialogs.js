@@ -10,7 +10,7 @@ import { sendMove } from "./moves.js";
 import { narrate } from "./narration.js";
 import { decidingDeal } from "./sequence.js";
 import { isTable, renderRematch } from "./presence.js";
-import { app, names, own, players, scoreLine, teamName, watching, youSeat } from "./state.js";
+import { advisedMove, app, names, own, players, scoreLine, teamName, watching, youSeat } from "./state.js";
 import { subscribe } from "./store.js";
 
 const { t } = I;
@@ -61,8 +61,7 @@ export function openChoice(code, moves) {
       const d = describeOption(move);
       const minis = el("span", { class: "mini-cards", "aria-hidden": "true" });
       for (const c of d.taken.length ? d.taken : [code]) minis.append(cardElement(c, { tag: "span", className: "card mini" }));
-      // the way the expert advised for this state (advice.js; read from the store: advice.js imports this module)
-      const advised = app.ayudas && app.advice?.move === move && app.advice.version === app.msg?.version;
+      const advised = app.ayudas && advisedMove() === move; // the way the expert advised (advice.js)
       const tags = advised ? [...d.tags, t("page.advice.badge")] : d.tags;
       const label = tags.length ? `${d.text} (${tags.join(", ")})` : d.text;
       return el(

@@ -10,6 +10,12 @@ const { t, pick } = I;
 
 export { app, own };
 
+/** The move the computer advised for the state shown (advice.js), or null. */
+export function advisedMove() {
+  const a = app.advice;
+  return a && a.move && a.version === app.msg?.version ? a.move : null;
+}
+
 export function view() {
   return app.msg?.view;
 }

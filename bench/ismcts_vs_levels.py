@@ -1,7 +1,7 @@
 """OpenSpiel's IS-MCTS (with cuarenta's resampler) against the project's computer players.
 
 Plays whole games of ``python_cuarenta`` (one chica, as the arena plays): IS-MCTS holds one team's
-seats, a level (aleatorio, facil, normal, dificil) the other's; the teams change seats every game.
+seats, a level (aleatorio, facil, normal, dificil, experto) the other's; the teams change seats every game.
 The levels play through the engine's own player API on the OpenSpiel state's game (``act``), their
 action turned into its id. Prints IS-MCTS's win rate with a 95% Wilson interval per level. Run from
 the repository root::
@@ -28,7 +28,7 @@ from cuarenta.players.arena import wilson_interval
 from cuarenta.research.actions import action_id
 from cuarenta.research.openspiel import make_resampler
 
-LEVELS = ("aleatorio", "facil", "normal", "dificil")
+LEVELS = ("aleatorio", "facil", "normal", "dificil", "experto")
 
 
 def play_game(

@@ -9,6 +9,8 @@
 - the research interfaces (``cuarenta.research``: action ids, observation planes, OpenSpiel, PettingZoo,
   Gymnasium, Ray; the ``research`` extra) import the engine and the players (a Gymnasium seat plays
   against them); their encoding modules need no third-party package;
+- the analysis of a person's moves (``cuarenta.analysis``: grades, motifs, the review of a record) imports
+  the engine and the players (it values moves with their search);
 - the command line and the server sit on top and may import everything below them; the device host
   (``cuarenta.device``: the server's authority in the browser) and the offline pack and static site
   (``cuarenta.offline``: the page and its words as files) are part of the server's layer.
@@ -81,6 +83,7 @@ CLI = "cli"
 SERVER = "server"
 CHAMPIONSHIP = "championship"
 RESEARCH = "research"
+ANALYSIS = "analysis"
 
 #: What each layer may import from the package.
 ALLOWED: dict[str, set[str]] = {
@@ -89,8 +92,9 @@ ALLOWED: dict[str, set[str]] = {
     TEXTS: {ENGINE, TEXTS},
     CHAMPIONSHIP: {ENGINE, CHAMPIONSHIP},
     RESEARCH: {ENGINE, PLAYERS, RESEARCH},
-    SERVER: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER},
-    CLI: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER, RESEARCH, CLI},
+    ANALYSIS: {ENGINE, PLAYERS, ANALYSIS},
+    SERVER: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, ANALYSIS, SERVER},
+    CLI: {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, SERVER, RESEARCH, ANALYSIS, CLI},
 }
 
 
@@ -107,6 +111,7 @@ LAYER_OF_PART: dict[str, str] = {
     "i18n": TEXTS,
     "championship": CHAMPIONSHIP,
     "research": RESEARCH,
+    "analysis": ANALYSIS,
     "cli": CLI,
     "__main__": CLI,  # python -m cuarenta runs the command line
     "server": SERVER,
@@ -210,7 +215,7 @@ def test_ruff_refuses_an_old_import(tmp_path: Path) -> None:
 
 def test_the_layers_cover_the_package() -> None:
     layers = {layer_of(module_name(p)) for p in sources()}
-    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, RESEARCH, CLI, SERVER}
+    assert layers == {ENGINE, PLAYERS, TEXTS, CHAMPIONSHIP, RESEARCH, ANALYSIS, CLI, SERVER}
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: module_name(p))

@@ -32,6 +32,7 @@ from cuarenta.players.playmodel import (
     play_model,
 )
 from support.examples import quick_first
+from support.worlds import swapped_worlds
 
 #: A small budget so that whole hands play fast in tests.
 SMALL = Budget(nodes=300, min_worlds=2, max_worlds=4, depth=4, depth4=3)
@@ -250,37 +251,6 @@ def test_plays_a_whole_mesa_within_its_real_budget() -> None:
         bot.start(s, rules)
     assert seats[0].budget == EXPERTO_BUDGET
     assert play_within(game, seats) > 10
-
-
-def swapped_worlds() -> tuple[Game, Game]:
-    """Two games seat 0 cannot tell apart: the same plays so far, but a card seat 1 still holds is
-    swapped with one of the stock."""
-    rules = Rules()
-    deck = list(CARDS)
-    random.Random(3).shuffle(deck)
-    games = []
-    hands = [deck[:5], deck[5:10]]
-    stock = deck[10:]
-    bots = [make_player("normal", s) for s in range(2)]
-    first = Game.from_position(rules, hands=hands, stock=stock, turn=0, dealer=1)
-    for _ in range(4):
-        first.play(act(bots[first.turn], first))
-    assert first.turn == 0
-    held = first.hand(1)[0]
-    other = stock[-1]
-    swap = {held: other, other: held}
-    second = Game.from_position(
-        rules,
-        hands=[[swap.get(c, c) for c in h] for h in hands],
-        stock=[swap.get(c, c) for c in stock],
-        turn=0,
-        dealer=1,
-    )
-    for action in first.actions:
-        second.play(action)
-    games = [first, second]
-    assert games[0].view(0) == games[1].view(0) and games[0].hand(1) != games[1].hand(1)
-    return first, second
 
 
 def test_sees_only_its_view() -> None:

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 import typer
 
 from cuarenta import __version__
+from cuarenta.cli.analyze import analyze_command
 from cuarenta.cli.arena import arena_command, bare_ray
 from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
@@ -113,6 +114,7 @@ def demo(
 app.command("arena")(arena_command)
 app.command("backup")(backup_command)
 app.command("ratings")(ratings_command)
+app.command("analyze")(analyze_command)
 app.command("restore")(restore_command)
 app.command("pack")(pack_command)
 app.command("play")(play_command)

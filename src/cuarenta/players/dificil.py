@@ -123,10 +123,42 @@ class DificilPlayer(Player):
         self.work = None
         if len(classes) == 1:
             return classes[0]
-        started = time.monotonic()
-        deadline = self.deadline
-        if self.out_of_time(started):
+        if self.out_of_time(time.monotonic()):
             return self.quick(view, legal)  # no time for one world
+        totals, _ = self._search(view, know, classes, self.deadline)
+        sign = 1.0 if know.seat % 2 == 0 else -1.0
+        best = max(range(len(classes)), key=lambda i: sign * totals[i])
+        return classes[best]
+
+    def values(self, view: View, actions: Sequence[Action]) -> list[float]:
+        """The chance that this seat's team wins the chica after each of ``actions`` (legal actions of the
+        seat to move in ``view``), averaged over the worlds this player would search for its move now (its
+        budget, its seed's next worlds; no deadline): what its choice weighs, for a person's analysis or
+        advice. A move searched in one world is valued as the search plays on from it (every later capture
+        taken in full), so a manual capture that forgets cards is valued too.
+
+        >>> from cuarenta import Game, Rules
+        >>> game = Game.new(Rules(), seed=3)
+        >>> bot = DificilPlayer(seed=1, budget=Budget(nodes=0, min_worlds=2, max_worlds=2))
+        >>> bot.start(game.turn, game.rules)
+        >>> chances = bot.values(game.view(game.turn), game.legal_moves())
+        >>> len(chances) == len(game.legal_moves()) and all(0.0 <= c <= 1.0 for c in chances)
+        True
+        """
+        know = Knowledge.from_view(view)
+        totals, weight = self._search(view, know, list(actions), None)
+        if know.seat % 2 == 0:
+            return [t / weight for t in totals]
+        return [1.0 - t / weight for t in totals]
+
+    def _search(
+        self, view: View, know: Knowledge, roots: Sequence[Action], deadline: float | None
+    ) -> tuple[list[float], int]:
+        """Search ``roots`` in the worlds of this move: each root's summed P(team 0 wins) over the worlds
+        (a world drawn twice counts twice), and the sum of the counts; :attr:`work` says what it searched.
+        No world is started after ``deadline`` (``time.monotonic()``) once one has been searched."""
+        started = time.monotonic()
+        rules = know.rules
         budget = self.budget
         hidden = sum(know.hand_sizes) - len(know.hand)
         exact = know.players == 2 and know.stock_size == 0 and len(know.unseen) == hidden
@@ -134,9 +166,10 @@ class DificilPlayer(Player):
         if exact:
             depth = 10
         model = win_model(rules)
-        totals = [0.0] * len(classes)
+        totals = [0.0] * len(roots)
         nodes = 0
         worlds = 0
+        weight = 0
         source = iter([(sample_inferred(view, self.rng, know, {}), 1)] if exact else self.worlds(view, know))
         streak = view_streak(view) if rules.cuatro_caidas_gana else None
         node_budget = budget.nodes if know.players == 2 else budget.nodes4
@@ -148,15 +181,14 @@ class DificilPlayer(Player):
                 break
             world, count = drawn
             search = WorldSearch(world, model, depth, budget.quiet, streak)
-            for i, v in enumerate(search.values(classes)):
+            for i, v in enumerate(search.values(roots)):
                 totals[i] += count * v
             nodes += search.nodes
             worlds += 1
+            weight += count
         self.world_seconds = (time.monotonic() - started) / worlds
         self.work = SearchWork(worlds, nodes, search.nodes)
-        sign = 1.0 if know.seat % 2 == 0 else -1.0
-        best = max(range(len(classes)), key=lambda i: sign * totals[i])
-        return classes[best]
+        return totals, weight
 
     def worlds(self, view: View, know: Knowledge) -> Iterator[tuple[Game, int]]:
         """The worlds to search when some cards are hidden, in order, each with how many times it counts:

@@ -1,0 +1,230 @@
+"""The computer's analysis of one seat's moves in a recorded mesa (docs/analysis.md).
+
+At each turn of the seat that had a real choice (two ways to play that differ in more than suits), the
+strongest level (:data:`ANALYSIS_LEVEL`) values every way to play, and the move played, from the seat's
+view alone — what the seat knew then, never the cards it could not see — in the chance that the seat's
+team wins the chica (:meth:`~cuarenta.players.dificil.DificilPlayer.values`). The move's *loss* is the
+best chance minus the chance after the move played; it is graded (:mod:`.grades`) and, when graded,
+named in the game's words (:mod:`.motifs`). Each position is thought with a player of its own, seeded by
+the analysis's seed and the position's place in the record: the same record, seat and seed give the same
+analysis, whatever else was analysed before.
+
+>>> from cuarenta import Game, Rules
+>>> from cuarenta.players import act, make_player
+>>> from cuarenta.players.dificil import Budget
+>>> from cuarenta.record import GameRecord
+>>> game = Game.new(Rules.preset("basico"), seed=4)
+>>> bots = [make_player("facil", 1), make_player("normal", 2)]
+>>> for seat, bot in enumerate(bots):
+...     bot.start(seat, game.rules)
+>>> while len(game.actions) < 10:
+...     _ = game.play(act(bots[game.turn], game))
+>>> review = analyze(GameRecord.from_game(game), seat=0, budget=Budget(nodes=0, min_worlds=4, max_worlds=4))
+>>> review.seat, len(review.decisions) + review.forced
+(0, 5)
+>>> all(0.0 <= d.chance <= d.best_chance <= 1.0 for d in review.decisions)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cuarenta.analysis.grades import GRADES, Grade, grade
+from cuarenta.analysis.motifs import motifs
+from cuarenta.game import Game
+from cuarenta.moves import Action
+from cuarenta.players import make_player
+from cuarenta.players.dificil import Budget, DificilPlayer
+from cuarenta.players.search import move_classes, rank_key
+from cuarenta.record import GameRecord
+
+#: The level whose judgement the analysis is (the strongest a person can choose).
+ANALYSIS_LEVEL: Final = "experto"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One turn of the seat with a real choice, as the analysis judged it."""
+
+    ply: int  #: the action's place in the record (0: the first action)
+    seat: int
+    hand: int  #: the hand (0: the first) and the deal of the hand (0: the first) it was played in
+    deal: int
+    played: Action
+    best: Action  #: the best way to play (the move played, when nothing was better)
+    chance: float  #: the chance that the seat's team wins the chica after the move played (0–1)
+    best_chance: float  #: the same after the best move
+    choices: int  #: ways to play that differ in more than suits
+    grade: Grade | None  #: ``None``: no worse than :data:`~cuarenta.analysis.grades.THRESHOLDS` allows
+    motifs: tuple[str, ...] = ()  #: what the move did wrong (graded moves only)
+
+    @property
+    def loss(self) -> float:
+        """What the move played cost in the chance of winning the chica (0 for the best move)."""
+        return self.best_chance - self.chance
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (docs/analysis.md "JSON")."""
+        return {
+            "ply": self.ply,
+            "seat": self.seat,
+            "hand": self.hand,
+            "deal": self.deal,
+            "played": str(self.played),
+            "best": str(self.best),
+            "chance": round(self.chance, 4),
+            "best_chance": round(self.best_chance, 4),
+            "loss": round(self.loss, 4),
+            "choices": self.choices,
+            "grade": self.grade,
+            "motifs": list(self.motifs),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """The analysis of one seat's moves in a mesa: every decision with a real choice, in order."""
+
+    seat: int
+    level: str
+    seed: int | str
+    decisions: tuple[Decision, ...]
+    forced: int  #: the seat's turns with one way to play (not judged)
+    counts: dict[str, int] = field(init=False)  #: decisions per grade
+
+    def __post_init__(self) -> None:
+        counts = {name: 0 for name in GRADES}
+        for d in self.decisions:
+            if d.grade is not None:
+                counts[d.grade] += 1
+        object.__setattr__(self, "counts", counts)
+
+    @property
+    def loss(self) -> float:
+        """The chances lost over the mesa: the sum of every decision's loss."""
+        return sum(d.loss for d in self.decisions)
+
+    @property
+    def worst(self) -> Decision | None:
+        """The decision that cost the most, or ``None`` when none cost anything."""
+        costly = [d for d in self.decisions if d.loss > 0]
+        return max(costly, key=lambda d: (d.loss, -d.ply)) if costly else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (docs/analysis.md "JSON")."""
+        return {
+            "seat": self.seat,
+            "level": self.level,
+            "seed": self.seed,
+            "decisions": [d.to_dict() for d in self.decisions],
+            "forced": self.forced,
+            "summary": {
+                "decisions": len(self.decisions),
+                "counts": dict(self.counts),
+                "loss": round(self.loss, 4),
+                "mean_loss": round(self.loss / len(self.decisions), 4) if self.decisions else 0.0,
+            },
+        }
+
+
+def analyst(level: str, seed: int | str, budget: Budget | None = None) -> DificilPlayer:
+    """A player of ``level`` that can value moves (a searching level: ``dificil``, ``experto``)."""
+    player = make_player(level, seed)
+    if not isinstance(player, DificilPlayer):
+        raise ValueError(f"level {level!r} cannot value moves: analyse with dificil or experto")
+    if budget is not None:
+        player.budget = budget
+    return player
+
+
+def judge(
+    game: Game, played: Action, after: Action | None, player: DificilPlayer, ply: int = 0
+) -> Decision | None:
+    """The decision of the seat to move in ``game`` that played ``played`` (``after``: the next action of
+    the record, or ``None``), judged by ``player`` from the seat's view; ``None`` when the seat had one
+    way to play. ``player`` is started here, at the seat."""
+    seat = game.turn
+    legal = game.legal_moves()
+    classes = move_classes(legal, game.rules.capture == "manual")
+    key = rank_key(played)
+    keys = [rank_key(a) for a in classes]
+    if len(classes) == 1 and keys[0] == key:
+        return None
+    roots = list(classes) if key in keys else [*classes, played]
+    player.start(seat, game.rules)
+    chances = player.values(game.view(seat), roots)
+    chance = chances[keys.index(key)] if key in keys else chances[-1]
+    best_index = max(range(len(roots)), key=lambda i: chances[i])
+    best, best_chance = roots[best_index], chances[best_index]
+    if rank_key(best) == key or best_chance <= chance:
+        best, best_chance = played, chance
+    graded = grade(best_chance - chance)
+    named = motifs(game, played, best, after) if graded is not None else ()
+    return Decision(
+        ply=ply,
+        seat=seat,
+        hand=game.hand_number,
+        deal=game.deal_number,
+        played=played,
+        best=best,
+        chance=chance,
+        best_chance=best_chance,
+        choices=len(classes),
+        grade=graded,
+        motifs=named,
+    )
+
+
+def analyze(
+    record: GameRecord,
+    seat: int,
+    *,
+    level: str = ANALYSIS_LEVEL,
+    seed: int | str = 0,
+    budget: Budget | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """The analysis of ``seat``'s moves in ``record`` (module docstring). ``budget`` replaces the
+    level's own (a deeper or a quicker analysis); ``progress(done, total)`` is called after each of the
+    seat's turns. Raises :class:`ValueError` for a seat the record does not have."""
+    if not isinstance(seat, int) or not 0 <= seat < record.players:
+        raise ValueError(
+            f"seat {seat!r} is not a seat of this record: it has seats 0 to {record.players - 1}"
+        )
+    game = record.replay()
+    actions = list(game.actions)
+    while game.actions:
+        game.pop()
+    turns = len(_turns_of(game.copy(), actions, seat))
+    decisions: list[Decision] = []
+    forced = 0
+    done = 0
+    for ply, action in enumerate(actions):
+        if game.turn == seat:
+            after = actions[ply + 1] if ply + 1 < len(actions) else None
+            decision = judge(game, action, after, analyst(level, f"{seed}/analysis/{ply}", budget), ply)
+            if decision is None:
+                forced += 1
+            else:
+                decisions.append(decision)
+            done += 1
+            if progress is not None:
+                progress(done, turns)
+        game.play(action)
+    return Review(seat=seat, level=level, seed=seed, decisions=tuple(decisions), forced=forced)
+
+
+def _turns_of(game: Game, actions: list[Action], seat: int) -> list[int]:
+    """The plies at which ``seat`` is to move, playing ``actions`` on ``game``."""
+    plies = []
+    for ply, action in enumerate(actions):
+        if game.turn == seat:
+            plies.append(ply)
+        game.play(action)
+    return plies
+
+
+__all__ = ["ANALYSIS_LEVEL", "Decision", "Review", "analyst", "analyze", "judge"]

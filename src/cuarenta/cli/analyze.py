@@ -1,0 +1,166 @@
+"""``cuarenta analyze RECORD``: the computer's analysis of one seat's moves in a recorded mesa.
+
+A thin layer over :func:`cuarenta.analysis.analyze`: it reads a record file (the text or the JSON form of
+docs/record-format.md), judges the seat's decisions with ``experto`` from that seat's view alone, and
+prints the costly ones in the game's words, in Spanish or English, or everything as JSON. docs/analysis.md
+explains the grades and the words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cuarenta.analysis import ANALYSIS_LEVEL, GRADES, THRESHOLDS, Decision, Review, analyst, analyze
+from cuarenta.cards import Card
+from cuarenta.cli.terminal import option_text
+from cuarenta.errors import RecordError
+from cuarenta.game import Game
+from cuarenta.i18n import DEFAULT_LANG, LANGS, card_text, cards_text, t
+from cuarenta.moves import Action, Claim
+from cuarenta.record import GameRecord
+
+#: The largest record file read (a whole mesa's record is a few kilobytes).
+MAX_RECORD_BYTES = 2_000_000
+
+
+def read_record(path: Path) -> GameRecord:
+    """The record in ``path``, in its text or JSON form; a :class:`typer.BadParameter` says what is wrong."""
+    try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise typer.BadParameter(f"{path}: larger than {MAX_RECORD_BYTES} bytes: not a record")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise typer.BadParameter(f"{path}: cannot be read: {exc}") from None
+    try:
+        if text.lstrip().startswith("{"):
+            return GameRecord.from_json(text)
+        return GameRecord.from_text(text)
+    except RecordError as exc:
+        raise typer.BadParameter(f"{path}: not a valid record: {exc}") from None
+
+
+def _move_words(action: Action, table: list[Card], last_drop: Card | None, lang: str) -> str:
+    if isinstance(action, Claim):
+        return t("claim.take", lang, cards=cards_text(action.cards))
+    return f"{card_text(action.card)}: {option_text(action, table, last_drop, lang)}"
+
+
+def _seat_name(record: GameRecord, seat: int, lang: str) -> str:
+    name = record.seats[seat] if seat < len(record.seats) else None
+    return name or t("name.seat", lang, n=seat + 1)
+
+
+def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: bool = False) -> list[str]:
+    """The analysis in words: a title, each costly decision (every one with ``every``) and a summary."""
+    level = t(f"level.{review.level}", lang)
+    lines = [
+        t("analysis.title", lang, seat=_seat_name(record, review.seat, lang), level=level, seed=review.seed)
+    ]
+    shown = {d.ply: d for d in review.decisions if every or d.grade is not None}
+    game: Game = record.replay()
+    actions = list(game.actions)
+    while game.actions:
+        game.pop()
+    for ply, action in enumerate(actions):
+        decision: Decision | None = shown.get(ply)
+        if decision is not None:
+            table, last = list(game.table), game.last_drop
+            where = {"hand": decision.hand + 1, "deal": decision.deal + 1, "ply": ply + 1}
+            played = _move_words(decision.played, table, last, lang)
+            if decision.best == decision.played:
+                lines.append(t("analysis.line_best", lang, **where, played=played))
+            else:
+                grade = t(f"analysis.grade.{decision.grade}", lang) if decision.grade else "—"
+                best = _move_words(decision.best, table, last, lang)
+                loss = f"{100 * decision.loss:.1f}"
+                lines.append(
+                    t("analysis.line", lang, **where, played=played, best=best, loss=loss, grade=grade)
+                )
+            if decision.motifs:
+                words = t("word.list_sep", lang).join(t(f"analysis.motif.{m}", lang) for m in decision.motifs)
+                lines.append("  " + t("analysis.why", lang, motifs=words))
+        game.play(action)
+    if not any(d.grade for d in review.decisions):
+        lines.append(t("analysis.clean", lang, threshold=f"{100 * THRESHOLDS[GRADES[0]]:g}"))
+    counts = review.counts
+    lines.append(
+        t(
+            "analysis.summary",
+            lang,
+            decisions=len(review.decisions),
+            forced=review.forced,
+            imprecision=counts["imprecision"],
+            error=counts["error"],
+            grave=counts["grave"],
+            loss=f"{100 * review.loss:.1f}",
+        )
+    )
+    return lines
+
+
+def analyze_command(
+    record_path: Annotated[
+        Path, typer.Argument(metavar="RECORD", help="A record file (text or JSON: docs/record-format.md).")
+    ],
+    seat: Annotated[
+        int, typer.Option("--seat", metavar="N", help="The seat whose moves are judged (0: the first).")
+    ] = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole analysis as one JSON object.")
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Show every decision, not only the costly ones.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the analysis's worlds.")] = 0,
+    worlds: Annotated[
+        int | None,
+        typer.Option(
+            "--worlds",
+            metavar="N",
+            min=1,
+            max=2000,
+            help="Deals of the hidden cards searched per decision (default: experto's own budget; more is "
+            "deeper and slower).",
+        ),
+    ] = None,
+    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+) -> None:
+    """Judge a seat's moves in a recorded mesa: what `experto` would have played, and what each move cost.
+
+    Every judgement uses only what that seat knew at the time. Example: `cuarenta analyze mesa.txt --seat 1`.
+    """
+    if lang not in LANGS:
+        raise typer.BadParameter(
+            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
+        )
+    record = read_record(record_path)
+    if not 0 <= seat < record.players:
+        raise typer.BadParameter(
+            f"seat {seat} is not a seat of this record: it has seats 0 to {record.players - 1}",
+            param_hint="'--seat'",
+        )
+    talk = sys.stderr.isatty() and not as_json
+
+    def progress(done: int, total: int) -> None:
+        if talk:
+            sys.stderr.write("\r" + t("analysis.thinking", lang, done=done, total=total))
+            sys.stderr.flush()
+
+    budget = None
+    if worlds is not None:
+        own = analyst(ANALYSIS_LEVEL, seed).budget
+        budget = dataclasses.replace(own, nodes=0, min_worlds=worlds, max_worlds=worlds)
+    review = analyze(record, seat, level=ANALYSIS_LEVEL, seed=seed, budget=budget, progress=progress)
+    if talk:
+        sys.stderr.write("\n")
+    if as_json:
+        typer.echo(json.dumps(review.to_dict(), ensure_ascii=False, indent=1))
+        return
+    for line in report(record, review, lang, every):
+        typer.echo(line)

@@ -227,6 +227,13 @@ class RecordError(CuarentaError, ValueError):
     default_code = "record"
 
 
+class ReplayError(CuarentaError, ValueError):
+    """A step a replay cannot take: a move, hand, deal or seat the record does not have, or every card of a
+    mesa that is not over."""
+
+    default_code = "replay"
+
+
 class ViewError(CuarentaError, ValueError):
     """A view, or an event or a result in one, that is not in the form its ``to_dict`` writes."""
 

@@ -104,10 +104,14 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
     return lines
 
 
+#: The record file argument of ``analyze`` and ``replay``.
+RecordArgument = Annotated[
+    Path, typer.Argument(metavar="RECORD", help="A record file (text or JSON: docs/record-format.md).")
+]
+
+
 def analyze_command(
-    record_path: Annotated[
-        Path, typer.Argument(metavar="RECORD", help="A record file (text or JSON: docs/record-format.md).")
-    ],
+    record_path: RecordArgument,
     seat: Annotated[
         int, typer.Option("--seat", metavar="N", help="The seat whose moves are judged (0: the first).")
     ] = 0,

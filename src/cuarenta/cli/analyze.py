@@ -17,7 +17,6 @@ from typing import Annotated
 import typer
 
 from cuarenta.analysis import ANALYSIS_LEVEL, GRADES, THRESHOLDS, Decision, Review, analyst, analyze
-from cuarenta.cards import Card
 from cuarenta.cli.terminal import option_text
 from cuarenta.errors import RecordError
 from cuarenta.game import Game
@@ -45,10 +44,11 @@ def read_record(path: Path) -> GameRecord:
         raise typer.BadParameter(f"{path}: not a valid record: {exc}") from None
 
 
-def _move_words(action: Action, table: list[Card], last_drop: Card | None, lang: str) -> str:
+def describe_action(action: Action, game: Game, lang: str = DEFAULT_LANG) -> str:
+    """An action of the seat to move in ``game``, in words: ``7♥: llevar 3♣ + 4♦ (es caída)``."""
     if isinstance(action, Claim):
         return t("claim.take", lang, cards=cards_text(action.cards))
-    return f"{card_text(action.card)}: {option_text(action, table, last_drop, lang)}"
+    return f"{card_text(action.card)}: {option_text(action, list(game.table), game.last_drop, lang)}"
 
 
 def _seat_name(record: GameRecord, seat: int, lang: str) -> str:
@@ -70,14 +70,13 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
     for ply, action in enumerate(actions):
         decision: Decision | None = shown.get(ply)
         if decision is not None:
-            table, last = list(game.table), game.last_drop
             where = {"hand": decision.hand + 1, "deal": decision.deal + 1, "ply": ply + 1}
-            played = _move_words(decision.played, table, last, lang)
+            played = describe_action(decision.played, game, lang)
             if decision.best == decision.played:
                 lines.append(t("analysis.line_best", lang, **where, played=played))
             else:
                 grade = t(f"analysis.grade.{decision.grade}", lang) if decision.grade else "—"
-                best = _move_words(decision.best, table, last, lang)
+                best = describe_action(decision.best, game, lang)
                 loss = f"{100 * decision.loss:.1f}"
                 lines.append(
                     t("analysis.line", lang, **where, played=played, best=best, loss=loss, grade=grade)

@@ -22,6 +22,7 @@ from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.offline import pack_command, site_command
 from cuarenta.cli.play import play_command
+from cuarenta.cli.puzzle import puzzle_command
 from cuarenta.cli.ratings import ratings_command
 from cuarenta.cli.replay import replay_command
 from cuarenta.cli.selfplay import selfplay_command
@@ -117,6 +118,7 @@ app.command("backup")(backup_command)
 app.command("ratings")(ratings_command)
 app.command("analyze")(analyze_command)
 app.command("replay")(replay_command)
+app.command("puzzle")(puzzle_command)
 app.command("restore")(restore_command)
 app.command("pack")(pack_command)
 app.command("play")(play_command)

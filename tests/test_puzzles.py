@@ -1,0 +1,146 @@
+"""Puzzles from real mesas (issue 29, docs/analysis.md "Puzzles"): every shipped puzzle's answer is what the
+exact solver finds, unique by the margin; the file is rebuilt by its script to the same bytes; a move that
+differs from the answer only in suits is the answer; the terminal's trainer keeps the streak.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cuarenta import Game, Rules
+from cuarenta.analysis.puzzles import BASE_RATING, FORMAT, MARGIN, Puzzle, exact, read, shipped, solve
+from cuarenta.cli.puzzle import TerminalPuzzles, pick
+from cuarenta.moves import Move
+from cuarenta.players.knowledge import Knowledge
+from cuarenta.players.search import rank_key
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "src" / "cuarenta" / "analysis" / "data" / "puzzles.json"
+
+
+def test_every_shipped_puzzle_is_solved_by_its_answer_alone() -> None:
+    puzzles = shipped()
+    assert len(puzzles) >= 1000 and len({p.id for p in puzzles}) == len(puzzles)
+    for puzzle in puzzles:
+        game = puzzle.game()
+        assert exact(game) and game.turn == puzzle.seat
+        # what the seat could not see is exactly the rival's hand: a card counter knows the position
+        assert sorted(Knowledge.from_view(game.view(game.turn)).unseen) == sorted(game.hand(1 - game.turn))
+        values = solve(game)
+        assert values[0][0] == puzzle.answer and puzzle.answer in game.legal_moves()
+        assert values[0][1] - values[1][1] >= MARGIN and puzzle.margin >= MARGIN
+        assert [(str(a), round(v, 4)) for a, v in values] == [(str(a), round(v, 4)) for a, v in puzzle.values]
+        assert puzzle.rating > BASE_RATING
+
+
+def test_the_script_rebuilds_the_shipped_file(tmp_path: Path) -> None:
+    """The first puzzles the script keeps are the shipped file's first, byte for byte (the whole file is
+    the same with ``--count 1000``: docs/analysis.md)."""
+    out = tmp_path / "puzzles.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_puzzles.py"), "--count", "6", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    built = out.read_text(encoding="utf-8").splitlines()
+    shipped_lines = SHIPPED.read_text(encoding="utf-8").splitlines()
+    assert built[0] == shipped_lines[0]
+    assert [line.rstrip(",") for line in built[1:7]] == [line.rstrip(",") for line in shipped_lines[1:7]]
+    assert "6 puzzles kept" in run.stderr
+
+
+def test_a_move_that_differs_only_in_suits_is_the_answer() -> None:
+    for puzzle in shipped()[:60]:
+        game = puzzle.game()
+        same = [a for a in game.legal_moves() if rank_key(a) == rank_key(puzzle.answer)]
+        other = [a for a in game.legal_moves() if rank_key(a) != rank_key(puzzle.answer)]
+        assert same and other and all(puzzle.solves(a) for a in same)
+        assert not any(puzzle.solves(a) for a in other)
+
+
+def test_the_file_and_the_solver_refuse_what_they_cannot_take() -> None:
+    with pytest.raises(ValueError, match="not a puzzle file"):
+        read(json.dumps({"format": "something else", "puzzles": []}))
+    assert read(json.dumps({"format": FORMAT, "puzzles": [shipped()[0].to_dict()]}))[0] == shipped()[0]
+    with pytest.raises(ValueError, match="only the last deal"):
+        solve(Game.new(Rules(), seed=1))
+    assert not exact(Game.new(Rules(players=4), seed=1))
+
+
+def test_puzzles_are_offered_by_rating_or_from_an_id() -> None:
+    puzzles = list(shipped())
+    near = pick(puzzles, rating=1800)
+    assert sorted(abs(p.rating - 1800) for p in near) == [abs(p.rating - 1800) for p in near]
+    assert pick(puzzles, start=puzzles[5].id)[0] == puzzles[5]
+    with pytest.raises(ValueError, match="there is no puzzle"):
+        pick(puzzles, start="nope")
+
+
+def wrong_move(puzzle: Puzzle) -> Move:
+    game = puzzle.game()
+    return next(a for a in game.legal_moves() if isinstance(a, Move) and not puzzle.solves(a))
+
+
+def typed(puzzle: Puzzle, move: Move) -> str:
+    """What a person types for ``move``: its card's number in the hand, then the way if asked."""
+    game = puzzle.game()
+    hand = list(game.hand(game.turn))
+    ways = []
+    for a in game.legal_moves():
+        if isinstance(a, Move) and a.card == move.card and rank_key(a) not in {rank_key(w) for w in ways}:
+            ways.append(a)
+    text = f"{hand.index(move.card) + 1}\n"
+    if len(ways) > 1:
+        text += f"{[rank_key(w) for w in ways].index(rank_key(move)) + 1}\n"
+    return text
+
+
+def test_the_trainer_keeps_the_streak_and_explains() -> None:
+    puzzles = [p for p in shipped() if isinstance(p.answer, Move)][:4]
+    script = (
+        typed(puzzles[0], puzzles[0].answer)  # type: ignore[arg-type]
+        + typed(puzzles[1], puzzles[1].answer)  # type: ignore[arg-type]
+        + typed(puzzles[2], wrong_move(puzzles[2]))
+        + "saltar\n"
+    )
+    out = io.StringIO()
+    assert TerminalPuzzles(puzzles, inp=io.StringIO(script), out=out).run() == 0
+    text = out.getvalue()
+    assert "¡Correcto! Racha: 1." in text and "¡Correcto! Racha: 2." in text
+    assert "No. La mejor era" in text and "Saltado. La mejor era" in text
+    assert "Resolviste 2 de 3. Mejor racha: 2." in text
+    for puzzle in puzzles[:3]:
+        assert f"Problema {puzzle.id}" in text
+        chance = f"deja {100 * puzzle.values[0][1]:.0f} de cada 100 chances"
+        assert chance in text
+
+
+def test_the_puzzle_command() -> None:
+    first = shipped()[0]
+    run = subprocess.run(
+        [sys.executable, "-m", "cuarenta", "puzzle", "--id", first.id, "--lang", "en"],
+        input="skip\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"Puzzle {first.id}" in run.stdout and "Skipped. The best was" in run.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "cuarenta", "puzzle", "--id", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2 and "there is no puzzle" in refused.stderr

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cuarenta import Card, Game, ReplayError, Rules
-from cuarenta.cli.replay import TerminalReplay, replay_names
+from cuarenta.cli.records import record_names
+from cuarenta.cli.replay import TerminalReplay
 from cuarenta.cli.terminal import RULE
 from cuarenta.errors import RecordError
 from cuarenta.i18n import Narrator, card_text
@@ -156,7 +157,7 @@ def screens(text: str) -> list[str]:
 def test_the_terminal_steps_through_the_mesa_as_it_was_said() -> None:
     record, _ = RECORDS[("a_todo_rigor", 2)]
     replay = Replay(record)
-    names = replay_names(record, "es")
+    names = record_names(record, "es")
     narrator = Narrator(record.rules, "es", names)
     said = [narrator.narrate(replay.events(p)) for p in range(replay.last + 1)]
     shown = screens(terminal(record, "\n" * 5 + "a\nir 30\ninicio\nfin\nq\n"))
@@ -178,7 +179,7 @@ def test_the_terminal_steps_through_the_mesa_as_it_was_said() -> None:
 def test_the_terminal_shows_a_seat_and_every_hand_of_a_finished_mesa() -> None:
     record, _ = RECORDS[("a_todo_rigor", 4)]
     replay = Replay(record).goto(7)
-    names = replay_names(record, "en")
+    names = record_names(record, "en")
     shown = screens(terminal(record, "go 7\nseat 3\nopen\nq\n", lang="en"))
     hand = " ".join(card_text(c) for c in replay.view(2).hand)
     assert f"{names[2]}'s hand: {hand}\n" in shown[2]

@@ -11,37 +11,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cuarenta.analysis import ANALYSIS_LEVEL, GRADES, THRESHOLDS, Decision, Review, analyst, analyze
+from cuarenta.cli.records import RecordArgument, read_record, record_names
 from cuarenta.cli.terminal import option_text
-from cuarenta.errors import RecordError
 from cuarenta.game import Game
 from cuarenta.i18n import DEFAULT_LANG, LANGS, card_text, cards_text, t
 from cuarenta.moves import Action, Claim
 from cuarenta.record import GameRecord
-
-#: The largest record file read (a whole mesa's record is a few kilobytes).
-MAX_RECORD_BYTES = 2_000_000
-
-
-def read_record(path: Path) -> GameRecord:
-    """The record in ``path``, in its text or JSON form; a :class:`typer.BadParameter` says what is wrong."""
-    try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            raise typer.BadParameter(f"{path}: larger than {MAX_RECORD_BYTES} bytes: not a record")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise typer.BadParameter(f"{path}: cannot be read: {exc}") from None
-    try:
-        if text.lstrip().startswith("{"):
-            return GameRecord.from_json(text)
-        return GameRecord.from_text(text)
-    except RecordError as exc:
-        raise typer.BadParameter(f"{path}: not a valid record: {exc}") from None
 
 
 def describe_action(action: Action, game: Game, lang: str = DEFAULT_LANG) -> str:
@@ -51,16 +31,11 @@ def describe_action(action: Action, game: Game, lang: str = DEFAULT_LANG) -> str
     return f"{card_text(action.card)}: {option_text(action, list(game.table), game.last_drop, lang)}"
 
 
-def _seat_name(record: GameRecord, seat: int, lang: str) -> str:
-    name = record.seats[seat] if seat < len(record.seats) else None
-    return name or t("name.seat", lang, n=seat + 1)
-
-
 def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: bool = False) -> list[str]:
     """The analysis in words: a title, each costly decision (every one with ``every``) and a summary."""
     level = t(f"level.{review.level}", lang)
     lines = [
-        t("analysis.title", lang, seat=_seat_name(record, review.seat, lang), level=level, seed=review.seed)
+        t("analysis.title", lang, seat=record_names(record, lang)[review.seat], level=level, seed=review.seed)
     ]
     shown = {d.ply: d for d in review.decisions if every or d.grade is not None}
     game: Game = record.replay()
@@ -101,12 +76,6 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
         )
     )
     return lines
-
-
-#: The record file argument of ``analyze`` and ``replay``.
-RecordArgument = Annotated[
-    Path, typer.Argument(metavar="RECORD", help="A record file (text or JSON: docs/record-format.md).")
-]
 
 
 def analyze_command(

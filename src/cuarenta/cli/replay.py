@@ -27,7 +27,7 @@ from typing import Annotated, Final, TextIO
 import typer
 
 from cuarenta.cards import Card
-from cuarenta.cli.analyze import RecordArgument, read_record
+from cuarenta.cli.records import RecordArgument, read_record, record_names
 from cuarenta.cli.styles import DIM, EVENT_STYLES, SAYING_STYLE
 from cuarenta.cli.terminal import INDENT, QUIT_WORDS, RULE, Screen
 from cuarenta.errors import ReplayError
@@ -40,7 +40,6 @@ from cuarenta.i18n import (
     card_text,
     check_lang,
     score_text,
-    seat_names,
     t,
     team_names,
 )
@@ -56,19 +55,6 @@ HELP_WORDS: Final = frozenset({"?", "ayuda", "help"})
 GO_WORDS: Final = frozenset({"ir", "go"})
 HAND_WORDS: Final = frozenset({"mano", "hand"})
 SEAT_WORDS: Final = frozenset({"ver", "seat"})
-
-
-def replay_names(record: GameRecord, lang: str = DEFAULT_LANG) -> list[str]:
-    """The seats' names: the record's, a computer's as its level (``bot:normal`` → ``normal``), or
-    ``Jugador N``."""
-    default = seat_names(record.players, lang)
-    out = []
-    for seat in range(record.players):
-        name = record.seats[seat] if seat < len(record.seats) else None
-        if name and name.startswith("bot:"):
-            name = f"{name[4:]} ({t('term.replay.computer', lang)})"
-        out.append(name or default[seat])
-    return out
 
 
 class TerminalReplay:
@@ -98,7 +84,7 @@ class TerminalReplay:
         self.out: TextIO = out if out is not None else sys.stdout
         self.screen = Screen(self.out, color)
         self.echo = echo
-        self.names = replay_names(record, self.lang)
+        self.names = record_names(record, self.lang)
         self.teams = team_names(self.names, self.lang)
         narrator = Narrator(record.rules, self.lang, self.names)
         #: every step's narration, made once in order (a jump shows a step as it was said)
@@ -251,4 +237,4 @@ def replay_command(
     raise typer.Exit(viewer.run(ply))
 
 
-__all__ = ["TerminalReplay", "replay_command", "replay_names"]
+__all__ = ["TerminalReplay", "replay_command"]

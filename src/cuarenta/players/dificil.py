@@ -123,9 +123,10 @@ class DificilPlayer(Player):
         self.work = None
         if len(classes) == 1:
             return classes[0]
-        if self.out_of_time(time.monotonic()):
+        started = time.monotonic()
+        if self.out_of_time(started):
             return self.quick(view, legal)  # no time for one world
-        totals, _ = self._search(view, know, classes, self.deadline)
+        totals, _ = self._search(view, know, classes, self.deadline, started)
         sign = 1.0 if know.seat % 2 == 0 else -1.0
         best = max(range(len(classes)), key=lambda i: sign * totals[i])
         return classes[best]
@@ -146,18 +147,18 @@ class DificilPlayer(Player):
         True
         """
         know = Knowledge.from_view(view)
-        totals, weight = self._search(view, know, list(actions), None)
+        totals, weight = self._search(view, know, list(actions), None, time.monotonic())
         if know.seat % 2 == 0:
             return [t / weight for t in totals]
         return [1.0 - t / weight for t in totals]
 
     def _search(
-        self, view: View, know: Knowledge, roots: Sequence[Action], deadline: float | None
+        self, view: View, know: Knowledge, roots: Sequence[Action], deadline: float | None, started: float
     ) -> tuple[list[float], int]:
         """Search ``roots`` in the worlds of this move: each root's summed P(team 0 wins) over the worlds
         (a world drawn twice counts twice), and the sum of the counts; :attr:`work` says what it searched.
-        No world is started after ``deadline`` (``time.monotonic()``) once one has been searched."""
-        started = time.monotonic()
+        No world is started after ``deadline`` (``time.monotonic()``) once one has been searched; the move
+        began at ``started`` (what a world costs is measured from it)."""
         rules = know.rules
         budget = self.budget
         hidden = sum(know.hand_sizes) - len(know.hand)

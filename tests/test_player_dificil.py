@@ -513,3 +513,33 @@ def test_streak_from_the_view() -> None:
             longest = max(longest, streak[1])
             game.play(act(bots[game.turn], game))
     assert longest >= 2
+
+
+@pytest.mark.parametrize("level", ["dificil", "experto"])
+def test_the_values_it_gives_are_the_ones_it_chooses_by(level: str) -> None:
+    """``values`` (what the analysis reads) weighs the same worlds as ``choose`` for the same seed: the
+    class it values most is the one it plays, for either team; every value is a chance."""
+    small = Budget(nodes=0, min_worlds=6, max_worlds=6)
+    checked = 0
+    for players in (2, 4):
+        game = Game.new(Rules(players=players), seed=12)
+        bots = [make_player("normal", s) for s in range(players)]
+        for s, bot in enumerate(bots):
+            bot.start(s, game.rules)
+        while not game.is_over and checked < 12 * players:
+            seat = game.turn
+            classes = move_classes(game.legal_moves(), False)
+            if len(classes) > 1:
+                chooser, valuer = make_player(level, f"v/{seat}"), make_player(level, f"v/{seat}")
+                assert isinstance(chooser, DificilPlayer) and isinstance(valuer, DificilPlayer)
+                chooser.budget = valuer.budget = small
+                chooser.start(seat, game.rules)
+                valuer.start(seat, game.rules)
+                chosen = chooser.choose(game.view(seat), game.legal_moves())
+                values = valuer.values(game.view(seat), classes)
+                assert all(0.0 <= v <= 1.0 for v in values)
+                assert classes[max(range(len(classes)), key=lambda i: values[i])] == chosen
+                assert valuer.work == chooser.work  # the same worlds, the same work
+                checked += 1
+            game.play(act(bots[seat], game))
+    assert checked >= 12

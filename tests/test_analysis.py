@@ -9,7 +9,6 @@ in order, reproducible), and the command line in both languages with its refusal
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
@@ -18,8 +17,20 @@ from pathlib import Path
 import pytest
 
 from cuarenta import Game, Rules
-from cuarenta.analysis import GRADES, MOTIFS, THRESHOLDS, Review, analyst, analyze, grade, judge, motifs
+from cuarenta.analysis import (
+    GRADES,
+    MOTIFS,
+    THRESHOLDS,
+    Review,
+    analyst,
+    analyze,
+    grade,
+    judge,
+    motifs,
+    split,
+)
 from cuarenta.catalogue import text
+from cuarenta.cli.analyze import worlds_budget
 from cuarenta.moves import Move
 from cuarenta.players import act, make_player
 from cuarenta.players.dificil import Budget
@@ -185,6 +196,33 @@ def test_the_worst_decision_and_the_summary() -> None:
     assert empty.worst is None and empty.to_dict()["summary"]["mean_loss"] == 0.0
 
 
+# -- luck and skill ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8)])
+def test_luck_is_what_the_moves_leave_of_each_chica(players: int, seed: int) -> None:
+    record = played_game(players, seed)
+    reviews = {s: analyze(record, s, budget=SMALL) for s in range(players)}
+    results = record.replay().chica_results
+    ours, theirs = split(record, reviews, 0), split(record, reviews, 1)
+    assert len(ours) == len(theirs) == len(results) >= 1
+    game = record.replay()
+    actions = list(game.actions)
+    while game.actions:
+        game.pop()
+    chica_of = {}
+    for ply, action in enumerate(actions):
+        chica_of[ply] = len(game.chica_results)
+        game.play(action)
+    for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        assert a.won == (results[k].winner == 0) and b.won == (not a.won)
+        assert 0.3 < a.start < 0.7 and a.start + b.start == pytest.approx(1.0)
+        lost = [sum(d.loss for d in reviews[s].decisions if chica_of[d.ply] == k) for s in range(players)]
+        assert a.own == pytest.approx(sum(lost[0::2])) and a.rivals == pytest.approx(sum(lost[1::2]))
+        assert a.luck == pytest.approx(-b.luck)  # what the cards gave one team they took from the other
+        assert a.luck == pytest.approx((1.0 if a.won else 0.0) - a.start + a.own - a.rivals)
+    with pytest.raises(ValueError, match="every seat analysed"):
+        split(record, {0: reviews[0]}, 0)
+
+
 # -- the command line ----------------------------------------------------------------------------------------
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -197,7 +235,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 #: The command line's ``--worlds 4``: the budget it makes.
-FOUR = dataclasses.replace(analyst("experto", 0).budget, nodes=0, min_worlds=4, max_worlds=4)
+FOUR = worlds_budget(4)
 
 
 @pytest.mark.slow
@@ -224,6 +262,12 @@ def test_the_command_line_in_both_languages_and_as_json(tmp_path: Path) -> None:
             assert text(f"analysis.grade.{name}", "en") in english.stdout
     machine = run_cli(str(as_text), "--seat", "0", "--json", "--worlds", "4")
     assert machine.returncode == 0 and json.loads(machine.stdout) == review.to_dict()
+    lucky = run_cli(str(as_text), "--seat", "1", "--luck", "--worlds", "4", "--lang", "en")
+    assert lucky.returncode == 0, lucky.stderr
+    splits = split(record, {s: analyze(record, s, budget=FOUR) for s in range(2)}, 1)
+    for s in splits:
+        assert f"Chica {s.chica + 1} ({'won' if s.won else 'lost'})" in lucky.stdout
+        assert f"the cards: {100 * s.luck:+.0f}." in lucky.stdout
 
 
 def test_the_command_line_refuses_clearly(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ server; it says codes (grades, motifs), and the text catalogue says them in Span
 """
 
 from cuarenta.analysis.grades import GRADES, THRESHOLDS, Grade, grade
+from cuarenta.analysis.luck import ChicaSplit, split
 from cuarenta.analysis.motifs import MOTIFS, motifs
 from cuarenta.analysis.review import ANALYSIS_LEVEL, Decision, Review, analyst, analyze, judge
 
@@ -20,6 +21,7 @@ __all__ = [
     "GRADES",
     "MOTIFS",
     "THRESHOLDS",
+    "ChicaSplit",
     "Decision",
     "Grade",
     "Review",
@@ -28,4 +30,5 @@ __all__ = [
     "grade",
     "judge",
     "motifs",
+    "split",
 ]

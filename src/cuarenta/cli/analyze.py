@@ -11,16 +11,19 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from cuarenta.analysis import ANALYSIS_LEVEL, GRADES, THRESHOLDS, Decision, Review, analyst, analyze
+from cuarenta.analysis.luck import ChicaSplit, split
 from cuarenta.cli.records import RecordArgument, read_record, record_names
 from cuarenta.cli.terminal import option_text
 from cuarenta.game import Game
 from cuarenta.i18n import DEFAULT_LANG, LANGS, card_text, cards_text, t
 from cuarenta.moves import Action, Claim
+from cuarenta.players.dificil import Budget
 from cuarenta.record import GameRecord
 
 
@@ -78,6 +81,42 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
     return lines
 
 
+def luck_line(s: ChicaSplit, players: int, lang: str = DEFAULT_LANG) -> str:
+    """One chica's luck and skill in words."""
+    key = "analysis.luck" if players == 2 else "analysis.luck_pairs"
+    return t(
+        key,
+        lang,
+        chica=s.chica + 1,
+        result=t("analysis.won" if s.won else "analysis.lost", lang),
+        start=f"{100 * s.start:.0f}",
+        own=f"{100 * s.own:.0f}",
+        rivals=f"{100 * s.rivals:.0f}",
+        luck=f"{100 * s.luck:+.0f}",
+    )
+
+
+def worlds_budget(worlds: int | None) -> Budget | None:
+    """``--worlds N``: the analysing level's budget, N worlds a decision (``None``: its own budget)."""
+    if worlds is None:
+        return None
+    own = analyst(ANALYSIS_LEVEL, 0).budget
+    return dataclasses.replace(own, nodes=0, min_worlds=worlds, max_worlds=worlds)
+
+
+def luck_splits(
+    record: GameRecord, review: Review, budget: Budget | None, progress: Callable[[int, int], None]
+) -> list[ChicaSplit]:
+    """The luck and skill of ``review``'s team in each chica: the other seats analysed as it was."""
+    reviews = {review.seat: review}
+    for other in range(record.players):
+        if other != review.seat:
+            reviews[other] = analyze(
+                record, other, level=review.level, seed=review.seed, budget=budget, progress=progress
+            )
+    return split(record, reviews, review.seat % 2)
+
+
 def analyze_command(
     record_path: RecordArgument,
     seat: Annotated[
@@ -90,6 +129,12 @@ def analyze_command(
         bool, typer.Option("--all", help="Show every decision, not only the costly ones.")
     ] = False,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the analysis's worlds.")] = 0,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck", help="Also split each chica's result into luck and skill (analyses every seat)."
+        ),
+    ] = False,
     worlds: Annotated[
         int | None,
         typer.Option(
@@ -124,15 +169,18 @@ def analyze_command(
             sys.stderr.write("\r" + t("analysis.thinking", lang, done=done, total=total))
             sys.stderr.flush()
 
-    budget = None
-    if worlds is not None:
-        own = analyst(ANALYSIS_LEVEL, seed).budget
-        budget = dataclasses.replace(own, nodes=0, min_worlds=worlds, max_worlds=worlds)
+    budget = worlds_budget(worlds)
     review = analyze(record, seat, level=ANALYSIS_LEVEL, seed=seed, budget=budget, progress=progress)
+    splits = luck_splits(record, review, budget, progress) if luck else []
     if talk:
         sys.stderr.write("\n")
     if as_json:
-        typer.echo(json.dumps(review.to_dict(), ensure_ascii=False, indent=1))
+        data = review.to_dict()
+        if luck:
+            data["luck"] = [s.to_dict() for s in splits]
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
     for line in report(record, review, lang, every):
         typer.echo(line)
+    for s in splits:
+        typer.echo(luck_line(s, record.players, lang))

@@ -35,6 +35,7 @@ from cuarenta.moves import Move
 from cuarenta.players import act, make_player
 from cuarenta.players.dificil import Budget
 from cuarenta.record import GameRecord
+from support.examples import quick_first
 from support.positions import position
 from support.worlds import swapped_worlds
 
@@ -145,7 +146,7 @@ def test_the_judgement_uses_only_what_the_seat_saw() -> None:
 
 
 # -- whole mesas ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8)])
+@pytest.mark.parametrize(("players", "seed"), quick_first([(2, 3), (4, 8)]))
 def test_every_turn_of_the_seat_is_judged_in_order(players: int, seed: int) -> None:
     record = played_game(players, seed)
     game = record.replay()
@@ -197,7 +198,7 @@ def test_the_worst_decision_and_the_summary() -> None:
 
 
 # -- luck and skill ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8)])
+@pytest.mark.parametrize(("players", "seed"), quick_first([(2, 3), (4, 8)]))
 def test_luck_is_what_the_moves_leave_of_each_chica(players: int, seed: int) -> None:
     record = played_game(players, seed)
     reviews = {s: analyze(record, s, budget=SMALL) for s in range(players)}

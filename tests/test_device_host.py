@@ -20,7 +20,7 @@ from cuarenta.players.dificil import DEVICE_BUDGET, Budget, DificilPlayer
 from cuarenta.record import GameRecord
 from cuarenta.server import answers
 from cuarenta.server.edge.rooms import NewRoom
-from support.app import running
+from support.app import play_to_the_end, running
 from support.device import device_page, finished, watching
 from support.examples import quick_first
 
@@ -142,19 +142,7 @@ def test_a_change_the_device_cannot_save_is_not_made() -> None:
 def server_record(client: Any, body: dict[str, Any]) -> str:
     """Play ``body``'s practice room on the server, the person always choosing the first legal move."""
     made = client.post("/api/rooms", json=body).json()
-    with client.websocket_connect("/ws") as ws:
-        ws.send_json({"v": 2, "type": "join", "room": made["room"], "token": made["token"]})
-        version, legal, status = 0, [], "playing"
-        while status == "playing":
-            frame = ws.receive_json()
-            if frame["type"] in ("snapshot", "event"):
-                version = frame["version"]
-                if frame.get("private") is not None:
-                    legal = frame["private"]["legal"]
-                status = frame.get("status") or status
-            if legal and status == "playing":
-                ws.send_json({"v": 2, "type": "move", "move": legal[0], "state": version})
-                legal = []
+    play_to_the_end(client, made)
     answer = client.get(
         f"/api/games/{made['room']}/record", headers={"Authorization": f"Bearer {made['token']}"}
     )

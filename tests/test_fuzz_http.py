@@ -57,6 +57,7 @@ OPERATIONS = [
     ("GET", "/api/rooms/{room_id}"),
     ("POST", "/api/history"),
     ("GET", "/api/games/{room_id}/record"),
+    ("GET", "/api/games/{room_id}/replay"),
     ("GET", "/api/stats"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
@@ -82,6 +83,7 @@ WITH_INPUT = [
     ("GET", "/api/rooms/{room_id}"),
     ("POST", "/api/history"),
     ("GET", "/api/games/{room_id}/record"),
+    ("GET", "/api/games/{room_id}/replay"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
     ("GET", "/api/tables/{room_id}"),
@@ -99,6 +101,7 @@ WITH_INPUT = [
 SEAT_TOKEN = {
     "/api/rooms/{room_id}",
     "/api/games/{room_id}/record",
+    "/api/games/{room_id}/replay",
     "/api/tables/{room_id}",
     "/api/tables/{room_id}/seats/{seat}",
     "/api/tables/{room_id}/start",

@@ -135,6 +135,24 @@ def new_room(client: TestClient, **body: Any) -> dict[str, Any]:
     return answer
 
 
+def play_to_the_end(client: TestClient, made: dict[str, Any]) -> None:
+    """Play the room ``made`` (``POST /api/rooms``'s answer) to its end over a version-2 socket, the person
+    always choosing the first legal move."""
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"v": 2, "type": "join", "room": made["room"], "token": made["token"]})
+        version, legal, status = 0, [], "playing"
+        while status == "playing":
+            frame = ws.receive_json()
+            if frame["type"] in ("snapshot", "event"):
+                version = frame["version"]
+                if frame.get("private") is not None:
+                    legal = frame["private"]["legal"]
+                status = frame.get("status") or status
+            if legal and status == "playing":
+                ws.send_json({"v": 2, "type": "move", "move": legal[0], "state": version})
+                legal = []
+
+
 def bearer(token: str) -> dict[str, str]:
     """The header that carries a seat's token (never the address)."""
     return {"Authorization": f"Bearer {token}"}

@@ -261,19 +261,31 @@ class DeviceHost:
         if len(route) == 2 and route[0] == "rooms":
             self._allow(method, "GET")
             return _answer(200, answers.room_info(self.authority, route[1], self._token(token)))
-        if len(route) == 3 and route[0] == "games" and route[2] == "record":
-            self._allow(method, "GET")
-            mesa = self._mesa(query.get("mesa"))
-            found = answers.record_answer(self.authority, self.store, route[1], self._token(token), mesa)
-            return _json(
-                {
-                    "status": 200,
-                    "text": found.text,
-                    "type": "text/plain; charset=utf-8",
-                    "filename": found.filename,
-                }
-            )
+        if len(route) == 3 and route[0] == "games":
+            return self._mesa_route(method, route, query, token)
         return None
+
+    def _mesa_route(
+        self, method: str, route: list[str], query: dict[str, list[str]], token: str | None
+    ) -> str | None:
+        """A finished mesa's record, or its replay (``games/R/record``, ``games/R/replay``), or ``None``."""
+        if route[2] not in ("record", "replay"):
+            return None
+        self._allow(method, "GET")
+        mesa = self._mesa(query.get("mesa"))
+        if route[2] == "replay":
+            return _answer(
+                200, answers.replay_answer(self.authority, self.store, route[1], self._token(token), mesa)
+            )
+        found = answers.record_answer(self.authority, self.store, route[1], self._token(token), mesa)
+        return _json(
+            {
+                "status": 200,
+                "text": found.text,
+                "type": "text/plain; charset=utf-8",
+                "filename": found.filename,
+            }
+        )
 
     def _browser_route(self, method: str, route: list[str], body: Any) -> str | None:
         """The answer of a route of what this browser played (history, statistics), or ``None``."""

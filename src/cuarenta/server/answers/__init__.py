@@ -50,6 +50,7 @@ from cuarenta.server.answers.history import (
     stats_of,
 )
 from cuarenta.server.answers.refused import Refused
+from cuarenta.server.answers.replay import replay_answer, replay_frames
 from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
@@ -318,6 +319,8 @@ __all__ = [
     "options_payload",
     "playing_entry",
     "record_answer",
+    "replay_answer",
+    "replay_frames",
     "room_info",
     "rules_for",
     "stats_answer",

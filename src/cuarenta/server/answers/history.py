@@ -203,6 +203,7 @@ class RecordAnswer:
 
     text: str
     filename: str
+    mesa: int = 1  #: which mesa of the room
 
 
 def record_answer(
@@ -225,7 +226,7 @@ def record_answer(
             f"mesa {wanted} of room {room_id} is still in play: its record exists once it is finished",
             "mesa_in_play",
         )
-    return RecordAnswer(finished.record, f"cuarenta-{room_id}-mesa{wanted}.cuarenta")
+    return RecordAnswer(finished.record, f"cuarenta-{room_id}-mesa{wanted}.cuarenta", wanted)
 
 
 __all__ = [

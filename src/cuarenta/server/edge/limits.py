@@ -45,7 +45,7 @@ EXPENSIVE: Final = (
     ("POST", re.compile(r"^/api/(history|stats)$")),
     ("GET", re.compile(r"^/api/(stats|lobby|leaderboard)$")),
     ("GET", re.compile(r"^/api/profiles/[^/]+$")),
-    ("GET", re.compile(r"^/api/games/[^/]+/record$")),
+    ("GET", re.compile(r"^/api/games/[^/]+/(record|replay)$")),
 )
 #: Paths that are never limited (besides everything outside ``/api/``: the page and the operator's).
 UNLIMITED: Final = frozenset({"/api/health"})

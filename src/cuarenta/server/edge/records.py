@@ -154,6 +154,24 @@ async def record(
     )
 
 
+@router.get("/api/games/{room_id}/replay", responses=json_errors(400, 401, 403, 404, 409, 410))
+async def replay(
+    room_id: RoomId,
+    token: SeatToken,
+    rooms: RoomsDep,
+    store: StoreDep,
+    mesa: Annotated[int | None, Query(ge=1, lt=2**31)] = None,
+) -> JSONResponse:
+    """A finished mesa of the token's room (default: the current one) step by step, for the page's replay:
+    the mesa's events once, and at every ply the table, the scores and every hand (docs/protocol.md
+    "Replay"). A mesa in play is refused (409), as its record is."""
+    try:
+        found = answers.replay_answer(rooms, store, room_id, token, mesa)
+    except answers.Refused as exc:
+        raise Refusal(exc.status, exc.detail, exc.code) from None
+    return JSONResponse(found)
+
+
 @router.get("/api/stats", response_model=Stats)
 def stats(store: StoreDep) -> dict[str, Any]:
     """Per level: mesas played and won, caídas and limpias of the person's team."""

@@ -1,0 +1,96 @@
+"""``GET /api/games/{room}/replay``: a finished mesa of the token's room, step by step, for the page's replay
+(docs/protocol.md "Replay"; the server and the device host answer the same).
+
+Only a finished mesa is replayed (a mesa in play is refused, ``409 mesa_in_play``, as its record is): every
+card is then shown, so each step carries every seat's hand and the page shows one seat's or all of them.
+The answer holds the mesa's events once, as the wire sends them (public, with their sayings), and for each
+ply (0: before the first play) how many of them had happened and the table's state: the table, the card
+just dropped, the scores, the chicas, the piles' and the stock's sizes, whose turn, the hand and the deal,
+and the hands.
+
+>>> from cuarenta import Game, Rules
+>>> from cuarenta.record import GameRecord
+>>> game = Game.new(Rules.preset("basico"), seed=2)
+>>> while not game.is_over:
+...     _ = game.play(game.legal_moves()[0])
+>>> frames = replay_frames(GameRecord.from_game(game))
+>>> len(frames["steps"]) == len(game.actions) + 1, frames["steps"][-1]["events"] == len(frames["events"])
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cuarenta.game import Game
+from cuarenta.i18n import SayingLog
+from cuarenta.record import GameRecord
+from cuarenta.server.answers.history import HistoryStore, record_answer
+from cuarenta.server.answers.refused import Refused
+from cuarenta.server.authority.eventview import wire_event
+
+if TYPE_CHECKING:
+    from cuarenta.server.authority.core import Authority
+
+
+def _step(game: Game, ply: int) -> dict[str, Any]:
+    """The table at one ply (every card: the mesa is over)."""
+    state = game.state_summary()
+    return {
+        "ply": ply,
+        "events": len(game.events),
+        "hand": game.hand_number,
+        "deal": game.deal_number,
+        "turn": game.turn,
+        "dealer": game.dealer,
+        "table": state["table"],
+        "last_drop": state["last_drop"],
+        "scores": state["scores"],
+        "chicas": state["chicas"],
+        "hands": state["hands"],
+        "pile_sizes": [len(p) for p in state["piles"]],
+        "stock_size": len(state["stock"]),
+    }
+
+
+def replay_frames(record: GameRecord) -> dict[str, Any]:
+    """The steps and the events of a finished mesa's ``record`` (module docstring)."""
+    game = record.replay()
+    if not game.is_over:
+        raise Refused(409, "the mesa is still in play: it is replayed once it is finished", "mesa_in_play")
+    sayings = SayingLog().update(game)
+    events = [wire_event(game, i, sayings[i]) for i in range(len(game.events))]
+    actions = list(game.actions)
+    while game.actions:
+        game.pop()
+    steps = [_step(game, 0)]
+    for ply, action in enumerate(actions, start=1):
+        game.push(action)
+        steps.append(_step(game, ply))
+    return {
+        "players": record.players,
+        "actions": [str(a) for a in actions],
+        "events": events,
+        "steps": steps,
+        "outcome": record.replay().outcome.to_dict(),  # type: ignore[union-attr]
+    }
+
+
+def replay_answer(
+    authority: Authority, store: HistoryStore, room_id: str, token: str, mesa: int | None = None
+) -> dict[str, Any]:
+    """``GET /api/games/{room}/replay``: the steps of a finished mesa of the token's room (default: the
+    current one); refused as its record is (the token, 404, ``409 mesa_in_play``)."""
+    found = record_answer(authority, store, room_id, token, mesa)
+    seat = authority.seat_of(room_id, token)
+    record = GameRecord.from_text(found.text)
+    return {
+        "room": room_id,
+        "mesa": found.mesa,
+        "seat": seat,
+        "names": list(record.seats),
+        **replay_frames(record),
+    }
+
+
+__all__ = ["replay_answer", "replay_frames"]

@@ -162,7 +162,7 @@ class TerminalReplay:
         self.screen.line(RULE, DIM)
         self.screen.line(
             t(
-                "term.replay.where",
+                "replay.where",
                 lang,
                 ply=replay.ply,
                 plies=replay.last,

@@ -14,6 +14,7 @@
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import { showHistory } from "./history.js";
+import { relabelReplay } from "./replay.js";
 import { showDraw } from "./animate.js";
 import { downloadRecord } from "./download.js";
 import { openSession, resume } from "./session.js";
@@ -81,6 +82,7 @@ function applyLanguage() {
   const choice = $("#choice-dialog");
   if (choice.open) choice.close();
   if (app.screen === "history") showHistory();
+  if (app.screen === "replay") relabelReplay();
   relabelFriends();
   relabelChamp();
 }

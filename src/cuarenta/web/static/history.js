@@ -6,6 +6,7 @@
 import * as I from "./i18n.js";
 import { postJSON } from "./api.js";
 import { downloadRecord } from "./download.js";
+import { showReplay } from "./replay.js";
 import { resumeGame } from "./session.js";
 import { $, el } from "./dom.js";
 import { showScreen } from "./screens.js";
@@ -118,13 +119,23 @@ function historyTable(items, byRoom) {
     const presetLabel = preset === "custom" ? app.options?.custom?.label : app.options?.presets?.find((p) => p.name === preset)?.label;
     const record =
       room && token
-        ? el("button", {
-            type: "button",
-            class: "link-button",
-            "data-testid": "history-record",
-            text: t("page.record_link"),
-            onclick: () => downloadRecord(room, token, item.mesa),
-          })
+        ? [
+            el("button", {
+              type: "button",
+              class: "link-button",
+              "data-testid": "history-replay",
+              text: t("page.replay.link"),
+              onclick: () => showReplay(room, token, item.mesa),
+            }),
+            " · ",
+            el("button", {
+              type: "button",
+              class: "link-button",
+              "data-testid": "history-record",
+              text: t("page.record_link"),
+              onclick: () => downloadRecord(room, token, item.mesa),
+            }),
+          ]
         : "";
     return el(
       "tr",

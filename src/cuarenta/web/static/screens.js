@@ -1,4 +1,4 @@
-// The page's screens (new game, table, history, and a table's waiting room and join page) and the
+// The page's screens (new game, table, history and a mesa's replay, a table's waiting room and join page) and the
 // navigation that shows which one is open.
 
 import { $ } from "./dom.js";
@@ -13,6 +13,7 @@ export function showScreen(name) {
     ["#screen-wait", "wait"],
     ["#screen-join", "join"],
     ["#screen-champ", "champ"],
+    ["#screen-replay", "replay"],
   ]) {
     $(id).hidden = screen !== name;
   }
@@ -23,7 +24,8 @@ export function showScreen(name) {
 export function updateNav() {
   $("#nav-table").hidden = !app.session;
   for (const [id, screen] of [["#nav-table", "table"], ["#nav-new", "new"], ["#nav-history", "history"]]) {
-    if (app.screen === screen || (screen === "table" && app.screen === "wait")) $(id).setAttribute("aria-current", "page");
+    const here = app.screen === screen || (screen === "table" && app.screen === "wait") || (screen === "history" && app.screen === "replay");
+    if (here) $(id).setAttribute("aria-current", "page");
     else $(id).removeAttribute("aria-current");
   }
   $("#resume-game").hidden = !app.session || app.screen !== "new";

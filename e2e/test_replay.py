@@ -1,0 +1,122 @@
+"""The replay of a finished mesa in the page (issue 29, docs/web.md "Replay"), at 1280×800 and 360×740:
+from History, step by step with the buttons and the keyboard, to a deal, one seat's hand or every hand;
+each step shows the record's table and hands at that ply (checked against ``cuarenta.replay``).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import pytest
+from harness import PHONE, Server, new_context, watch_page
+from playwright.sync_api import Browser, Page, expect
+from websockets.sync.client import connect
+
+from cuarenta import GameRecord
+from cuarenta.replay import Replay
+
+ROOM = {"players": 2, "level": "facil", "practice": True, "seed": 4, "rules": {"preset": "basico"}}
+
+
+def finished_mesa(server: Server) -> tuple[dict[str, Any], GameRecord]:
+    """A practice room played to its end over the real server's socket (the first legal move each turn),
+    and its record."""
+    request = urllib.request.Request(
+        server.url + "api/rooms", data=json.dumps(ROOM).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        made = json.loads(answer.read())
+    with connect(server.url.replace("http", "ws", 1) + "ws", open_timeout=30) as ws:
+        ws.send(json.dumps({"v": 2, "type": "join", "room": made["room"], "token": made["token"]}))
+        version, legal, status = 0, [], "playing"
+        while status == "playing":
+            frame = json.loads(ws.recv(timeout=30))
+            if frame["type"] in ("snapshot", "event"):
+                version = frame["version"]
+                if frame.get("private") is not None:
+                    legal = frame["private"]["legal"]
+                status = frame.get("status") or status
+            if legal and status == "playing":
+                ws.send(json.dumps({"v": 2, "type": "move", "move": legal[0], "state": version}))
+                legal = []
+    get = urllib.request.Request(
+        server.url + f"api/games/{made['room']}/record", headers={"Authorization": f"Bearer {made['token']}"}
+    )
+    with urllib.request.urlopen(get, timeout=30) as answer:
+        return made, GameRecord.from_text(answer.read().decode())
+
+
+def shown_cards(page: Page, testid: str) -> list[str]:
+    return (
+        page.get_by_test_id(testid).locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+
+
+def check_step(page: Page, replay: Replay, ply: int, seats: list[int]) -> None:
+    """The page shows ply ``ply`` as the record has it: where, the table, the hands of ``seats``."""
+    expect(page.get_by_test_id("replay-where")).to_have_attribute("data-ply", str(ply))
+    game = replay.goto(ply).game
+    assert shown_cards(page, "replay-table") == [str(c) for c in game.table]
+    for seat in seats:
+        assert shown_cards(page, f"replay-hand-{seat}") == [str(c) for c in game.hand(seat)]
+    before = len(replay.goto(ply - 1).game.events) if ply else 0
+    assert page.get_by_test_id("replay-events").locator("li").count() == len(game.events) - before
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_finished_mesa_is_replayed_from_history(browser: Browser, server: Server, size: str) -> None:
+    made, record = finished_mesa(server)
+    replay = Replay(record)
+    options: dict[str, Any] = {**PHONE, "is_mobile": True, "has_touch": True} if size == "phone" else {}
+    context = new_context(browser, **options)
+    page = context.new_page()
+    log = watch_page(page)
+    try:
+        page.goto(server.url)
+        expect(page.get_by_test_id("start")).to_be_enabled()
+        games = [{"room": made["room"], "token": made["token"], "seat": 0, "players": 2, "level": "facil"}]
+        page.evaluate("g => localStorage.setItem('cuarenta.games', JSON.stringify(g))", games)
+        page.get_by_test_id("nav-history").click()
+        page.get_by_test_id("history-replay").click()
+        expect(page.get_by_test_id("replay")).to_be_visible()
+        expect(page.get_by_test_id("replay-where")).to_contain_text(f"Jugada 0 de {replay.last}")
+        check_step(page, replay, 0, [0])
+        expect(page.get_by_test_id("replay-hand-1")).to_have_count(0)  # one seat's hand unless asked
+        # the buttons (a tap on a phone)
+        for ply in (1, 2, 3):
+            page.get_by_test_id("replay-next").click()
+            check_step(page, replay, ply, [0])
+        page.get_by_test_id("replay-prev").click()
+        check_step(page, replay, 2, [0])
+        # the keyboard
+        page.keyboard.press("End")
+        check_step(page, replay, replay.last, [0])
+        expect(page.get_by_test_id("replay-next")).to_be_disabled()
+        page.keyboard.press("ArrowLeft")
+        check_step(page, replay, replay.last - 1, [0])
+        page.keyboard.press("Home")
+        check_step(page, replay, 0, [0])
+        expect(page.get_by_test_id("replay-prev")).to_be_disabled()
+        # a deal, every hand, another seat
+        third = replay.marks[2]
+        page.get_by_test_id("replay-deal").select_option(str(third.ply))
+        check_step(page, replay, third.ply, [0])
+        expect(page.get_by_test_id("replay-where")).to_contain_text(
+            f"mano {third.hand + 1}, reparto {third.deal + 1}"
+        )
+        page.get_by_test_id("replay-open").check()
+        check_step(page, replay, third.ply, [0, 1])
+        page.get_by_test_id("replay-open").uncheck()
+        page.get_by_test_id("replay-seat").select_option("1")
+        check_step(page, replay, third.ply, [1])
+        expect(page.get_by_test_id("replay-hand-0")).to_have_count(0)
+        # in English the words change, the step stays
+        page.get_by_test_id("lang-switch").click()
+        expect(page.get_by_test_id("replay-where")).to_contain_text(f"Play {third.ply} of {replay.last}")
+        if size == "phone":  # nothing scrolls sideways
+            assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        assert not log.errors, log.errors
+    finally:
+        context.close()

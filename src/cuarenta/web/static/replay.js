@@ -1,0 +1,161 @@
+// The replay of a finished mesa (issue 29, docs/web.md "Replay"): from History, a mesa step by step — what
+// each play did, with its sayings and the end-of-hand summaries as the game said them, the score, the
+// table and one seat's hand, or every hand (the mesa is over). GET api/games/{room}/replay with the seat's
+// token in a header (api.js; docs/protocol.md "Replay"); the server refuses a mesa in play. Buttons, a
+// deal chooser, and the keyboard (← →, Home, End); the same on the device (its host answers the route).
+//
+//   showReplay(room, token, mesa)   // opens the screen on the mesa's first step
+
+import * as I from "./i18n.js";
+import { api, authorized } from "./api.js";
+import { cardElement, cardText } from "./cards.js";
+import { $, el } from "./dom.js";
+import { showError } from "./errors.js";
+import { showScreen } from "./screens.js";
+import { app } from "./store.js";
+
+const { t } = I;
+
+/** The replay shown: the server's answer, the ply, whose hand is shown, every hand or not. */
+const shown = { data: null, ply: 0, seat: 0, open: false };
+
+/** Open the replay of `mesa` of `room` (the seat's `token` asks it). */
+export async function showReplay(room, token, mesa) {
+  showScreen("replay");
+  $("#replay-body").replaceChildren(el("p", { text: t("page.loading") }));
+  const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
+  try {
+    const data = await api(`api/games/${encodeURIComponent(room)}/replay${query}`, authorized(token));
+    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open: false });
+  } catch (err) {
+    $("#replay-body").replaceChildren(el("p", { "data-testid": "replay-error", text: t("page.replay.failed") }));
+    showError(err instanceof TypeError ? t("page.err.network") : t("page.replay.refused", { message: err.message }));
+    return;
+  }
+  render();
+  $("#replay-next")?.focus();
+}
+
+/** The seats' and teams' names, as the narration wants them (state.js `names` for a table). */
+function replayNames() {
+  const data = shown.data;
+  const n = data.players;
+  const seat = (i) => data.names?.[i] || t("name.seat", { n: i + 1 });
+  const team = (i) => (n === 2 ? seat(i) : t("page.names.pair", { a: seat(i), b: seat(i + 2) }));
+  return { seat, team, players: n, pair: n === 4, you: null };
+}
+
+/** Where each deal begins: [{ply, hand, deal}]. */
+function marks() {
+  const out = [];
+  for (const step of shown.data.steps) {
+    const last = out[out.length - 1];
+    if (!last || last.hand !== step.hand || last.deal !== step.deal) out.push({ ply: step.ply, hand: step.hand, deal: step.deal });
+  }
+  return out;
+}
+
+/** Go to `ply` (kept within the mesa) and draw it. */
+export function goTo(ply) {
+  if (!shown.data) return;
+  shown.ply = Math.max(0, Math.min(shown.data.steps.length - 1, ply));
+  render();
+}
+
+function cards(codes, testid) {
+  const box = el("div", { class: "replay-cards", "data-testid": testid });
+  if (!codes.length) box.append(el("span", { class: "hint-text", text: t("page.replay.none") }));
+  for (const code of codes) {
+    const card = cardElement(code, { className: "card replay-card" });
+    card.setAttribute("aria-label", cardText(code));
+    card.dataset.card = code;
+    box.append(card);
+  }
+  return box;
+}
+
+function render() {
+  const data = shown.data;
+  if (!data) return;
+  const names = replayNames();
+  const steps = data.steps;
+  const step = steps[shown.ply];
+  const before = shown.ply ? steps[shown.ply - 1].events : 0;
+  const events = data.events.slice(before, step.events);
+  const last = steps.length - 1;
+  const where = t("replay.where", { ply: shown.ply, plies: last, hand: step.hand + 1, deal: step.deal + 1 });
+  const lines = events.map((e) =>
+    el(
+      "li",
+      { "data-kind": e.kind },
+      I.describeEvent(e, names),
+      ...(Array.isArray(e.sayings) ? e.sayings : []).map((k) => el("span", { class: "saying", text: ` «${I.sayingLine(k, I.sayingPoints(e))}»` })),
+    ),
+  );
+  const score = [0, 1].map((team) => t("page.names.score", { name: names.team(team), n: step.scores[team] ?? 0 })).join(" – ");
+  const hands = shown.open ? data.steps[0].hands.map((_, s) => s) : [shown.seat];
+  const dealChoice = el(
+    "select",
+    { id: "replay-deal", "data-testid": "replay-deal", "aria-label": t("page.replay.deal_label") },
+    marks().map((m) => el("option", { value: String(m.ply), text: t("page.replay.deal_option", { hand: m.hand + 1, deal: m.deal + 1 }) })),
+  );
+  const current = [...marks()].reverse().find((m) => m.ply <= shown.ply);
+  if (current) dealChoice.value = String(current.ply);
+  dealChoice.addEventListener("change", () => goTo(Number(dealChoice.value)));
+  const seatChoice = el(
+    "select",
+    { id: "replay-seat", "data-testid": "replay-seat", "aria-label": t("page.replay.seat_label") },
+    data.steps[0].hands.map((_, s) => el("option", { value: String(s), text: names.seat(s) })),
+  );
+  seatChoice.value = String(shown.seat);
+  seatChoice.addEventListener("change", () => {
+    shown.seat = Number(seatChoice.value);
+    render();
+  });
+  const open = el("input", { type: "checkbox", id: "replay-open", "data-testid": "replay-open" });
+  open.checked = shown.open;
+  open.addEventListener("change", () => {
+    shown.open = open.checked;
+    render();
+  });
+  const button = (id, key, target, disabled) =>
+    el("button", { type: "button", id, class: "btn", "data-testid": id, text: t(key), disabled, onclick: () => goTo(target) });
+  const focused = document.activeElement?.id;
+  $("#replay-body").replaceChildren(
+    el("p", { class: "replay-where", "data-testid": "replay-where", "data-ply": String(shown.ply), text: where }),
+    el(
+      "div",
+      { class: "replay-controls", role: "group", "aria-label": t("page.replay.controls") },
+      button("replay-first", "page.replay.first", 0, shown.ply === 0),
+      button("replay-prev", "page.replay.prev", shown.ply - 1, shown.ply === 0),
+      button("replay-next", "page.replay.next", shown.ply + 1, shown.ply === last),
+      button("replay-last", "page.replay.last", last, shown.ply === last),
+    ),
+    el("div", { class: "replay-choices" }, dealChoice, seatChoice, el("label", { for: "replay-open" }, open, ` ${t("page.replay.open")}`)),
+    el("ul", { class: "replay-events", "data-testid": "replay-events", "aria-live": "polite" }, lines),
+    el("p", { class: "replay-score", "data-testid": "replay-score", text: score }),
+    el("h2", { text: t("page.replay.table") }),
+    cards(step.table, "replay-table"),
+    ...hands.flatMap((s) => [el("h2", { text: t("page.replay.hand_of", { name: names.seat(s) }) }), cards(step.hands[s], `replay-hand-${s}`)]),
+  );
+  if (focused) document.getElementById(focused)?.focus();
+}
+
+/** The page's language changed: the replay's words again, at the same step. */
+export function relabelReplay() {
+  render();
+}
+
+/** The keyboard on the replay's screen: ← and → step, Home and End go to the ends. */
+export function onReplayKey(e) {
+  if (app.screen !== "replay" || !shown.data || e.target?.closest?.("select, input")) return false;
+  const moves = { ArrowLeft: shown.ply - 1, ArrowRight: shown.ply + 1, Home: 0, End: shown.data.steps.length - 1 };
+  if (!(e.key in moves)) return false;
+  e.preventDefault();
+  goTo(moves[e.key]);
+  return true;
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!(e.altKey || e.ctrlKey || e.metaKey)) onReplayKey(e);
+});

@@ -58,6 +58,7 @@ def replay_frames(record: GameRecord) -> dict[str, Any]:
     game = record.replay()
     if not game.is_over:
         raise Refused(409, "the mesa is still in play: it is replayed once it is finished", "mesa_in_play")
+    outcome = game.outcome.to_dict() if game.outcome is not None else None
     sayings = SayingLog().update(game)
     events = [wire_event(game, i, sayings[i]) for i in range(len(game.events))]
     actions = list(game.actions)
@@ -72,7 +73,7 @@ def replay_frames(record: GameRecord) -> dict[str, Any]:
         "actions": [str(a) for a in actions],
         "events": events,
         "steps": steps,
-        "outcome": record.replay().outcome.to_dict(),  # type: ignore[union-attr]
+        "outcome": outcome,
     }
 
 

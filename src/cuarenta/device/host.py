@@ -44,6 +44,7 @@ from cuarenta.players.dificil import DEVICE_BUDGET, DificilPlayer
 from cuarenta.players.experto import DEVICE_BUDGET as EXPERTO_DEVICE_BUDGET
 from cuarenta.players.experto import ExpertoPlayer
 from cuarenta.server import answers
+from cuarenta.server.answers import puzzles
 from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.core import Authority
 from cuarenta.server.authority.errors import TableError
@@ -235,6 +236,8 @@ class DeviceHost:
                 },
             )
         found = self._game_route(method, route, query, body, token)
+        if found is None and route[:1] == ["puzzles"]:
+            found = self._puzzle_route(method, route, query, body)
         if found is None:
             found = self._browser_route(method, route, body)
         if found is None:
@@ -263,6 +266,22 @@ class DeviceHost:
             return _answer(200, answers.room_info(self.authority, route[1], self._token(token)))
         if len(route) == 3 and route[0] == "games":
             return self._mesa_route(method, route, query, token)
+        return None
+
+    def _puzzle_route(
+        self, method: str, route: list[str], query: dict[str, list[str]], body: Any
+    ) -> str | None:
+        """``puzzles`` (one puzzle) and ``puzzles/ID/answer`` (a move tried), or ``None``."""
+        if route == ["puzzles"]:
+            self._allow(method, "GET")
+            rating = query.get("rating", [None])[-1]
+            after = query.get("after", [None])[-1]
+            if rating is not None and not (rating.isdigit() and int(rating) <= 4000):
+                raise answers.Refused(400, "rating must be a whole number from 0 to 4000")
+            return _answer(200, puzzles.puzzle_payload(None if rating is None else int(rating), after))
+        if len(route) == 3 and route[2] == "answer":
+            self._allow(method, "POST")
+            return _answer(200, puzzles.puzzle_answer(route[1], self._body(body)))
         return None
 
     def _mesa_route(

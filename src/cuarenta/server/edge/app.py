@@ -41,6 +41,7 @@ from cuarenta.server.edge import (
     options,
     pages,
     profiles,
+    puzzles,
     qr,
     records,
     rooms,
@@ -198,6 +199,7 @@ def _route(app: FastAPI, keeper: PackKeeper, static: Path) -> None:
     app.include_router(championships.router)  # championships (docs/championships.md)
     app.include_router(qr.router)
     app.include_router(records.router)
+    app.include_router(puzzles.router)  # the shipped puzzles (docs/protocol.md "Puzzles")
     app.include_router(sockets.router)
     device.mount_device(app, keeper, static)
     pages.mount_page(app, static)

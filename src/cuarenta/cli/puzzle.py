@@ -99,7 +99,7 @@ class TerminalPuzzles:
         view = game.view(game.turn)
         self.screen.line(RULE)
         self.screen.line(t("term.puzzle.heading", lang, id=puzzle.id, rating=puzzle.rating), "bold")
-        names = [t("term.puzzle.you", lang), t("term.puzzle.rival", lang)]
+        names = [t("puzzle.you", lang), t("puzzle.rival", lang)]
         if game.turn == 1:
             names.reverse()
         self.screen.line(score_text(game.score, lang, names))
@@ -164,14 +164,14 @@ class TerminalPuzzles:
             self.solved += 1
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
-            self.screen.line(t("term.puzzle.right", lang, streak=self.streak), "bold green", 2)
+            self.screen.line(t("puzzle.right", lang, streak=self.streak), "bold green", 2)
         else:
             self.streak = 0
             self.screen.line(
                 t("term.puzzle.wrong", lang, best=describe_action(best, game, lang)), "bold red", 2
             )
         why = t(
-            "term.puzzle.why",
+            "puzzle.why",
             lang,
             best=describe_action(best, game, lang),
             best_chance=f"{100 * best_value:.0f}",

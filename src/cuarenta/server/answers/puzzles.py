@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.errors import MoveParseError
-from cuarenta.moves import parse_action
+from cuarenta.moves import Move, parse_action
 from cuarenta.players.knowledge import Knowledge
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.eventview import describe_moves
@@ -47,7 +47,15 @@ def puzzle_view(index: int, puzzle: Puzzle) -> dict[str, Any]:
     view = game.view(seat)
     start = puzzle.record.start or {}
     first = int(start.get("turn", 0))
-    plays = [{"seat": (first + i) % game.players, "move": str(a)} for i, a in enumerate(game.actions)]
+    plays = [
+        {
+            "seat": (first + i) % game.players,
+            "move": str(a),
+            "card": str(a.card) if isinstance(a, Move) else None,
+            "taken": [str(c) for c in (a.taken if isinstance(a, Move) else a.cards)],
+        }
+        for i, a in enumerate(game.actions)
+    ]
     legal = game.legal_moves()
     return {
         "id": puzzle.id,

@@ -15,6 +15,7 @@ import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import { showHistory } from "./history.js";
 import { relabelReplay } from "./replay.js";
+import { relabelPuzzles, showPuzzles } from "./puzzles.js";
 import { showDraw } from "./animate.js";
 import { downloadRecord } from "./download.js";
 import { openSession, resume } from "./session.js";
@@ -83,6 +84,7 @@ function applyLanguage() {
   if (choice.open) choice.close();
   if (app.screen === "history") showHistory();
   if (app.screen === "replay") relabelReplay();
+  relabelPuzzles();
   relabelFriends();
   relabelChamp();
 }
@@ -155,6 +157,7 @@ function wire() {
     else if (app.session) openSession(app.session);
   });
   $("#nav-history").addEventListener("click", showHistory);
+  $("#open-puzzles").addEventListener("click", showPuzzles);
   $("#mode-choices").addEventListener("change", onModeChanged);
   for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
   wireFriends();

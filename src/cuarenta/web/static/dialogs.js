@@ -25,7 +25,12 @@ function moveInfo(move) {
 
 /** A legal move in words (as the capture choice lists it): `{text, tags, taken}`. */
 export function describeOption(move) {
-  const m = moveInfo(move);
+  return describeInfo(moveInfo(move));
+}
+
+/** `describeOption` of a move's description as the server sends it (an entry of `moves`: `card`, `base`,
+ * `run`, `taken`, `caida`, `limpia`, `forgets`, `leaves`), wherever it comes from (puzzles.js too). */
+export function describeInfo(m) {
   const tags = [];
   let text;
   if (!m.base.length) {

@@ -14,6 +14,7 @@ export function showScreen(name) {
     ["#screen-join", "join"],
     ["#screen-champ", "champ"],
     ["#screen-replay", "replay"],
+    ["#screen-puzzles", "puzzles"],
   ]) {
     $(id).hidden = screen !== name;
   }

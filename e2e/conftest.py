@@ -130,6 +130,13 @@ def phone(browser: Browser) -> Iterator[tuple[Page, PageLog]]:
     assert not log.errors, log.errors
 
 
+@pytest.fixture(params=["desktop", "phone"])
+def sized(request: pytest.FixtureRequest) -> tuple[Page, PageLog]:
+    """The test's page at 1280x800 (:func:`watched`) and then at 360x740 (:func:`phone`)."""
+    pair: tuple[Page, PageLog] = request.getfixturevalue("watched" if request.param == "desktop" else "phone")
+    return pair
+
+
 @pytest.fixture
 def people(browser: Browser) -> Iterator[People]:
     """Several people, each a browser context of their own (:class:`harness.People`)."""

@@ -5,11 +5,8 @@ ends, the answer told with the chances), the streak kept across a reload, the wo
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from harness import PHONE, Server, new_context, watch_page
-from playwright.sync_api import Browser, Page, expect
+from harness import PageLog, Server
+from playwright.sync_api import Page, expect
 
 from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.moves import Move
@@ -42,42 +39,35 @@ def check_position(page: Page, puzzle: Puzzle) -> None:
     assert sorted(cards(page, "puzzle-unseen")) == sorted(str(c) for c in game.hand(1 - game.turn))
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_puzzles_with_a_streak(browser: Browser, server: Server, size: str) -> None:
+def test_puzzles_with_a_streak(sized: tuple[Page, PageLog], server: Server) -> None:
     first, second = shipped()[0], shipped()[1]
     assert isinstance(first.answer, Move)
-    options: dict[str, Any] = {**PHONE, "is_mobile": True, "has_touch": True} if size == "phone" else {}
-    context = new_context(browser, **options)
-    page = context.new_page()
-    log = watch_page(page)
-    try:
-        page.goto(server.url)
-        page.get_by_test_id("open-puzzles").click()
-        expect(page.get_by_test_id("puzzles")).to_be_visible()
-        check_position(page, first)
-        expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "0")
-        play(page, first.answer)
-        told = page.get_by_test_id("puzzle-told")
-        expect(told).to_have_attribute("data-right", "1")
-        expect(told).to_contain_text("¡Correcto! Racha: 1.")
-        expect(told).to_contain_text(f"deja {round(100 * first.values[0][1])} de cada 100 chances")
-        expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "1")
-        page.get_by_test_id("puzzle-next").click()
-        check_position(page, second)
-        play(page, a_wrong_move(second))
-        expect(told).to_have_attribute("data-right", "0")
-        expect(told).to_contain_text("No. La mejor era")
-        expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "0")
-        expect(page.get_by_test_id("puzzle-streak")).to_contain_text("la mejor: 1")
-        # the streak and the place are this browser's: a reload goes on after the last puzzle seen
-        page.reload()
-        page.get_by_test_id("open-puzzles").click()
-        check_position(page, shipped()[2])
-        page.get_by_test_id("lang-switch").click()
-        expect(page.get_by_test_id("puzzle-streak")).to_contain_text("Streak: 0 (best: 1)")
-        expect(page.get_by_test_id("puzzle-where")).to_contain_text(f"Puzzle 3 of {len(shipped())}")
-        if size == "phone":
-            assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
-        assert not log.errors, log.errors
-    finally:
-        context.close()
+    page, log = sized
+    page.goto(server.url)
+    page.get_by_test_id("open-puzzles").click()
+    expect(page.get_by_test_id("puzzles")).to_be_visible()
+    check_position(page, first)
+    expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "0")
+    play(page, first.answer)
+    told = page.get_by_test_id("puzzle-told")
+    expect(told).to_have_attribute("data-right", "1")
+    expect(told).to_contain_text("¡Correcto! Racha: 1.")
+    expect(told).to_contain_text(f"deja {round(100 * first.values[0][1])} de cada 100 chances")
+    expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "1")
+    page.get_by_test_id("puzzle-next").click()
+    check_position(page, second)
+    play(page, a_wrong_move(second))
+    expect(told).to_have_attribute("data-right", "0")
+    expect(told).to_contain_text("No. La mejor era")
+    expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "0")
+    expect(page.get_by_test_id("puzzle-streak")).to_contain_text("la mejor: 1")
+    # the streak and the place are this browser's: a reload goes on after the last puzzle seen
+    page.reload()
+    page.get_by_test_id("open-puzzles").click()
+    check_position(page, shipped()[2])
+    page.get_by_test_id("lang-switch").click()
+    expect(page.get_by_test_id("puzzle-streak")).to_contain_text("Streak: 0 (best: 1)")
+    expect(page.get_by_test_id("puzzle-where")).to_contain_text(f"Puzzle 3 of {len(shipped())}")
+    # nothing scrolls sideways, on a phone either
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
+    assert not log.errors, log.errors

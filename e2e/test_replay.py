@@ -9,9 +9,8 @@ import json
 import urllib.request
 from typing import Any
 
-import pytest
-from harness import PHONE, Server, new_context, watch_page
-from playwright.sync_api import Browser, Page, expect
+from harness import PageLog, Server
+from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
 from cuarenta import GameRecord
@@ -65,58 +64,51 @@ def check_step(page: Page, replay: Replay, ply: int, seats: list[int]) -> None:
     assert page.get_by_test_id("replay-events").locator("li").count() == len(game.events) - before
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_a_finished_mesa_is_replayed_from_history(browser: Browser, server: Server, size: str) -> None:
+def test_a_finished_mesa_is_replayed_from_history(sized: tuple[Page, PageLog], server: Server) -> None:
     made, record = finished_mesa(server)
     replay = Replay(record)
-    options: dict[str, Any] = {**PHONE, "is_mobile": True, "has_touch": True} if size == "phone" else {}
-    context = new_context(browser, **options)
-    page = context.new_page()
-    log = watch_page(page)
-    try:
-        page.goto(server.url)
-        expect(page.get_by_test_id("start")).to_be_enabled()
-        games = [{"room": made["room"], "token": made["token"], "seat": 0, "players": 2, "level": "facil"}]
-        page.evaluate("g => localStorage.setItem('cuarenta.games', JSON.stringify(g))", games)
-        page.get_by_test_id("nav-history").click()
-        page.get_by_test_id("history-replay").click()
-        expect(page.get_by_test_id("replay")).to_be_visible()
-        expect(page.get_by_test_id("replay-where")).to_contain_text(f"Jugada 0 de {replay.last}")
-        check_step(page, replay, 0, [0])
-        expect(page.get_by_test_id("replay-hand-1")).to_have_count(0)  # one seat's hand unless asked
-        # the buttons (a tap on a phone)
-        for ply in (1, 2, 3):
-            page.get_by_test_id("replay-next").click()
-            check_step(page, replay, ply, [0])
-        page.get_by_test_id("replay-prev").click()
-        check_step(page, replay, 2, [0])
-        # the keyboard
-        page.keyboard.press("End")
-        check_step(page, replay, replay.last, [0])
-        expect(page.get_by_test_id("replay-next")).to_be_disabled()
-        page.keyboard.press("ArrowLeft")
-        check_step(page, replay, replay.last - 1, [0])
-        page.keyboard.press("Home")
-        check_step(page, replay, 0, [0])
-        expect(page.get_by_test_id("replay-prev")).to_be_disabled()
-        # a deal, every hand, another seat
-        third = replay.marks[2]
-        page.get_by_test_id("replay-deal").select_option(str(third.ply))
-        check_step(page, replay, third.ply, [0])
-        expect(page.get_by_test_id("replay-where")).to_contain_text(
-            f"mano {third.hand + 1}, reparto {third.deal + 1}"
-        )
-        page.get_by_test_id("replay-open").check()
-        check_step(page, replay, third.ply, [0, 1])
-        page.get_by_test_id("replay-open").uncheck()
-        page.get_by_test_id("replay-seat").select_option("1")
-        check_step(page, replay, third.ply, [1])
-        expect(page.get_by_test_id("replay-hand-0")).to_have_count(0)
-        # in English the words change, the step stays
-        page.get_by_test_id("lang-switch").click()
-        expect(page.get_by_test_id("replay-where")).to_contain_text(f"Play {third.ply} of {replay.last}")
-        if size == "phone":  # nothing scrolls sideways
-            assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
-        assert not log.errors, log.errors
-    finally:
-        context.close()
+    page, log = sized
+    page.goto(server.url)
+    expect(page.get_by_test_id("start")).to_be_enabled()
+    games = [{"room": made["room"], "token": made["token"], "seat": 0, "players": 2, "level": "facil"}]
+    page.evaluate("g => localStorage.setItem('cuarenta.games', JSON.stringify(g))", games)
+    page.get_by_test_id("nav-history").click()
+    page.get_by_test_id("history-replay").click()
+    expect(page.get_by_test_id("replay")).to_be_visible()
+    expect(page.get_by_test_id("replay-where")).to_contain_text(f"Jugada 0 de {replay.last}")
+    check_step(page, replay, 0, [0])
+    expect(page.get_by_test_id("replay-hand-1")).to_have_count(0)  # one seat's hand unless asked
+    # the buttons (a tap on a phone)
+    for ply in (1, 2, 3):
+        page.get_by_test_id("replay-next").click()
+        check_step(page, replay, ply, [0])
+    page.get_by_test_id("replay-prev").click()
+    check_step(page, replay, 2, [0])
+    # the keyboard
+    page.keyboard.press("End")
+    check_step(page, replay, replay.last, [0])
+    expect(page.get_by_test_id("replay-next")).to_be_disabled()
+    page.keyboard.press("ArrowLeft")
+    check_step(page, replay, replay.last - 1, [0])
+    page.keyboard.press("Home")
+    check_step(page, replay, 0, [0])
+    expect(page.get_by_test_id("replay-prev")).to_be_disabled()
+    # a deal, every hand, another seat
+    third = replay.marks[2]
+    page.get_by_test_id("replay-deal").select_option(str(third.ply))
+    check_step(page, replay, third.ply, [0])
+    expect(page.get_by_test_id("replay-where")).to_contain_text(
+        f"mano {third.hand + 1}, reparto {third.deal + 1}"
+    )
+    page.get_by_test_id("replay-open").check()
+    check_step(page, replay, third.ply, [0, 1])
+    page.get_by_test_id("replay-open").uncheck()
+    page.get_by_test_id("replay-seat").select_option("1")
+    check_step(page, replay, third.ply, [1])
+    expect(page.get_by_test_id("replay-hand-0")).to_have_count(0)
+    # in English the words change, the step stays
+    page.get_by_test_id("lang-switch").click()
+    expect(page.get_by_test_id("replay-where")).to_contain_text(f"Play {third.ply} of {replay.last}")
+    # nothing scrolls sideways, on a phone either
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
+    assert not log.errors, log.errors

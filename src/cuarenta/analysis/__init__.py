@@ -14,9 +14,18 @@ server; it says codes (grades, motifs), and the text catalogue says them in Span
 from cuarenta.analysis.grades import GRADES, THRESHOLDS, Grade, grade
 from cuarenta.analysis.luck import ChicaSplit, split
 from cuarenta.analysis.motifs import MOTIFS, motifs
-from cuarenta.analysis.review import ANALYSIS_LEVEL, Decision, Review, analyst, analyze, judge
+from cuarenta.analysis.review import (
+    ANALYSIS_BUDGET,
+    ANALYSIS_LEVEL,
+    Decision,
+    Review,
+    analyst,
+    analyze,
+    judge,
+)
 
 __all__ = [
+    "ANALYSIS_BUDGET",
     "ANALYSIS_LEVEL",
     "GRADES",
     "MOTIFS",

@@ -4,7 +4,8 @@ Plays ``--mesas`` seeded mesas between two levels (``--levels A,B``: A at the ev
 seat's decisions with ``experto`` (the analysis's own budget) on one core, and reports:
 
 - the time to analyse a mesa, a chica and a decision (median and 95th percentile);
-- how the losses of each level's moves fall against the grades' thresholds (what the grades flag);
+- how the losses of each level's moves fall against the grades' thresholds (what the grades flag), and
+  against lichess's (5, 10 and 15 points);
 - stability: the share of decisions graded alike by two analyses with different seeds;
 - with ``--deep N``: on the decisions of the first mesa, how often a move graded error or worse is one
   for an analysis that searches N worlds a decision (a much deeper look).
@@ -29,6 +30,9 @@ from cuarenta import Game, Rules
 from cuarenta.analysis import GRADES, THRESHOLDS, Review, analyst, analyze
 from cuarenta.players import act, make_player
 from cuarenta.record import GameRecord
+
+#: lichess's thresholds of an inaccuracy, a mistake and a blunder, on a chance from 0 to 1.
+LICHESS = (0.05, 0.10, 0.15)
 
 
 def play(players: int, seed: int, levels: tuple[str, str]) -> tuple[GameRecord, list[str]]:
@@ -115,6 +119,8 @@ def main() -> None:
                 "decisions": len(xs),
                 "mean_loss": sum(xs) / len(xs) if xs else 0.0,
                 **{g: sum(x >= THRESHOLDS[g] for x in xs) / len(xs) if xs else 0.0 for g in GRADES},
+                # what lichess's thresholds (0.1, 0.2, 0.3 of its -1..1 winning chances) would flag
+                "lichess": [sum(x >= t for x in xs) / len(xs) if xs else 0.0 for t in LICHESS],
             }
             for level, xs in losses.items()
         },

@@ -4,8 +4,9 @@ A move's *loss* is what it cost in the chance of winning the chica, as the seat 
 chance after the best move minus the chance after the move played, both from the seat's view alone. The
 thresholds are 2, 4 and 8 percentage points. A chance in Cuarenta moves in small steps (a caída is 2 of
 the 40 points), so lichess's thresholds (5, 10 and 15 points, its 0.1, 0.2 and 0.3 on a scale from −1 to
-1) would call almost nothing a mistake: over 600 decisions each, they flag 5% of `facil`'s moves and 0.5%
-of `dificil`'s, these 18% and 1.5% (docs/analysis.md "Grades" has the figures and the command).
+1) would call almost nothing a mistake: over 3 mesas of `facil` against `dificil` they flag 6% of `facil`'s
+moves and none of `dificil`'s, these 17% and 0.7% (docs/analysis.md "Grades" has the figures and the
+command).
 
 >>> grade(0.01), grade(0.02), grade(0.05), grade(0.4)
 (None, 'imprecision', 'error', 'grave')

@@ -41,6 +41,7 @@ from harness import (
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from cuarenta.analysis.puzzles import shipped
 from cuarenta.record import GameRecord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,6 +222,13 @@ def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str
         expect(page.get_by_test_id("device-friends")).to_be_visible()
         expect(page.get_by_test_id("device-toggle")).to_be_hidden()  # no server to go back to
         _seed(page, 7)
+        # the puzzles come from the page's worker too (its host answers api/puzzles)
+        page.get_by_test_id("open-puzzles").click()
+        first = shipped()[0]
+        expect(page.get_by_test_id("puzzle-where")).to_have_attribute("data-id", first.id, timeout=60_000)
+        page.get_by_test_id("puzzle-hand").locator(f'[data-card="{first.answer.card}"]').click()  # type: ignore[union-attr]
+        expect(page.get_by_test_id("puzzle-told")).to_have_attribute("data-right", "1", timeout=60_000)
+        page.get_by_test_id("nav-new").click()
         start_game(page, site, goto=False)
         # the expert's advice, thought in the page's worker (experto on the device's budget)
         assert wait_step(page, timeout=60_000) == "ready"

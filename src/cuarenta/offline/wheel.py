@@ -6,7 +6,7 @@ line or the page's files — written here, byte for byte the same from the same 
   :data:`DEVICE_ROOTS` read with :mod:`ast` (an import under ``if TYPE_CHECKING:`` is not followed, nor one
   inside a package's PEP 562 ``__getattr__``, which only names something on demand); every package of a
   module comes with it. ``tests/test_device_imports.py`` plays whole mesas from the unpacked wheel alone.
-- **Which data**: :data:`DEVICE_DATA` (the catalogue of texts, the computer players' tables).
+- **Which data**: :data:`DEVICE_DATA` (the catalogue of texts, the computer players' tables, the puzzles).
 - **Reproducible**: entries sorted, every timestamp ``SOURCE_DATE_EPOCH`` (else 1980-01-01, the oldest a
   zip holds), permissions 0644, the same compression; the ``dist-info`` (``METADATA``, ``WHEEL``,
   ``RECORD``) written here too. Only the files decide the bytes, so the pack's ``id`` (a hash of its
@@ -42,7 +42,7 @@ import cuarenta
 #: The modules the device imports by name (the worker's ``from cuarenta.device import DeviceHost``).
 DEVICE_ROOTS: Final = ("cuarenta.device",)
 #: The data files the device reads, as globs under the package.
-DEVICE_DATA: Final = ("py.typed", "locale/*/*.json", "players/data/*.json")
+DEVICE_DATA: Final = ("py.typed", "locale/*/*.json", "players/data/*.json", "analysis/data/*.json")
 #: The package's own folder (the installed files: a checkout's ``src/cuarenta`` or site-packages').
 PACKAGE_DIR: Final = Path(cuarenta.__file__).resolve().parent
 #: The oldest time a zip entry holds (1980-01-01), the default of ``SOURCE_DATE_EPOCH``.

@@ -173,6 +173,7 @@ def test_handlers_that_use_the_rooms_run_on_the_event_loop(client: TestClient) -
         ("/api/rooms", "POST"),
         ("/api/rooms/{room_id}", "GET"),
         ("/api/games/{room_id}/record", "GET"),
+        ("/api/games/{room_id}/replay", "GET"),
     ):
         assert inspect.iscoroutinefunction(routes[key]), key
 

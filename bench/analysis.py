@@ -7,13 +7,13 @@ seat's decisions with ``experto`` (the analysis's own budget) on one core, and r
 - how the losses of each level's moves fall against the grades' thresholds (what the grades flag), and
   against lichess's (5, 10 and 15 points);
 - stability: the share of decisions graded alike by two analyses with different seeds;
-- with ``--deep N``: on the decisions of the first mesa, how often a move graded error or worse is one
-  for an analysis that searches N worlds a decision (a much deeper look).
+- with ``--deep N``: how often a move graded error or worse is one
+  for an analysis that searches N worlds a decision (a deeper look).
 
 Run from the repository root::
 
     python bench/analysis.py --players 2 --mesas 6 --levels facil,normal
-    python bench/analysis.py --players 2 --mesas 2 --levels facil,dificil --deep 400
+    python bench/analysis.py --players 2 --mesas 4 --levels facil,normal --deep 400
 
 This is a measurement, not a test.
 """
@@ -91,7 +91,7 @@ def main() -> None:
             for x, y in zip(review.decisions, other.decisions, strict=True):
                 total += 1
                 agree += x.grade == y.grade
-            if args.deep and k == 0:
+            if args.deep:
                 own = analyst("experto", 0).budget
                 deep = dataclasses.replace(own, nodes=0, min_worlds=args.deep, max_worlds=args.deep)
                 deeper = analyze(record, seat, seed=2, budget=deep)

@@ -10,8 +10,6 @@ in order, reproducible), and the command line in both languages with its refusal
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -35,6 +33,7 @@ from cuarenta.moves import Move
 from cuarenta.players import act, make_player
 from cuarenta.players.dificil import Budget
 from cuarenta.record import GameRecord
+from support.commands import run_cli
 from support.examples import quick_first
 from support.positions import position
 from support.worlds import swapped_worlds
@@ -225,16 +224,6 @@ def test_luck_is_what_the_moves_leave_of_each_chica(players: int, seed: int) -> 
 
 
 # -- the command line ----------------------------------------------------------------------------------------
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cuarenta", "analyze", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 #: The command line's ``--worlds 4``: the budget it makes.
 FOUR = worlds_budget(4)
 
@@ -245,7 +234,7 @@ def test_the_command_line_in_both_languages_and_as_json(tmp_path: Path) -> None:
     as_text, as_json = tmp_path / "mesa.txt", tmp_path / "mesa.json"
     as_text.write_text(record.to_text(), encoding="utf-8")
     as_json.write_text(record.to_json(), encoding="utf-8")
-    spanish = run_cli(str(as_text), "--seat", "0", "--worlds", "4")
+    spanish = run_cli("analyze", str(as_text), "--seat", "0", "--worlds", "4")
     assert spanish.returncode == 0, spanish.stderr
     lines = spanish.stdout.splitlines()
     assert lines[0].startswith("Análisis de las jugadas de Ana")
@@ -254,16 +243,16 @@ def test_the_command_line_in_both_languages_and_as_json(tmp_path: Path) -> None:
     assert sum(1 for line in lines if line.startswith("Mano ")) == len(graded)
     for d in graded:
         assert f", jugada {d.ply + 1}: " in spanish.stdout
-    english = run_cli(str(as_json), "--seat", "0", "--lang", "en", "--all", "--worlds", "4")
+    english = run_cli("analyze", str(as_json), "--seat", "0", "--lang", "en", "--all", "--worlds", "4")
     assert english.returncode == 0, english.stderr
     assert english.stdout.startswith("Analysis of Ana's moves")
     assert sum(1 for line in english.stdout.splitlines() if line.startswith("Hand ")) == len(review.decisions)
     for name in GRADES:
         if review.counts[name]:
             assert text(f"analysis.grade.{name}", "en") in english.stdout
-    machine = run_cli(str(as_text), "--seat", "0", "--json", "--worlds", "4")
+    machine = run_cli("analyze", str(as_text), "--seat", "0", "--json", "--worlds", "4")
     assert machine.returncode == 0 and json.loads(machine.stdout) == review.to_dict()
-    lucky = run_cli(str(as_text), "--seat", "1", "--luck", "--worlds", "4", "--lang", "en")
+    lucky = run_cli("analyze", str(as_text), "--seat", "1", "--luck", "--worlds", "4", "--lang", "en")
     assert lucky.returncode == 0, lucky.stderr
     splits = split(record, {s: analyze(record, s, budget=FOUR) for s in range(2)}, 1)
     for s in splits:
@@ -274,11 +263,11 @@ def test_the_command_line_in_both_languages_and_as_json(tmp_path: Path) -> None:
 def test_the_command_line_refuses_clearly(tmp_path: Path) -> None:
     broken = tmp_path / "broken.txt"
     broken.write_text('[Format "cuarenta-record 2"]\n[Players "2"]\n\n1. 9z\n', encoding="utf-8")
-    refused = run_cli(str(broken))
+    refused = run_cli("analyze", str(broken))
     assert refused.returncode == 2 and "not a valid record" in refused.stderr
-    missing = run_cli(str(tmp_path / "none.txt"))
+    missing = run_cli("analyze", str(tmp_path / "none.txt"))
     assert missing.returncode == 2 and "cannot be read" in missing.stderr
     good = tmp_path / "mesa.txt"
     good.write_text(played_game(2, 3).to_text(), encoding="utf-8")
-    seat = run_cli(str(good), "--seat", "3")
+    seat = run_cli("analyze", str(good), "--seat", "3")
     assert seat.returncode == 2 and "not a seat of this record" in seat.stderr

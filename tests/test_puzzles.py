@@ -19,6 +19,7 @@ from cuarenta.cli.puzzle import TerminalPuzzles, pick
 from cuarenta.moves import Move
 from cuarenta.players.knowledge import Knowledge
 from cuarenta.players.search import rank_key
+from support.commands import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "src" / "cuarenta" / "analysis" / "data" / "puzzles.json"
@@ -126,21 +127,8 @@ def test_the_trainer_keeps_the_streak_and_explains() -> None:
 
 def test_the_puzzle_command() -> None:
     first = shipped()[0]
-    run = subprocess.run(
-        [sys.executable, "-m", "cuarenta", "puzzle", "--id", first.id, "--lang", "en"],
-        input="skip\nq\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = run_cli("puzzle", "--id", first.id, "--lang", "en", stdin="skip\nq\n")
     assert run.returncode == 0, run.stderr
     assert f"Puzzle {first.id}" in run.stdout and "Skipped. The best was" in run.stdout
-    refused = subprocess.run(
-        [sys.executable, "-m", "cuarenta", "puzzle", "--id", "nope"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    refused = run_cli("puzzle", "--id", "nope")
     assert refused.returncode == 2 and "there is no puzzle" in refused.stderr

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from cuarenta.i18n import Narrator, card_text
 from cuarenta.players import act, make_player
 from cuarenta.record import GameRecord
 from cuarenta.replay import Replay, hashes, state_hash
+from support.commands import run_cli
 
 PRESETS = [("a_todo_rigor", 2), ("a_todo_rigor", 4), ("todo_dos", 2), ("basico", 2), ("campeonato", 4)]
 
@@ -141,6 +140,27 @@ def test_a_record_that_does_not_replay_is_refused_when_the_replay_is_made() -> N
         Replay(wrong)
 
 
+@pytest.mark.parametrize(("preset", "players"), PRESETS)
+def test_a_replay_read_from_text_is_the_record_s_and_walks_every_turn(preset: str, players: int) -> None:
+    """``Replay.from_text`` keeps the reading's own replay: the same steps as a replay of the record read
+    first; ``walk`` stands before each action with the seat that played it (``turns``) and ends at the end."""
+    record, game = RECORDS[(preset, players)]
+    read = Replay.from_text(record.to_text())
+    made = Replay(record)
+    assert (read.actions, read.marks, read.turns) == (made.actions, made.marks, made.turns)
+    expected = hashes(record)
+    straight = Game.new(record.rules, seed=record.seed)
+    for ply, action, at in read.walk():
+        assert state_hash(at) == expected[ply] and at.turn == straight.turn == read.turns[ply]
+        assert action == record.actions[ply]
+        straight.play(action)
+    assert read.ply == read.last and read.state_hash() == expected[-1]
+    assert [e for ply in range(read.last + 1) for e in read.events(ply)] == list(game.events)
+    broken = record.to_text().replace(str(record.actions[3]), "Zz", 1)
+    with pytest.raises(RecordError):
+        Replay.from_text(broken)
+
+
 # -- the terminal's replay (cuarenta replay) -----------------------------------------------------------------
 def terminal(record: GameRecord, words: str, lang: str = "es", **options: object) -> str:
     out = io.StringIO()
@@ -206,24 +226,10 @@ def test_the_replay_command(tmp_path: Path) -> None:
     record, _ = RECORDS[("basico", 2)]
     path = tmp_path / "mesa.cuarenta"
     path.write_text(record.to_text(), encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "cuarenta", "replay", str(path), "--open", "--ply", "3", "--lang", "en"],
-        input="\nq\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = run_cli("replay", str(path), "--open", "--ply", "3", "--lang", "en", stdin="\nq\n")
     assert run.returncode == 0, run.stderr
     assert "Play 3 of" in run.stdout and "Play 4 of" in run.stdout
     unfinished = tmp_path / "running.cuarenta"
     unfinished.write_text(record_of("basico", 2, seed=5, plies=9)[0].to_text(), encoding="utf-8")
-    refused = subprocess.run(
-        [sys.executable, "-m", "cuarenta", "replay", str(unfinished), "--open"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    refused = run_cli("replay", str(unfinished), "--open")
     assert refused.returncode == 2 and "the mesa is not over" in refused.stderr

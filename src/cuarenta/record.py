@@ -628,7 +628,7 @@ class GameRecord:
         record at all, of another format or version, without a Seed or with an impossible starting
         position still raises.
         """
-        return _read_text(text, _Reader(strict))
+        return _read_text(text, _Reader(strict))[0]
 
     # -- JSON ----------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -656,7 +656,7 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any, strict: bool = True) -> GameRecord:
         """Read the JSON form already decoded into a dict; checks as :meth:`from_json`."""
-        return _read_dict(data, _Reader(strict))
+        return _read_dict(data, _Reader(strict))[0]
 
     @classmethod
     def from_json(cls, text: str | bytes, strict: bool = True) -> GameRecord:
@@ -673,7 +673,7 @@ class GameRecord:
             data = loads(text)
         except RecordError as exc:
             raise RecordError.of("record_not_json", reason=exc) from None
-        return _read_dict(data, _Reader(strict))
+        return _read_dict(data, _Reader(strict))[0]
 
 
 # -- reading ---------------------------------------------------------------------------------------------
@@ -787,8 +787,9 @@ def _finish(
     start: dict[str, Any] | None,
     actions: list[tuple[str, str | None]],
     stated: _Stated,
-) -> GameRecord:
-    """Replay the actions and build the record, its stated end checked against the replay."""
+) -> tuple[GameRecord, Game]:
+    """Replay the actions and build the record, its stated end checked against the replay; the record and
+    the game its actions made."""
     game, done = _play(reader, rules, seed, start, actions)
     if stated.known:
         result, chicas, score = _check_result(
@@ -808,7 +809,7 @@ def _finish(
         chicas=chicas,
         score=score,
         errors=tuple(reader.errors),
-    )
+    ), game
 
 
 def _tag(s: str, i: int, line: int, in_moves: bool, reader: _Reader, tags: list[tuple[str, str, int]]) -> int:
@@ -1116,7 +1117,13 @@ def _text_stated(tags: _TextTags, reader: _Reader) -> _Stated:
     return _Stated(result, known, pairs["Chicas"], pairs["Score"], tags.where)
 
 
-def _read_text(text: str, reader: _Reader) -> GameRecord:
+def _read_text_game(text: str) -> tuple[GameRecord, Game]:
+    """Read a record's text form, strictly (:meth:`GameRecord.from_text`), and keep the game its replay
+    made: the record and that game, for a caller that would otherwise replay the record again."""
+    return _read_text(text, _Reader(True))
+
+
+def _read_text(text: str, reader: _Reader) -> tuple[GameRecord, Game]:
     """Read the text form: its tags in the order a reader trusts them, then its moves, replayed."""
     if not isinstance(text, str):
         reader.fatal(f"a record must be text, not {type(text).__name__}")
@@ -1223,7 +1230,7 @@ def _dict_stated(raw: Any, reader: _Reader) -> _Stated:
     return _Stated(result, known, chicas, score, where)
 
 
-def _read_dict(data: Any, reader: _Reader) -> GameRecord:
+def _read_dict(data: Any, reader: _Reader) -> tuple[GameRecord, Game]:
     """Read the JSON form (already parsed): its rules, seed and start, seats, headers, then its actions."""
     _dict_version(data, reader)
     try:

@@ -8,7 +8,7 @@ what the seats could not see. The events of each step are kept as they were play
 the sayings and the end-of-hand summaries as they were said.
 
 >>> from cuarenta import Game, Rules
->>> from cuarenta.record import GameRecord
+>>> from cuarenta.record import GameRecord, _read_text_game
 >>> game = Game.new(Rules.preset("basico"), seed=7)
 >>> for _ in range(12):
 ...     _ = game.play(game.legal_moves()[0])
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,7 @@ from cuarenta.errors import ReplayError
 from cuarenta.events import Event
 from cuarenta.game import Game
 from cuarenta.moves import Action
-from cuarenta.record import GameRecord
+from cuarenta.record import GameRecord, _read_text_game
 from cuarenta.view import SeatView
 
 
@@ -63,7 +63,18 @@ class Replay:
     def __init__(self, record: GameRecord) -> None:
         """Replay ``record`` once, checked (a :class:`~cuarenta.RecordError` says what is wrong), and stand
         before its first action."""
-        game = record.replay()
+        self._setup(record, record.replay())
+
+    @classmethod
+    def from_text(cls, text: str) -> Replay:
+        """The replay of a record's text form, read strictly (:meth:`~cuarenta.record.GameRecord.from_text`)
+        and replayed once: the reading's own replay is the one kept."""
+        replay = cls.__new__(cls)
+        replay._setup(*_read_text_game(text))
+        return replay
+
+    def _setup(self, record: GameRecord, game: Game) -> None:
+        """Keep ``game``, the record's replay at its end, rewound to ply 0 with each step's events."""
         self.record = record
         #: the record's actions, in order
         self.actions: tuple[Action, ...] = tuple(game.actions)
@@ -74,10 +85,12 @@ class Replay:
         start = tuple(game.events)
         steps: list[tuple[Event, ...]] = [start]
         marks: list[Mark] = [Mark(0, game.hand_number, game.deal_number)]
+        turns: list[int] = []
         for ply, action in enumerate(self.actions):
             where = (game.hand_number, game.deal_number)
             if where != (marks[-1].hand, marks[-1].deal):
                 marks.append(Mark(ply, *where))
+            turns.append(game.turn)
             steps.append(tuple(game.play(action)))
         while game.actions:
             game.pop()
@@ -85,6 +98,8 @@ class Replay:
         self._steps = steps
         #: where each deal of the mesa begins, in order
         self.marks: tuple[Mark, ...] = tuple(marks)
+        #: the seat that played each action, in order
+        self.turns: tuple[int, ...] = tuple(turns)
 
     # -- where it stands --------------------------------------------------------------------------------
     @property
@@ -150,6 +165,26 @@ class Replay:
             self._game.push(self.actions[self.ply])
         return self
 
+    def walk(self) -> Iterator[tuple[int, Action, Game]]:
+        """Each ply from 0 with its action and the game before it: the replay's own game, to read and not to
+        play on (copy it for that); the replay moves on after each and ends at :attr:`last`.
+
+        >>> from cuarenta import Game, Rules
+        >>> from cuarenta.record import GameRecord
+        >>> game = Game.new(Rules.preset("basico"), seed=3)
+        >>> for _ in range(4):
+        ...     _ = game.play(game.legal_moves()[0])
+        >>> replay = Replay(GameRecord.from_game(game))
+        >>> [(ply, g.turn) for ply, _, g in replay.walk()], replay.ply
+        ([(0, 0), (1, 1), (2, 0), (3, 1)], 4)
+        >>> replay.turns
+        (0, 1, 0, 1)
+        """
+        self.goto(0)
+        for ply, action in enumerate(self.actions):
+            yield ply, action, self._game
+            self._game.push(action)
+
     def goto_deal(self, hand: int, deal: int = 0) -> Replay:
         """Stand before the first action of ``deal`` of ``hand`` (both from 0)."""
         for m in self.marks:
@@ -165,7 +200,9 @@ class Replay:
 
 
 def hashes(record: GameRecord) -> Sequence[str]:
-    """The state hash at every ply of ``record`` (0 to the last), by playing it straight through."""
+    """The state hash at every ply of ``record`` (0 to the last), by playing it straight through with
+    :meth:`~cuarenta.Game.play`: the reference a :class:`Replay`'s steps (moved with the cheap undo) are
+    checked against, so it does not use one."""
     game = record.replay()
     actions = list(game.actions)
     while game.actions:

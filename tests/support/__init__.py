@@ -7,6 +7,7 @@ test module imports another (tests/test_repository.py checks it).
 - :mod:`support.app`: the web app on a data directory, a browser's WebSocket, small HTTP helpers;
 - :mod:`support.tables`: tables with friends, a seat's browser;
 - :mod:`support.served`: a real ``cuarenta serve`` subprocess;
+- :mod:`support.commands`: any other ``cuarenta`` command as a subprocess (``run_cli``);
 - :mod:`support.cluster`: real PostgreSQL, Redis, nginx, nodes and workers for the cluster tests;
 - :mod:`support.device`: a page on the device host (cuarenta.device), the no-hidden-card rule without the
   server's stack;

@@ -26,6 +26,7 @@ from typing import Any
 from cuarenta.analysis.review import Review
 from cuarenta.players.winprob import win_model
 from cuarenta.record import GameRecord
+from cuarenta.replay import Replay
 
 
 @dataclass(frozen=True)
@@ -65,23 +66,17 @@ def split(record: GameRecord, reviews: Mapping[int, Review], team: int) -> list[
         raise ValueError(f"the luck needs every seat analysed: seat {missing[0]} is not")
     if team not in (0, 1):
         raise ValueError(f"team {team!r} is not a team: 0 or 1")
-    game = record.replay()
-    actions = list(game.actions)
-    results = game.chica_results
-    while game.actions:
-        game.pop()
+    replay = Replay(record)
     model = win_model(record.rules)
     starts: list[float] = []
     chica_of: dict[int, int] = {}
-    finished = 0
-    for ply in range(len(actions) + 1):
-        while len(starts) <= finished and len(starts) < len(results):  # a chica begins: 0 to 0, this dealer
+    for ply, _, game in replay.walk():
+        finished = len(game.chica_results)
+        if len(starts) == finished:  # a chica begins: 0 to 0, this dealer
             chance = model.hand_start(0, 0, game.dealer % 2)
             starts.append(chance if team == 0 else 1.0 - chance)
-        if ply < len(actions):
-            chica_of[ply] = finished
-            game.play(actions[ply])
-            finished = len(game.chica_results)
+        chica_of[ply] = finished
+    results = replay.game.chica_results
     out = []
     for k, result in enumerate(results):
         own = rivals = 0.0

@@ -42,6 +42,7 @@ from cuarenta.players.dificil import Budget, DificilPlayer
 from cuarenta.players.experto import EXPERTO_BUDGET
 from cuarenta.players.search import move_classes, rank_key
 from cuarenta.record import GameRecord
+from cuarenta.replay import Replay
 
 #: The level whose judgement the analysis is (the strongest a person can choose).
 ANALYSIS_LEVEL: Final = "experto"
@@ -209,17 +210,14 @@ def analyze(
         raise ValueError(
             f"seat {seat!r} is not a seat of this record: it has seats 0 to {record.players - 1}"
         )
-    game = record.replay()
-    actions = list(game.actions)
-    while game.actions:
-        game.pop()
-    turns = len(_turns_of(game.copy(), actions, seat))
+    replay = Replay(record)
+    turns = replay.turns.count(seat)
     decisions: list[Decision] = []
     forced = 0
     done = 0
-    for ply, action in enumerate(actions):
+    for ply, action, game in replay.walk():
         if game.turn == seat:
-            after = actions[ply + 1] if ply + 1 < len(actions) else None
+            after = replay.actions[ply + 1] if ply + 1 < replay.last else None
             decision = judge(game, action, after, analyst(level, f"{seed}/analysis/{ply}", budget), ply)
             if decision is None:
                 forced += 1
@@ -228,18 +226,7 @@ def analyze(
             done += 1
             if progress is not None:
                 progress(done, turns)
-        game.play(action)
     return Review(seat=seat, level=level, seed=seed, decisions=tuple(decisions), forced=forced)
-
-
-def _turns_of(game: Game, actions: list[Action], seat: int) -> list[int]:
-    """The plies at which ``seat`` is to move, playing ``actions`` on ``game``."""
-    plies = []
-    for ply, action in enumerate(actions):
-        if game.turn == seat:
-            plies.append(ply)
-        game.play(action)
-    return plies
 
 
 __all__ = ["ANALYSIS_BUDGET", "ANALYSIS_LEVEL", "Decision", "Review", "analyst", "analyze", "judge"]

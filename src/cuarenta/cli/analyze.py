@@ -18,13 +18,15 @@ import typer
 
 from cuarenta.analysis import ANALYSIS_LEVEL, GRADES, THRESHOLDS, Decision, Review, analyst, analyze
 from cuarenta.analysis.luck import ChicaSplit, split
+from cuarenta.cli.options import LangOption
 from cuarenta.cli.records import RecordArgument, read_record, record_names
 from cuarenta.cli.terminal import option_text
 from cuarenta.game import Game
-from cuarenta.i18n import DEFAULT_LANG, LANGS, card_text, cards_text, t
+from cuarenta.i18n import DEFAULT_LANG, card_text, cards_text, t
 from cuarenta.moves import Action, Claim
 from cuarenta.players.dificil import Budget
 from cuarenta.record import GameRecord
+from cuarenta.replay import Replay
 
 
 def describe_action(action: Action, game: Game, lang: str = DEFAULT_LANG) -> str:
@@ -41,11 +43,7 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
         t("analysis.title", lang, seat=record_names(record, lang)[review.seat], level=level, seed=review.seed)
     ]
     shown = {d.ply: d for d in review.decisions if every or d.grade is not None}
-    game: Game = record.replay()
-    actions = list(game.actions)
-    while game.actions:
-        game.pop()
-    for ply, action in enumerate(actions):
+    for ply, _, game in Replay(record).walk():
         decision: Decision | None = shown.get(ply)
         if decision is not None:
             where = {"hand": decision.hand + 1, "deal": decision.deal + 1, "ply": ply + 1}
@@ -62,7 +60,6 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
             if decision.motifs:
                 words = t("word.list_sep", lang).join(t(f"analysis.motif.{m}", lang) for m in decision.motifs)
                 lines.append("  " + t("analysis.why", lang, motifs=words))
-        game.play(action)
     if not any(d.grade for d in review.decisions):
         lines.append(t("analysis.clean", lang, threshold=f"{100 * THRESHOLDS[GRADES[0]]:g}"))
     counts = review.counts
@@ -146,16 +143,12 @@ def analyze_command(
             "deeper and slower).",
         ),
     ] = None,
-    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+    lang: LangOption = DEFAULT_LANG,
 ) -> None:
     """Judge a seat's moves in a recorded mesa: what `experto` would have played, and what each move cost.
 
     Every judgement uses only what that seat knew at the time. Example: `cuarenta analyze mesa.txt --seat 1`.
     """
-    if lang not in LANGS:
-        raise typer.BadParameter(
-            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
-        )
     record = read_record(record_path)
     if not 0 <= seat < record.players:
         raise typer.BadParameter(

@@ -21,6 +21,7 @@ from cuarenta.cli.arena import arena_command, bare_ray
 from cuarenta.cli.backup import backup_command, restore_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.offline import pack_command, site_command
+from cuarenta.cli.options import LangOption
 from cuarenta.cli.play import play_command
 from cuarenta.cli.puzzle import puzzle_command
 from cuarenta.cli.ratings import ratings_command
@@ -29,7 +30,7 @@ from cuarenta.cli.selfplay import selfplay_command
 from cuarenta.cli.serve import serve_command
 from cuarenta.cli.worker import worker_command
 from cuarenta.errors import RulesError
-from cuarenta.i18n import DEFAULT_LANG, LANGS
+from cuarenta.i18n import DEFAULT_LANG
 from cuarenta.rules import PRESET_NAMES, Rules
 
 
@@ -92,17 +93,13 @@ def demo(
         str,
         typer.Option("--rules", metavar="PRESET", help=f"Rule preset: {', '.join(PRESET_NAMES)}."),
     ] = PRESET_NAMES[0],
-    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+    lang: LangOption = DEFAULT_LANG,
     chica_only: Annotated[
         bool,
         typer.Option("--chicas-only/--mesa", help="Stop after the first chica, or play the whole mesa."),
     ] = True,
 ) -> None:
     """Play one chica between random players and narrate it move by move (in Spanish by default)."""
-    if lang not in LANGS:
-        raise typer.BadParameter(
-            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
-        )
     try:
         rules = Rules.preset(preset, players)
     except RulesError as exc:

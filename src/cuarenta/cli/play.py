@@ -15,9 +15,10 @@ from typing import Annotated
 
 import typer
 
+from cuarenta.cli.options import LangOption
 from cuarenta.cli.terminal import LEVELS, TerminalGame, default_level, level_problem
 from cuarenta.errors import RulesError
-from cuarenta.i18n import DEFAULT_LANG, LANGS
+from cuarenta.i18n import DEFAULT_LANG
 from cuarenta.rules import PRESET_NAMES, Rules
 
 #: Seconds before each computer move when a person types at a terminal.
@@ -46,7 +47,7 @@ def play_command(
         str,
         typer.Option("--rules", metavar="PRESET", help=f"Rule preset: {', '.join(PRESET_NAMES)}."),
     ] = PRESET_NAMES[0],
-    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+    lang: LangOption = DEFAULT_LANG,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -64,10 +65,6 @@ def play_command(
     ] = None,
 ) -> None:
     """Play Cuarenta against the computer: type a card's number, ? for a hint, q to quit."""
-    if lang not in LANGS:
-        raise typer.BadParameter(
-            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
-        )
     if players is not None and players not in (2, 4):
         raise typer.BadParameter(f"{players} players: Cuarenta is played by 2 or 4", param_hint="'--players'")
     try:

@@ -20,9 +20,10 @@ import typer
 from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.cards import Card
 from cuarenta.cli.analyze import describe_action
+from cuarenta.cli.options import LangOption
 from cuarenta.cli.terminal import QUIT_WORDS, RULE, InputProblem, Screen, interpret
 from cuarenta.game import Game
-from cuarenta.i18n import DEFAULT_LANG, LANGS, card_text, check_lang, score_text, t
+from cuarenta.i18n import DEFAULT_LANG, card_text, check_lang, score_text, t
 from cuarenta.moves import Action, Move
 from cuarenta.players.knowledge import Knowledge
 from cuarenta.players.search import rank_key
@@ -205,13 +206,9 @@ def puzzle_command(
         int | None, typer.Option("--rating", metavar="R", help="Start with the puzzles nearest this rating.")
     ] = None,
     start: Annotated[str | None, typer.Option("--id", metavar="ID", help="Start at this puzzle.")] = None,
-    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+    lang: LangOption = DEFAULT_LANG,
 ) -> None:
     """Solve puzzles from real mesas: one move is clearly best. `saltar` passes, `q` leaves."""
-    if lang not in LANGS:
-        raise typer.BadParameter(
-            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
-        )
     try:
         order = pick(shipped(), rating, start)
     except ValueError as exc:

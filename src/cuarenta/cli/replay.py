@@ -27,6 +27,7 @@ from typing import Annotated, Final, TextIO
 import typer
 
 from cuarenta.cards import Card
+from cuarenta.cli.options import LangOption
 from cuarenta.cli.records import RecordArgument, read_record, record_names
 from cuarenta.cli.styles import DIM, EVENT_STYLES, SAYING_STYLE
 from cuarenta.cli.terminal import INDENT, QUIT_WORDS, RULE, Screen
@@ -34,7 +35,6 @@ from cuarenta.errors import ReplayError
 from cuarenta.events import Deal, DealerDraw, Play
 from cuarenta.i18n import (
     DEFAULT_LANG,
-    LANGS,
     Line,
     Narrator,
     card_text,
@@ -211,16 +211,12 @@ def replay_command(
     ply: Annotated[
         int, typer.Option("--ply", metavar="P", help="Start at play P (0: before the first).")
     ] = 0,
-    lang: Annotated[str, typer.Option("--lang", metavar="LANG", help="Language: es or en.")] = DEFAULT_LANG,
+    lang: LangOption = DEFAULT_LANG,
 ) -> None:
     """Replay a recorded mesa step by step: Enter for the next play, `a` back, `ir N`, `mano H`, `abierto`.
 
     Example: `cuarenta replay mesa.cuarenta --open`; `?` lists the words.
     """
-    if lang not in LANGS:
-        raise typer.BadParameter(
-            f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", param_hint="'--lang'"
-        )
     record = read_record(record_path)
     try:
         viewer = TerminalReplay(

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 from cuarenta.analysis.puzzles import Puzzle, shipped
@@ -29,7 +30,9 @@ from cuarenta.server.authority.eventview import describe_moves
 MAX_MOVE_CHARS: Final = 80
 
 
+@cache
 def _by_id() -> dict[str, tuple[int, Puzzle]]:
+    """Each shipped puzzle by its id, with its place (built once, as :func:`shipped` is read once)."""
     return {p.id: (i, p) for i, p in enumerate(shipped())}
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.record import GameRecord
+from cuarenta.replay import Replay
 from cuarenta.server.answers.history import HistoryStore, record_answer
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.eventview import wire_event
@@ -53,24 +54,21 @@ def _step(game: Game, ply: int) -> dict[str, Any]:
     }
 
 
-def replay_frames(record: GameRecord) -> dict[str, Any]:
-    """The steps and the events of a finished mesa's ``record`` (module docstring)."""
-    game = record.replay()
-    if not game.is_over:
+def replay_frames(replay: Replay | GameRecord) -> dict[str, Any]:
+    """The steps and the events of a finished mesa's replay (or record; module docstring)."""
+    if isinstance(replay, GameRecord):
+        replay = Replay(replay)
+    if not replay.finished:
         raise Refused(409, "the mesa is still in play: it is replayed once it is finished", "mesa_in_play")
+    game = replay.goto(replay.last).game
     outcome = game.outcome.to_dict() if game.outcome is not None else None
     sayings = SayingLog().update(game)
     events = [wire_event(game, i, sayings[i]) for i in range(len(game.events))]
-    actions = list(game.actions)
-    while game.actions:
-        game.pop()
-    steps = [_step(game, 0)]
-    for ply, action in enumerate(actions, start=1):
-        game.push(action)
-        steps.append(_step(game, ply))
+    steps = [_step(g, ply) for ply, _, g in replay.walk()]
+    steps.append(_step(game, replay.last))
     return {
-        "players": record.players,
-        "actions": [str(a) for a in actions],
+        "players": replay.record.players,
+        "actions": [str(a) for a in replay.actions],
         "events": events,
         "steps": steps,
         "outcome": outcome,
@@ -84,13 +82,13 @@ def replay_answer(
     current one); refused as its record is (the token, 404, ``409 mesa_in_play``)."""
     found = record_answer(authority, store, room_id, token, mesa)
     seat = authority.seat_of(room_id, token)
-    record = GameRecord.from_text(found.text)
+    replay = Replay.from_text(found.text)
     return {
         "room": room_id,
         "mesa": found.mesa,
         "seat": seat,
-        "names": list(record.seats),
-        **replay_frames(record),
+        "names": list(replay.record.seats),
+        **replay_frames(replay),
     }
 
 

@@ -7,12 +7,13 @@
 
 import * as I from "./i18n.js";
 import { api, postJSON } from "./api.js";
-import { cardElement, cardText } from "./cards.js";
+import { cardText } from "./cards.js";
 import { describeInfo } from "./dialogs.js";
 import { $, el } from "./dom.js";
 import { showError } from "./errors.js";
 import { showScreen } from "./screens.js";
 import { app } from "./store.js";
+import { cardRow } from "./replay.js";
 import { KEYS, load, store } from "./storage.js";
 
 const { t } = I;
@@ -82,23 +83,6 @@ function chooseCard(card) {
   }
 }
 
-function row(codes, testid, onPick = null) {
-  const box = el("div", { class: "replay-cards", "data-testid": testid });
-  if (!codes.length) box.append(el("span", { class: "hint-text", text: t("page.replay.none") }));
-  for (const code of codes) {
-    const card = cardElement(code, { tag: onPick ? "button" : "div", className: "card replay-card" });
-    card.setAttribute("aria-label", cardText(code));
-    card.dataset.card = code;
-    if (onPick) {
-      card.type = "button";
-      card.disabled = Boolean(shown.told);
-      card.addEventListener("click", () => onPick(code));
-    }
-    box.append(card);
-  }
-  return box;
-}
-
 /** A way to play in words: "7♥: llevar 3♣ + 4♦ · caída". */
 function wayText(info) {
   const d = describeInfo({ base: [], run: [], taken: [], leaves: [], ...info });
@@ -123,10 +107,10 @@ function render() {
     el("p", { class: "hint-text", text: t("page.puzzle.task") }),
   ];
   if (plays.length) parts.push(el("h2", { text: t("page.puzzle.plays") }), el("ul", { class: "replay-events" }, plays));
-  parts.push(el("h2", { text: t("page.replay.table") }), row(p.table, "puzzle-table"));
+  parts.push(el("h2", { text: t("page.replay.table") }), cardRow(p.table, "puzzle-table"));
   if (p.last_drop) parts.push(el("p", { class: "hint-text", text: t("page.puzzle.last_drop", { card: cardText(p.last_drop) }) }));
-  parts.push(el("h2", { text: t("page.puzzle.unseen") }), row(p.unseen, "puzzle-unseen"));
-  parts.push(el("h2", { text: t("page.puzzle.hand") }), row(p.hand, "puzzle-hand", chooseCard));
+  parts.push(el("h2", { text: t("page.puzzle.unseen") }), cardRow(p.unseen, "puzzle-unseen"));
+  parts.push(el("h2", { text: t("page.puzzle.hand") }), cardRow(p.hand, "puzzle-hand", { onPick: chooseCard, disabled: Boolean(shown.told) }));
   if (shown.card && !shown.told) {
     const ways = p.moves.filter((m) => m.card === shown.card);
     parts.push(

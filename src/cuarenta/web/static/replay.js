@@ -62,13 +62,22 @@ export function goTo(ply) {
   render();
 }
 
-function cards(codes, testid) {
+/**
+ * A row of cards (the replay's hands and table, the puzzle's): each named for a screen reader. With
+ * `onPick`, each card is a button that calls it with the card's code (`disabled` once that is over).
+ */
+export function cardRow(codes, testid, { onPick = null, disabled = false } = {}) {
   const box = el("div", { class: "replay-cards", "data-testid": testid });
   if (!codes.length) box.append(el("span", { class: "hint-text", text: t("page.replay.none") }));
   for (const code of codes) {
-    const card = cardElement(code, { className: "card replay-card" });
+    const card = cardElement(code, { tag: onPick ? "button" : "div", className: "card replay-card" });
     card.setAttribute("aria-label", cardText(code));
     card.dataset.card = code;
+    if (onPick) {
+      card.type = "button";
+      card.disabled = disabled;
+      card.addEventListener("click", () => onPick(code));
+    }
     box.append(card);
   }
   return box;
@@ -135,8 +144,8 @@ function render() {
     el("ul", { class: "replay-events", "data-testid": "replay-events", "aria-live": "polite" }, lines),
     el("p", { class: "replay-score", "data-testid": "replay-score", text: score }),
     el("h2", { text: t("page.replay.table") }),
-    cards(step.table, "replay-table"),
-    ...hands.flatMap((s) => [el("h2", { text: t("page.replay.hand_of", { name: names.seat(s) }) }), cards(step.hands[s], `replay-hand-${s}`)]),
+    cardRow(step.table, "replay-table"),
+    ...hands.flatMap((s) => [el("h2", { text: t("page.replay.hand_of", { name: names.seat(s) }) }), cardRow(step.hands[s], `replay-hand-${s}`)]),
   );
   if (focused) document.getElementById(focused)?.focus();
 }

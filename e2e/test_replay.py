@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
 from cuarenta import GameRecord
+from cuarenta.analysis import Review, analyze
 from cuarenta.replay import Replay
 
 ROOM = {"players": 2, "level": "facil", "practice": True, "seed": 4, "rules": {"preset": "basico"}}
@@ -110,5 +111,54 @@ def test_a_finished_mesa_is_replayed_from_history(sized: tuple[Page, PageLog], s
     page.get_by_test_id("lang-switch").click()
     expect(page.get_by_test_id("replay-where")).to_contain_text(f"Play {third.ply} of {replay.last}")
     # nothing scrolls sideways, on a phone either
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
+    assert not log.errors, log.errors
+
+
+#: The mesa analysed, played and analysed here once for both sizes (the server keeps its analysis too).
+ANALYSED: dict[str, tuple[dict[str, Any], GameRecord, list[Review]]] = {}
+
+
+def test_a_finished_mesa_is_analysed_beside_its_replay(sized: tuple[Page, PageLog], server: Server) -> None:
+    """From History, "analizar": the replay opens and the analysis of the person's seat comes, thought by the
+    server's workers: the moves it grades are the terminal's (``cuarenta analyze``: same seed), each with a
+    button to its position; then the rival's, and the words in English."""
+    if server.url not in ANALYSED:
+        made, record = finished_mesa(server)
+        ANALYSED[server.url] = made, record, [analyze(record, 0), analyze(record, 1)]
+    made, record, (review, rival_review) = ANALYSED[server.url]
+    replay = Replay(record)
+    graded = [d for d in review.decisions if d.grade]
+    page, log = sized
+    page.goto(server.url)
+    expect(page.get_by_test_id("start")).to_be_enabled()
+    games = [{"room": made["room"], "token": made["token"], "seat": 0, "players": 2, "level": "facil"}]
+    page.evaluate("g => localStorage.setItem('cuarenta.games', JSON.stringify(g))", games)
+    page.get_by_test_id("nav-history").click()
+    page.get_by_test_id("history-analysis").click()
+    expect(page.get_by_test_id("replay")).to_be_visible()
+    panel = page.get_by_test_id("analysis")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-status", "done", timeout=180_000)
+    lines = page.get_by_test_id("analysis-line")
+    assert lines.evaluate_all("els => els.map(e => Number(e.dataset.ply))") == [d.ply for d in graded]
+    assert lines.evaluate_all("els => els.map(e => e.dataset.grade)") == [d.grade for d in graded]
+    summary = page.get_by_test_id("analysis-summary")
+    expect(summary).to_contain_text(
+        f"{len(review.decisions)} decisiones con elección y {review.forced} jugadas"
+    )
+    if graded:
+        lines.first.get_by_test_id("analysis-show").click()
+        check_step(page, replay, graded[0].ply, [0])
+        expect(lines.first).to_contain_text(f"jugada {graded[0].ply + 1}")
+    # the rival's moves: another seat, then its analysis
+    page.get_by_test_id("replay-seat").select_option("1")
+    expect(panel).to_have_count(0)
+    page.get_by_test_id("replay-analyse").click()
+    expect(panel).to_have_attribute("data-status", "done", timeout=180_000)
+    rival = [d.ply for d in rival_review.decisions if d.grade]
+    assert lines.evaluate_all("els => els.map(e => Number(e.dataset.ply))") == rival
+    page.get_by_test_id("lang-switch").click()
+    expect(summary).to_contain_text("decisions with a choice")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
     assert not log.errors, log.errors

@@ -18,10 +18,12 @@ from cuarenta.analysis.review import (
     ANALYSIS_BUDGET,
     ANALYSIS_LEVEL,
     Decision,
+    Question,
     Review,
     analyst,
     analyze,
     judge,
+    questions,
 )
 
 __all__ = [
@@ -33,11 +35,13 @@ __all__ = [
     "ChicaSplit",
     "Decision",
     "Grade",
+    "Question",
     "Review",
     "analyst",
     "analyze",
     "grade",
     "judge",
     "motifs",
+    "questions",
     "split",
 ]

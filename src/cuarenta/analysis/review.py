@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -43,6 +43,7 @@ from cuarenta.players.experto import EXPERTO_BUDGET
 from cuarenta.players.search import move_classes, rank_key
 from cuarenta.record import GameRecord
 from cuarenta.replay import Replay
+from cuarenta.view import SeatView
 
 #: The level whose judgement the analysis is (the strongest a person can choose).
 ANALYSIS_LEVEL: Final = "experto"
@@ -156,42 +157,114 @@ def analyst(level: str, seed: int | str, budget: Budget | None = None) -> Difici
     return player
 
 
+@dataclass(frozen=True)
+class Question:
+    """One turn of the seat to move in :attr:`game` that had a real choice, asked of the analysis: the ways
+    to value (:attr:`roots`: one of each class of moves that differ in suits only, and the move played)
+    from the seat's view (:meth:`view`), then :meth:`answer`, from their chances, the :class:`Decision`.
+    Where the values are thought is the caller's: :func:`judge` on this thread, the server in its workers.
+    """
+
+    ply: int  #: the action's place in the record
+    game: Game  #: the game before the action (read only)
+    played: Action
+    after: Action | None  #: the next action of the record, or ``None``
+    roots: tuple[Action, ...]
+    choices: int  #: ways to play that differ in more than suits
+
+    @classmethod
+    def at(cls, game: Game, played: Action, after: Action | None, ply: int = 0) -> Question | None:
+        """The question of the seat to move in ``game`` that played ``played``; ``None`` when it had one way
+        to play (nothing to judge)."""
+        classes = move_classes(game.legal_moves(), game.rules.capture == "manual")
+        key = rank_key(played)
+        keys = [rank_key(a) for a in classes]
+        if len(classes) == 1 and keys[0] == key:
+            return None
+        roots = tuple(classes) if key in keys else (*classes, played)
+        return cls(ply=ply, game=game, played=played, after=after, roots=roots, choices=len(classes))
+
+    @property
+    def seat(self) -> int:
+        """The seat to move."""
+        return self.game.turn
+
+    def view(self) -> SeatView:
+        """What the seat knew: the only thing the values may be thought from."""
+        return self.game.view(self.seat)
+
+    def seed(self, seed: int | str) -> str:
+        """The seed of this question's analyst in an analysis seeded ``seed``: its place in the record
+        decides it, so the same position gets the same judgement whatever was asked before."""
+        return f"{seed}/analysis/{self.ply}"
+
+    def answer(self, chances: Sequence[float]) -> Decision:
+        """The decision, from the chance of winning the chica after each of :attr:`roots` (in order)."""
+        if len(chances) != len(self.roots):
+            raise ValueError(f"{len(chances)} chances for {len(self.roots)} ways to play")
+        key = rank_key(self.played)
+        keys = [rank_key(a) for a in self.roots]
+        chance = chances[keys.index(key)]
+        best_index = max(range(len(self.roots)), key=lambda i: chances[i])
+        best, best_chance = self.roots[best_index], chances[best_index]
+        if rank_key(best) == key or best_chance <= chance:
+            best, best_chance = self.played, chance
+        graded = grade(best_chance - chance)
+        game = self.game
+        named = motifs(game, self.played, best, self.after) if graded is not None else ()
+        return Decision(
+            ply=self.ply,
+            seat=self.seat,
+            hand=game.hand_number,
+            deal=game.deal_number,
+            played=self.played,
+            best=best,
+            chance=chance,
+            best_chance=best_chance,
+            choices=self.choices,
+            grade=graded,
+            motifs=named,
+        )
+
+
+def questions(record: GameRecord | Replay, seat: int) -> tuple[list[Question], int]:
+    """Every question of ``seat``'s turns in ``record`` (or its replay; each question with a copy of its
+    game) and how many turns had one way to play: what :func:`analyze` asks, for a caller that thinks the
+    values elsewhere."""
+    replay = record if isinstance(record, Replay) else Replay(record)
+    _check_seat(replay.record, seat)
+    asked: list[Question] = []
+    forced = 0
+    for ply, action, game in replay.walk():
+        if game.turn != seat:
+            continue
+        after = replay.actions[ply + 1] if ply + 1 < replay.last else None
+        question = Question.at(game.copy(), action, after, ply)
+        if question is None:
+            forced += 1
+        else:
+            asked.append(question)
+    return asked, forced
+
+
 def judge(
     game: Game, played: Action, after: Action | None, player: DificilPlayer, ply: int = 0
 ) -> Decision | None:
     """The decision of the seat to move in ``game`` that played ``played`` (``after``: the next action of
     the record, or ``None``), judged by ``player`` from the seat's view; ``None`` when the seat had one
     way to play. ``player`` is started here, at the seat."""
-    seat = game.turn
-    legal = game.legal_moves()
-    classes = move_classes(legal, game.rules.capture == "manual")
-    key = rank_key(played)
-    keys = [rank_key(a) for a in classes]
-    if len(classes) == 1 and keys[0] == key:
+    question = Question.at(game, played, after, ply)
+    if question is None:
         return None
-    roots = list(classes) if key in keys else [*classes, played]
-    player.start(seat, game.rules)
-    chances = player.values(game.view(seat), roots)
-    chance = chances[keys.index(key)] if key in keys else chances[-1]
-    best_index = max(range(len(roots)), key=lambda i: chances[i])
-    best, best_chance = roots[best_index], chances[best_index]
-    if rank_key(best) == key or best_chance <= chance:
-        best, best_chance = played, chance
-    graded = grade(best_chance - chance)
-    named = motifs(game, played, best, after) if graded is not None else ()
-    return Decision(
-        ply=ply,
-        seat=seat,
-        hand=game.hand_number,
-        deal=game.deal_number,
-        played=played,
-        best=best,
-        chance=chance,
-        best_chance=best_chance,
-        choices=len(classes),
-        grade=graded,
-        motifs=named,
-    )
+    player.start(question.seat, game.rules)
+    return question.answer(player.values(question.view(), list(question.roots)))
+
+
+def _check_seat(record: GameRecord, seat: object) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.players:
+        raise ValueError(
+            f"seat {seat!r} is not a seat of this record: it has seats 0 to {record.players - 1}"
+        )
 
 
 def analyze(
@@ -206,10 +279,7 @@ def analyze(
     """The analysis of ``seat``'s moves in ``record`` (module docstring). ``budget`` replaces
     :data:`ANALYSIS_BUDGET` (a deeper or a quicker analysis); ``progress(done, total)`` is called after
     each of the seat's turns. Raises :class:`ValueError` for a seat the record does not have."""
-    if not isinstance(seat, int) or not 0 <= seat < record.players:
-        raise ValueError(
-            f"seat {seat!r} is not a seat of this record: it has seats 0 to {record.players - 1}"
-        )
+    _check_seat(record, seat)
     replay = Replay(record)
     turns = replay.turns.count(seat)
     decisions: list[Decision] = []
@@ -229,4 +299,14 @@ def analyze(
     return Review(seat=seat, level=level, seed=seed, decisions=tuple(decisions), forced=forced)
 
 
-__all__ = ["ANALYSIS_BUDGET", "ANALYSIS_LEVEL", "Decision", "Review", "analyst", "analyze", "judge"]
+__all__ = [
+    "ANALYSIS_BUDGET",
+    "ANALYSIS_LEVEL",
+    "Decision",
+    "Question",
+    "Review",
+    "analyst",
+    "analyze",
+    "judge",
+    "questions",
+]

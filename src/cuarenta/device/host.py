@@ -287,11 +287,18 @@ class DeviceHost:
     def _mesa_route(
         self, method: str, route: list[str], query: dict[str, list[str]], token: str | None
     ) -> str | None:
-        """A finished mesa's record, or its replay (``games/R/record``, ``games/R/replay``), or ``None``."""
-        if route[2] not in ("record", "replay"):
+        """A finished mesa's record, its replay or its analysis (``games/R/record``, ``games/R/replay``,
+        ``games/R/analysis``), or ``None``."""
+        if route[2] not in ("record", "replay", "analysis"):
             return None
         self._allow(method, "GET")
         mesa = self._mesa(query.get("mesa"))
+        if route[2] == "analysis":
+            seat = self._seat(query.get("seat"))
+            return _answer(
+                200,
+                answers.analysis_answer(self.authority, self.store, route[1], self._token(token), mesa, seat),
+            )
         if route[2] == "replay":
             return _answer(
                 200, answers.replay_answer(self.authority, self.store, route[1], self._token(token), mesa)
@@ -362,6 +369,16 @@ class DeviceHost:
         if mesa >= 2**31:
             raise answers.Refused(400, f"mesa: Input should be less than {2**31}")
         return mesa
+
+    @staticmethod
+    def _seat(values: list[str] | None) -> int | None:
+        """``seat=`` of the analysis, as the server reads it (a whole number from 0 to 3)."""
+        if not values:
+            return None
+        text = values[-1]
+        if not (text.isascii() and text.isdigit()) or int(text) > 3:
+            raise answers.Refused(400, "seat: Input should be a whole number from 0 to 3")
+        return int(text)
 
     # -- the socket -------------------------------------------------------------------------------------
     def open(self) -> int:

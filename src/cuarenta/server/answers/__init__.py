@@ -35,6 +35,7 @@ from cuarenta.catalogue import LANGS
 from cuarenta.errors import CuarentaError
 from cuarenta.names import NAME_MAX_CHARS, clean_name
 from cuarenta.rules import OPTIONS, PRESET_NAMES, OptionSpec, Rules
+from cuarenta.server.answers.analysis import analysis_answer
 from cuarenta.server.answers.history import (
     MAX_TOKEN_CHARS,
     MAX_TOKENS,
@@ -306,6 +307,7 @@ __all__ = [
     "NewRoomRequest",
     "RecordAnswer",
     "Refused",
+    "analysis_answer",
     "browser_stats_answer",
     "finished_entry",
     "history_answer",

@@ -81,6 +81,7 @@ from cuarenta.server.authority.tablelife import TABLE_WRITE_TRIES, TableLife, ha
 from cuarenta.server.authority.tablework import TableContext
 from cuarenta.server.ops.metrics import Metrics, Mover
 from cuarenta.server.thinking import Thinking, make_thinking
+from cuarenta.server.thinking.analyses import Analyses
 
 log = logging.getLogger("cuarenta.server")
 
@@ -182,6 +183,8 @@ class Authority:
         )
         #: the computer's advice to a person, thought where the computer players think (:mod:`.advice`)
         self.advisor = Advisor(self.thinking)
+        #: the analyses of finished mesas, thought where the computer players are (:mod:`.thinking.analyses`)
+        self.analyses = Analyses(self.thinking)
         # the collaborators' requests that take many options, with their own signatures (typed)
         #: a new room against the computer (:meth:`.opening.Opener.create`): the room and the person's token
         self.create = self.opener.create
@@ -363,6 +366,7 @@ class Authority:
         await self.bus.close()
         await self.scheduler.close()
         await self.advisor.close()
+        await self.analyses.close()
         await self.saver.close()
         await self.announcer.stop(self.cache.all())
         self.cache.clear()

@@ -172,6 +172,26 @@ async def replay(
     return JSONResponse(found)
 
 
+@router.get("/api/games/{room_id}/analysis", responses=json_errors(400, 401, 403, 404, 409, 410))
+async def analysis(
+    room_id: RoomId,
+    token: SeatToken,
+    rooms: RoomsDep,
+    store: StoreDep,
+    mesa: Annotated[int | None, Query(ge=1, lt=2**31)] = None,
+    seat: Annotated[int | None, Query(ge=0, le=3)] = None,
+) -> JSONResponse:
+    """The computer's analysis of a seat's moves (default: the token's) in a finished mesa of the token's
+    room (default: the current one): asking starts it, asking again says how far it has got
+    (``status``: ``running``, ``done`` with the analysis, or ``failed``; docs/protocol.md "Analysis"). A
+    mesa in play is refused (409), as its record is."""
+    try:
+        found = answers.analysis_answer(rooms, store, room_id, token, mesa, seat)
+    except answers.Refused as exc:
+        raise Refusal(exc.status, exc.detail, exc.code) from None
+    return JSONResponse(found)
+
+
 @router.get("/api/stats", response_model=Stats)
 def stats(store: StoreDep) -> dict[str, Any]:
     """Per level: mesas played and won, caídas and limpias of the person's team."""

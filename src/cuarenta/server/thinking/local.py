@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from cuarenta.players import Player, make_player
 from cuarenta.server.thinking.port import ThinkingError
-from cuarenta.server.thinking.request import PlayerCache, ThinkRequest, answer
+from cuarenta.server.thinking.request import PlayerCache, ThinkRequest, answer, value
 
 
 class InProcessThinking:
@@ -29,6 +29,15 @@ class InProcessThinking:
             return await loop.run_in_executor(self._executor, answer, request, self.cache)
         except Exception as exc:
             raise ThinkingError(f"the {request.level} player of {request.key} failed: {exc}") from exc
+
+    async def values(self, request: ThinkRequest) -> list[float]:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuarenta-think")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, value, request)
+        except Exception as exc:
+            raise ThinkingError(f"the analysis of {request.key} failed: {exc}") from exc
 
     def pids(self) -> list[int]:
         return []
@@ -56,6 +65,13 @@ class InlineThinking:
             return answer(request, self.cache)
         except Exception as exc:
             raise ThinkingError(f"the {request.level} player of {request.key} failed: {exc}") from exc
+
+    async def values(self, request: ThinkRequest) -> list[float]:
+        await asyncio.sleep(0)  # let what is queued (an answer to the page's poll) go out first
+        try:
+            return value(request)
+        except Exception as exc:
+            raise ThinkingError(f"the analysis of {request.key} failed: {exc}") from exc
 
     def pids(self) -> list[int]:
         return []

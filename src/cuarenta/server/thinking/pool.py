@@ -9,13 +9,14 @@ import contextlib
 import itertools
 import json
 import logging
+import math
 import os
 import signal
 import sys
 import zlib
 from collections import deque
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from cuarenta.server.thinking.port import ThinkingError
 from cuarenta.server.thinking.process import READY, WORKER_NICE
@@ -71,11 +72,21 @@ def _cgroup_cores(path: str = "/sys/fs/cgroup/cpu.max") -> int | None:
         return None
 
 
+def _chances(values: Any, count: int) -> bool:
+    """Whether a worker's ``values`` are ``count`` chances: finite numbers (about 0 to 1: the search adds a
+    tie-break of a few ten-thousandths, so a lost chica may be valued a hair below 0)."""
+    return (
+        isinstance(values, list)
+        and len(values) == count
+        and all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values)
+    )
+
+
 @dataclass(eq=False)
 class _Job:
     id: int
     request: ThinkRequest
-    future: asyncio.Future[str]
+    future: asyncio.Future[Any]  #: the action (a move) or the values (a question)
     asked: float  #: when it was asked (the loop's clock)
     tries: int = 0
 
@@ -130,6 +141,14 @@ class WorkerPool:
 
     # -- the public face ------------------------------------------------------------------------------------
     async def choose(self, request: ThinkRequest) -> str:
+        answered: str = await self._ask(request)
+        return answered
+
+    async def values(self, request: ThinkRequest) -> list[float]:
+        answered: list[float] = await self._ask(request)
+        return answered
+
+    async def _ask(self, request: ThinkRequest) -> Any:
         slot = self._slot(request.key)
         loop = asyncio.get_running_loop()
         job = _Job(next(self._ids), request, loop.create_future(), loop.time())
@@ -304,10 +323,12 @@ class WorkerPool:
             return False
         if job.future.done():
             return True  # nobody waits for it any more: dropped
-        if isinstance(reply.get("action"), str):
+        if job.request.roots is None and isinstance(reply.get("action"), str):
             job.future.set_result(reply["action"])
+        elif job.request.roots is not None and _chances(reply.get("values"), len(job.request.roots)):
+            job.future.set_result([float(v) for v in reply["values"]])
         else:
-            error = reply.get("error")
+            error = reply.get("error") or f"unreadable values {reply.get('values')!r}"
             job.future.set_exception(
                 ThinkingError(f"the {job.request.level} player of {job.request.key}: {error}")
             )
@@ -316,6 +337,8 @@ class WorkerPool:
     def _line(self, slot: _Worker, job: _Job) -> bytes:
         """The request as the worker reads it, now that it goes, with its time to think
         (:func:`think_seconds`: what is left of :attr:`think`, shared with the requests behind it)."""
+        if job.request.roots is not None:  # a question of the analysis: its whole budget, always
+            return (json.dumps(job.request.to_wire(job.id), separators=(",", ":")) + "\n").encode()
         behind = sum(1 for j in slot.queue if not j.future.done())
         waited = max(0.0, asyncio.get_running_loop().time() - job.asked)
         seconds = think_seconds(waited, behind, target=self.think)

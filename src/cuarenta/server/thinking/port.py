@@ -24,6 +24,11 @@ class Thinking(Protocol):
         """The action the request's player chooses, as text; :class:`ThinkingError` if none came."""
         ...
 
+    async def values(self, request: ThinkRequest) -> list[float]:
+        """The chances of a question of the analysis (a request with ``roots``: :func:`.request.value`),
+        thought where the moves are; :class:`ThinkingError` if none came."""
+        ...
+
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         ...

@@ -1,5 +1,6 @@
 """The worker process: it says it is ready (:data:`READY`, one line once its modules are loaded), then
-reads one JSON request per line on its standard input and writes one JSON reply per line on its standard
+reads one JSON request per line on its standard input (a move to choose, or a question of the analysis
+to value) and writes one JSON reply per line on its standard
 output (:func:`worker_main`). It imports the engine and the players only,
 never the web framework, and runs at a lower CPU priority (:data:`WORKER_NICE`)."""
 
@@ -12,7 +13,7 @@ import signal
 import sys
 from typing import Any, Final
 
-from cuarenta.server.thinking.request import PlayerCache, ThinkRequest, answer
+from cuarenta.server.thinking.request import PlayerCache, ThinkRequest, answer, value
 
 #: CPU priority of the workers (added niceness): the server's event loop goes first on a busy machine.
 WORKER_NICE: Final = 10
@@ -38,7 +39,11 @@ def worker_main(nice: int = WORKER_NICE) -> None:  # pragma: no cover - runs in 
         try:
             data = json.loads(line)
             request_id = data["id"]
-            reply = {"id": request_id, "action": answer(ThinkRequest.from_wire(data), cache)}
+            request = ThinkRequest.from_wire(data)
+            if request.roots is not None:
+                reply = {"id": request_id, "values": value(request)}
+            else:
+                reply = {"id": request_id, "action": answer(request, cache)}
         except Exception as exc:  # a bad request or a failing player: say so, keep serving
             reply = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}
         channel.write(json.dumps(reply) + "\n")

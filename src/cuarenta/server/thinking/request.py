@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from cuarenta.analysis.review import ANALYSIS_LEVEL, Question, analyst
 from cuarenta.moves import parse_action
 from cuarenta.players import Player, make_player
 from cuarenta.view import SeatView
@@ -47,6 +48,25 @@ class ThinkRequest:
     #: the longest the player should think (wall-clock seconds, :func:`think_seconds`), or ``None``: its
     #: whole budget
     seconds: float | None = None
+    #: a question of the analysis instead of a move: the ways to play (as text) to value, in order
+    #: (:func:`value`); ``None`` for a move. Valued on the whole budget, so never given ``seconds``.
+    roots: tuple[str, ...] | None = None
+
+    @classmethod
+    def for_question(cls, question: Question, *, room: str, mesa: int, seed: int | str) -> ThinkRequest:
+        """The request for a question of the analysis of a finished mesa (:class:`Question`), seeded as
+        :func:`~cuarenta.analysis.analyze` seeds it: its values are the terminal's for the same seed."""
+        game = question.game
+        return cls(
+            room=room,
+            mesa=mesa,
+            seat=question.seat,
+            level=ANALYSIS_LEVEL,
+            seed=question.seed(seed),
+            view=question.view().to_dict(),
+            legal=tuple(str(a) for a in game.legal_moves()),
+            roots=tuple(str(a) for a in question.roots),
+        )
 
     @property
     def key(self) -> str:
@@ -80,6 +100,9 @@ class ThinkRequest:
             "view": self.view,
             "legal": list(self.legal),
         }
+        if self.roots is not None:
+            wire["roots"] = list(self.roots)
+            return wire
         seconds = self.seconds if seconds is None else seconds
         if seconds is not None:
             wire["seconds"] = seconds
@@ -96,6 +119,9 @@ class ThinkRequest:
             isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds >= 0
         ):
             raise ValueError(f"seconds must be a number of seconds, 0 or more, not {seconds!r}")
+        roots = data.get("roots")
+        if roots is not None and (not isinstance(roots, list) or not all(isinstance(t, str) for t in roots)):
+            raise ValueError("roots must be a list of actions as text")
         return cls(
             room=str(data["room"]),
             mesa=int(data["mesa"]),
@@ -105,6 +131,7 @@ class ThinkRequest:
             view=dict(data["view"]),
             legal=tuple(legal),
             seconds=None if seconds is None else float(seconds),
+            roots=None if roots is None else tuple(roots),
         )
 
 
@@ -169,6 +196,25 @@ def answer(request: ThinkRequest, cache: PlayerCache) -> str:
         player.deadline = None
 
 
+def value(request: ThinkRequest) -> list[float]:
+    """The chance of winning the chica after each of the request's :attr:`~ThinkRequest.roots`, thought by
+    a fresh analyst of its level and seed from its view alone (:func:`~cuarenta.analysis.analyst`: the
+    analysis's budget, no deadline); raises if the request is not a sound question."""
+    view = SeatView.from_dict(request.view)
+    if view.seat != request.seat or view.turn != request.seat:
+        raise ValueError(
+            f"the view is seat {view.seat}'s with seat {view.turn} to move, not seat {request.seat}"
+        )
+    if not request.roots:
+        raise ValueError("a question names the ways to play to value (roots)")
+    unknown = [t for t in request.roots if t not in request.legal]
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is not a legal action of the position")
+    player = analyst(request.level, request.seed)
+    player.start(request.seat, view.rules)
+    return player.values(view, [parse_action(t) for t in request.roots])
+
+
 def think_seconds(waited: float, behind: int, *, target: float = THINK_SECONDS) -> float:
     """The time to think given to a request as it reaches its worker: what is left of ``target`` seconds
     after it ``waited`` in the queue, shared with the ``behind`` requests queued after it (each of them
@@ -186,4 +232,4 @@ def think_seconds(waited: float, behind: int, *, target: float = THINK_SECONDS) 
     return max(0.0, target - waited) / (1 + behind)
 
 
-__all__ = ["CACHE_SIZE", "THINK_SECONDS", "PlayerCache", "ThinkRequest", "answer", "think_seconds"]
+__all__ = ["CACHE_SIZE", "THINK_SECONDS", "PlayerCache", "ThinkRequest", "answer", "think_seconds", "value"]

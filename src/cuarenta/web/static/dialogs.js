@@ -47,6 +47,14 @@ export function describeInfo(m) {
   return { text: I.capitalize(text), tags, taken: m.taken };
 }
 
+/** A way to play in words, from its description as the server sends it (a puzzle's, the analysis's):
+ * "7♥: llevar 3♣ + 4♦ · caída", or a claim's "reclamar …". */
+export function wayText(info) {
+  if (Array.isArray(info.claim)) return t("claim.take", { cards: I.cardsText(info.claim) });
+  const d = describeInfo({ base: [], run: [], taken: [], leaves: [], ...info });
+  return [`${cardText(info.card)}: ${d.text}`, ...d.tags].join(" · ");
+}
+
 /** The options of a card in the dialog's order: captures first, by base as the server listed them, the
  * longest escalera first; then taking nothing. */
 export function orderOptions(moves) {

@@ -131,6 +131,14 @@ function historyTable(items, byRoom) {
             el("button", {
               type: "button",
               class: "link-button",
+              "data-testid": "history-analysis",
+              text: t("page.analysis.link"),
+              onclick: () => showReplay(room, token, item.mesa, { analyse: true }),
+            }),
+            " · ",
+            el("button", {
+              type: "button",
+              class: "link-button",
               "data-testid": "history-record",
               text: t("page.record_link"),
               onclick: () => downloadRecord(room, token, item.mesa),

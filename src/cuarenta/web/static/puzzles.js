@@ -8,7 +8,7 @@
 import * as I from "./i18n.js";
 import { api, postJSON } from "./api.js";
 import { cardText } from "./cards.js";
-import { describeInfo } from "./dialogs.js";
+import { wayText } from "./dialogs.js";
 import { $, el } from "./dom.js";
 import { showError } from "./errors.js";
 import { showScreen } from "./screens.js";
@@ -81,12 +81,6 @@ function chooseCard(card) {
     shown.card = card;
     render();
   }
-}
-
-/** A way to play in words: "7♥: llevar 3♣ + 4♦ · caída". */
-function wayText(info) {
-  const d = describeInfo({ base: [], run: [], taken: [], leaves: [], ...info });
-  return [`${cardText(info.card)}: ${d.text}`, ...d.tags].join(" · ");
 }
 
 function render() {

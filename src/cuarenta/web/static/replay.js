@@ -5,8 +5,13 @@
 // deal chooser, and the keyboard (← →, Home, End); the same on the device (its host answers the route).
 //
 //   showReplay(room, token, mesa)   // opens the screen on the mesa's first step
+//   showReplay(room, token, mesa, {analyse: true})   // and asks for the analysis of the token's seat
+//
+// "Analizar" asks for the computer's analysis of the seat whose hand is shown (analysis.js); each costly
+// move's "ver" steps the replay to the position it was played from.
 
 import * as I from "./i18n.js";
+import { analysing, analysisPanel, startAnalysis, stopAnalysis } from "./analysis.js";
 import { api, authorized } from "./api.js";
 import { cardElement, cardText } from "./cards.js";
 import { $, el } from "./dom.js";
@@ -16,24 +21,36 @@ import { app } from "./store.js";
 
 const { t } = I;
 
-/** The replay shown: the server's answer, the ply, whose hand is shown, every hand or not. */
-const shown = { data: null, ply: 0, seat: 0, open: false };
+/** The replay shown: the server's answer, the ply, whose hand is shown, every hand or not, and what
+ * asked it (the room, the seat's token, the mesa: the analysis is asked with them). */
+const shown = { data: null, ply: 0, seat: 0, open: false, asked: null };
 
-/** Open the replay of `mesa` of `room` (the seat's `token` asks it). */
-export async function showReplay(room, token, mesa) {
+/** Open the replay of `mesa` of `room` (the seat's `token` asks it); with `analyse`, ask for the analysis
+ * of the token's seat too. */
+export async function showReplay(room, token, mesa, { analyse = false } = {}) {
+  stopAnalysis();
+  shown.data = null;
   showScreen("replay");
   $("#replay-body").replaceChildren(el("p", { text: t("page.loading") }));
   const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
   try {
     const data = await api(`api/games/${encodeURIComponent(room)}/replay${query}`, authorized(token));
-    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open: false });
+    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open: false, asked: { room, token, mesa: data.mesa } });
   } catch (err) {
     $("#replay-body").replaceChildren(el("p", { "data-testid": "replay-error", text: t("page.replay.failed") }));
     showError(err instanceof TypeError ? t("page.err.network") : t("page.replay.refused", { message: err.message }));
     return;
   }
+  if (analyse) askAnalysis(shown.seat);
   render();
-  $("#replay-next")?.focus();
+  $(analyse ? "#replay-analyse" : "#replay-next")?.focus();
+}
+
+/** Ask for the analysis of `seat`'s moves in the mesa shown. */
+function askAnalysis(seat) {
+  startAnalysis({ ...shown.asked, seat }, () => {
+    if (app.screen === "replay") render();
+  });
 }
 
 /** The seats' and teams' names, as the narration wants them (state.js `names` for a table). */
@@ -119,6 +136,7 @@ function render() {
   seatChoice.value = String(shown.seat);
   seatChoice.addEventListener("change", () => {
     shown.seat = Number(seatChoice.value);
+    if (!analysing(shown.seat)) stopAnalysis(); // the analysis shown is the shown seat's
     render();
   });
   const open = el("input", { type: "checkbox", id: "replay-open", "data-testid": "replay-open" });
@@ -146,6 +164,16 @@ function render() {
     el("h2", { text: t("page.replay.table") }),
     cardRow(step.table, "replay-table"),
     ...hands.flatMap((s) => [el("h2", { text: t("page.replay.hand_of", { name: names.seat(s) }) }), cardRow(step.hands[s], `replay-hand-${s}`)]),
+    analysing(shown.seat)
+      ? analysisPanel(goTo, names)
+      : el("button", {
+          type: "button",
+          id: "replay-analyse",
+          class: "btn",
+          "data-testid": "replay-analyse",
+          text: t("page.analysis.button", { name: names.seat(shown.seat) }),
+          onclick: () => askAnalysis(shown.seat),
+        }),
   );
   if (focused) document.getElementById(focused)?.focus();
 }

@@ -1,0 +1,167 @@
+"""``GET /api/games/{room}/analysis`` (docs/protocol.md "Analysis"): the computer's analysis of a seat's
+moves in a finished mesa, thought in the worker processes (never on the event loop), the same on the
+server, on the device and in the terminal for the same record; refused while the mesa is in play, for a
+wrong token, room or seat; a question a worker cannot answer fails the analysis, which is asked anew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cuarenta import Game, GameRecord, Rules
+from cuarenta.analysis import analyze, questions
+from cuarenta.server.thinking import InProcessThinking, ThinkingError, ThinkRequest, WorkerPool
+from cuarenta.server.thinking.analyses import Analyses
+from cuarenta.server.thinking.request import value
+from support.app import bearer, new_room, play_to_the_end, running
+from support.device import device_page, finished
+
+BODY = {"players": 2, "level": "facil", "practice": True, "seed": 20261206, "rules": {"preset": "basico"}}
+
+
+def expected(record: GameRecord, seat: int) -> list[dict[str, Any]]:
+    """The terminal's analysis of the record (``cuarenta analyze RECORD --seat N --json``: seed 0)."""
+    return analyze(record, seat).to_dict()["decisions"]
+
+
+def same_decisions(answer: dict[str, Any], record: GameRecord, seat: int) -> None:
+    assert answer["status"] == "done" and answer["done"] == answer["total"]
+    shown = answer["review"]["decisions"]
+    for decision in shown:
+        assert decision.pop("played_info")["move"] == decision["played"]
+        assert decision.pop("best_info")["move"] == decision["best"]
+    assert shown == expected(record, seat)
+
+
+def poll(client: TestClient, url: str, auth: dict[str, str]) -> dict[str, Any]:
+    """Ask until the analysis is done (or failed): at most two minutes."""
+    limit = time.monotonic() + 120
+    while True:
+        answer = client.get(url, headers=auth)
+        assert answer.status_code == 200, answer.text
+        data: dict[str, Any] = answer.json()
+        assert 0 <= data["done"] <= data["total"]
+        if data["status"] != "running" or time.monotonic() > limit:
+            return data
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_the_server_analyses_a_finished_mesa_in_its_workers(tmp_path: Path) -> None:
+    with running(tmp_path / "data", workers=2) as client:
+        made = new_room(client, **BODY)
+        url, auth = f"/api/games/{made['room']}/analysis", bearer(made["token"])
+        in_play = client.get(url, headers=auth)
+        assert in_play.status_code == 409 and in_play.json()["code"] == "mesa_in_play"
+        assert client.get(url).status_code == 401
+        assert client.get(url, headers=bearer("x" * 32)).status_code == 403
+        assert client.get("/api/games/nothere/analysis", headers=auth).status_code == 404
+        play_to_the_end(client, made)
+        pids = set(client.app.state.rooms.thinking.pids())  # type: ignore[attr-defined]
+        first = client.get(url, headers=auth).json()
+        assert first["status"] == "running" and first["total"] > 0 and (first["seat"], first["mesa"]) == (0, 1)
+        data = poll(client, url, auth)
+        record = GameRecord.from_text(client.get(f"/api/games/{made['room']}/record", headers=auth).text)
+        same_decisions(data, record, 0)
+        # the rival's moves too; a seat the mesa does not have is refused
+        same_decisions(poll(client, url + "?seat=1", auth), record, 1)
+        wrong = client.get(url + "?seat=2", headers=auth)
+        assert wrong.status_code == 400 and wrong.json()["code"] == "bad_seat"
+        assert client.get(url + "?seat=9", headers=auth).status_code == 400
+        assert client.get(url + "?mesa=2", headers=auth).status_code == 404
+        # it was thought in the worker processes, which are still the same ones
+        assert pids and set(client.app.state.rooms.thinking.pids()) == pids  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_the_device_analyses_as_the_terminal_does() -> None:
+    async def play() -> tuple[list[dict[str, Any]], str]:
+        host, page = device_page()
+        made = page.new_room(BODY)
+        page.join(made["room"], made["token"])
+        path = f"api/games/{made['room']}/analysis"
+        assert page.http("GET", path, token=made["token"])["status"] == 409
+        await page.play_until(finished)
+        seen = []
+        for _ in range(10_000):
+            answer = page.http("GET", path + "?seat=1", token=made["token"])
+            assert answer["status"] == 200, answer
+            seen.append(answer["body"])
+            if answer["body"]["status"] != "running":
+                break
+            await asyncio.sleep(0.01)  # the page asks again; the host thinks in between
+        wrong = page.http("GET", path + "?seat=x", token=made["token"])
+        assert wrong["status"] == 400
+        record = page.http("GET", f"api/games/{made['room']}/record", token=made["token"])
+        await host.shutdown()
+        return seen, str(record["text"])
+
+    seen, text = asyncio.run(play())
+    record = GameRecord.from_text(text)
+    assert [s["done"] for s in seen] == sorted(s["done"] for s in seen) and len(seen) > 2
+    same_decisions(seen[-1], record, 1)
+
+
+def finished_record(seed: int, plies: int) -> str:
+    game = Game.new(Rules.preset("basico"), seed=seed)
+    while len(game.actions) < plies:
+        game.play(game.legal_moves()[-1])
+    return GameRecord.from_game(game).to_text()
+
+
+def test_a_worker_values_a_question_as_this_process_does() -> None:
+    """The pool's worker processes answer a question's values, with no deadline, as :func:`value` does
+    here; the request carries the seat's view only."""
+    text = finished_record(5, 12)
+    asked, _ = questions(GameRecord.from_text(text), 0)
+    requests = [ThinkRequest.for_question(q, room="r", mesa=1, seed=0) for q in asked[:3]]
+
+    async def ask() -> list[list[float]]:
+        pool = WorkerPool(1)
+        try:
+            return [await pool.values(r) for r in requests]
+        finally:
+            await pool.close()
+
+    assert ask and asyncio.run(ask()) == [value(r) for r in requests]
+    assert all("hands" not in r.view and r.roots for r in requests)
+    with pytest.raises(ValueError, match="not a legal action"):
+        value(ThinkRequest(**{**requests[0].__dict__, "roots": ("Kh",)}))
+
+
+class FailingThinking(InProcessThinking):
+    """Thinking whose first ``fail`` questions fail, as a worker that keeps dying does."""
+
+    def __init__(self, fail: int) -> None:
+        super().__init__()
+        self.fail = fail
+
+    async def values(self, request: ThinkRequest) -> list[float]:
+        if self.fail > 0:
+            self.fail -= 1
+            raise ThinkingError("the worker died")
+        return await super().values(request)
+
+
+def test_a_failed_analysis_says_so_once_and_is_asked_anew() -> None:
+    text = finished_record(9, 10)
+
+    async def run() -> list[str]:
+        analyses = Analyses(FailingThinking(fail=1))
+        said = [analyses.ask("r", 1, 0, text).status]
+        while (now := analyses.ask("r", 1, 0, text)).status == "running":
+            await asyncio.sleep(0.01)
+        said += [now.status, analyses.ask("r", 1, 0, text).status]
+        while (now := analyses.ask("r", 1, 0, text)).status == "running":
+            await asyncio.sleep(0.01)
+        said.append(now.status)
+        await analyses.close()
+        return said
+
+    assert asyncio.run(run()) == ["running", "failed", "running", "done"]

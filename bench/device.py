@@ -8,12 +8,15 @@ file server on a loopback port, and reports:
   the person's turn), cold (a new browser context: nothing cached) and from cache (the same context
   again: the service worker and Cache Storage hold the pack);
 - the computer's move time and the engine's random-games speed in Pyodide (bench/device_work.py's code,
-  sent to a Pyodide in the page) against the same code in this CPython.
+  sent to a Pyodide in the page) against the same code in this CPython;
+- with ``--analysis N``, instead: the time to analyse a seat's moves in N seeded mesas (the page's
+  analysis on the device), in Pyodide and in this CPython.
 
 Run from the repository root::
 
     python bench/device.py [--runs 3] [--count 40] [--throttle 4] [--device-players] [--site DIR]
                            [--levels facil,normal,dificil,experto] [--no-moves | --no-starts]
+                           [--analysis MESAS]
 
 This is a measurement, not a test.
 """
@@ -62,9 +65,12 @@ const device = query.get("device") === "1" ? "True" : "False";
 const levels = JSON.stringify((query.get("levels") || "facil,normal,dificil").split(","));
 const source = await (await fetch("bench-work.py")).text();
 py.FS.writeFile("device_work.py", source);  // in Pyodide's working folder
+const analysis = query.get("analysis");
+const call = analysis
+  ? `device_work.analysis_measure(${Number(analysis)})`
+  : `device_work.measure(${Number(count)}, device=${device}, levels=tuple(${levels}))`;
 window.benchResult = py.runPython(
-  "import sys, json\\nsys.path.insert(0, '.')\\nimport device_work\\n"
-  + `json.dumps(device_work.measure(${Number(count)}, device=${device}, levels=tuple(${levels})))`);
+  "import sys, json\\nsys.path.insert(0, '.')\\nimport device_work\\n" + `json.dumps(${call})`);
 </script>"""
 
 
@@ -112,13 +118,18 @@ def measure_moves(
 ) -> dict[str, Any]:
     """bench/device_work.py's figures in a Pyodide of the page, the CPU slowed ``throttle`` times (Chrome's
     CPU throttling: a slower phone, or a loaded one)."""
+    return measure_page(url, f"count={count}&device={int(device)}&levels={','.join(levels)}", throttle)
+
+
+def measure_page(url: str, query: str, throttle: float) -> dict[str, Any]:
+    """The bench page's result for ``query``, its CPU slowed ``throttle`` times."""
     with sync_playwright() as pw:
         browser = launch_browser(pw)
         ctx = new_context(browser)
         page = ctx.new_page()
         if throttle > 1:
             ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-        page.goto(f"{url}bench.html?count={count}&device={int(device)}&levels={','.join(levels)}")
+        page.goto(f"{url}bench.html?{query}")
         page.wait_for_function("() => window.benchResult !== undefined", timeout=3_600_000)
         result: dict[str, Any] = json.loads(page.evaluate("window.benchResult"))
         ctx.close()
@@ -175,6 +186,9 @@ def main(argv: list[str] | None = None) -> None:
         default=",".join(device_work.LEVELS),
         help="the levels whose moves are timed (comma-separated)",
     )
+    parser.add_argument(
+        "--analysis", type=int, metavar="MESAS", help="time the analysis of MESAS mesas instead of the moves"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site
@@ -185,6 +199,13 @@ def main(argv: list[str] | None = None) -> None:
         (site / "bench.html").write_text(BENCH_PAGE, encoding="utf-8")
         (site / "bench-work.py").write_text((ROOT / "bench" / "device_work.py").read_text("utf-8"), "utf-8")
         with static_server(site) as url:
+            if args.analysis:
+                measured = {
+                    "pyodide": measure_page(url, f"analysis={args.analysis}", args.throttle),
+                    "cpython": device_work.analysis_measure(args.analysis),
+                }
+                print(json.dumps(measured, indent=2))
+                return
             if not args.no_starts:
                 print_starts(measure_starts(url, args.runs))
             if not args.no_moves:

@@ -1,16 +1,20 @@
 """The Python work that bench/device.py times both in CPython and in Pyodide (the same source, sent to the
-browser as text): computer moves at the positions of seeded games, and bench/engine.py's random games.
+browser as text): computer moves at the positions of seeded games, bench/engine.py's random games, and the
+analysis of a seat's moves in seeded mesas (``analysis_measure``: what the device's host thinks for the
+page's analysis, the same budget as the server's).
 With ``device=True`` the players are the device's (:func:`cuarenta.device.device_player`: difícil on its
 device budget); each move's work is counted in search nodes too (the same in both interpreters).
 
     python bench/device_work.py [--device] [--levels=dificil,experto]   # the CPython figures alone, as JSON
+    python bench/device_work.py --analysis=2                           # the analysis of 2 mesas, as JSON
 
-Nothing here may import beyond the engine and the players: it runs in Pyodide with the offline pack's
-wheel only. This is a measurement, not a test.
+Nothing here may import beyond the engine, the players and the analysis: it runs in Pyodide with the
+offline pack's wheel only. This is a measurement, not a test.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -112,8 +116,45 @@ def measure(
     return out
 
 
+def analysis_measure(mesas: int = 2, seed: int = 29) -> dict[str, Any]:
+    """Seconds to analyse seat 0 of ``mesas`` seeded 1 vs 1 mesas (``facil`` against ``normal``,
+    ``a_todo_rigor``), per chica and per turn with a choice, as the page's analysis thinks them."""
+    from cuarenta.analysis import analyze
+    from cuarenta.players import act
+    from cuarenta.record import GameRecord
+
+    per_chica: list[float] = []
+    per_turn: list[float] = []
+    for m in range(mesas):
+        game = Game.new(Rules.preset("a_todo_rigor"), seed=seed + m)
+        bots = [make_player("facil", f"{seed + m}/0"), make_player("normal", f"{seed + m}/1")]
+        for s, bot in enumerate(bots):
+            bot.start(s, game.rules)
+        while not game.is_over:
+            game.play(act(bots[game.turn], game))
+        marks = [time.perf_counter()]
+
+        def mark(done: int, total: int, marks: list[float] = marks) -> None:
+            marks.append(time.perf_counter())
+
+        analyze(GameRecord.from_game(game), 0, progress=mark)
+        per_chica.append((marks[-1] - marks[0]) / max(1, len(game.chica_results)))
+        per_turn += [b - a for a, b in itertools.pairwise(marks)]  # forced turns take ~0
+    return {
+        "mesas": mesas,
+        "per_chica_s": [round(x, 2) for x in per_chica],
+        "turn_median_ms": round(1000 * percentile(per_turn, 0.5), 1),
+        "turn_p95_ms": round(1000 * percentile(per_turn, 0.95), 1),
+    }
+
+
 if __name__ == "__main__":
     import sys
+
+    wanted = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--analysis=")]
+    if wanted:
+        print(json.dumps(analysis_measure(int(wanted[0])), indent=2))
+        sys.exit(0)
 
     named = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--levels=")]
     chosen = tuple(named[0].split(",")) if named else LEVELS

@@ -65,7 +65,9 @@ def test_the_server_analyses_a_finished_mesa_in_its_workers(tmp_path: Path) -> N
         play_to_the_end(client, made)
         pids = set(client.app.state.rooms.thinking.pids())  # type: ignore[attr-defined]
         first = client.get(url, headers=auth).json()
-        assert first["status"] == "running" and first["total"] > 0 and (first["seat"], first["mesa"]) == (0, 1)
+        assert (
+            first["status"] == "running" and first["total"] > 0 and (first["seat"], first["mesa"]) == (0, 1)
+        )
         data = poll(client, url, auth)
         record = GameRecord.from_text(client.get(f"/api/games/{made['room']}/record", headers=auth).text)
         same_decisions(data, record, 0)

@@ -61,6 +61,8 @@ OPERATIONS = [
     ("GET", "/api/games/{room_id}/analysis"),
     ("GET", "/api/puzzles"),
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
+    ("POST", "/api/daily"),
+    ("GET", "/api/daily"),
     ("GET", "/api/stats"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
@@ -90,6 +92,8 @@ WITH_INPUT = [
     ("GET", "/api/games/{room_id}/analysis"),
     ("GET", "/api/puzzles"),
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
+    ("POST", "/api/daily"),
+    ("GET", "/api/daily"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
     ("GET", "/api/tables/{room_id}"),
@@ -123,6 +127,7 @@ STATEFUL = {
     "/api/rooms",
     "/api/tables",
     "/api/games/{room_id}/analysis",  # seats 0 to 3 in the schema; a 1 vs 1 mesa has two (bad_seat, 400)
+    "/api/daily",  # a day in the schema's form may have no deal (before the first, after today: 404)
     *(path for _, path in OPERATIONS if path.startswith(("/api/tables/", "/api/championships"))),
 }
 #: The token each championship operation's positive cases carry (docs/championships.md, "Running a

@@ -567,11 +567,11 @@ THINKING = PACKAGE / "server" / "thinking"
 @pytest.mark.parametrize("path", sorted(THINKING.rglob("*.py")), ids=lambda p: p.name)
 def test_the_thinking_package_imports_the_engine_and_the_players_only(path: Path) -> None:
     """server/thinking/ (its worker processes import it) needs of the server only itself, of the package
-    the engine and the players, and of Python its standard library: a worker loads no web framework, no
-    database library and no Redis."""
+    the engine, the players and the analysis (a worker values the analysis's questions: issue 29), and of
+    Python its standard library: a worker loads no web framework, no database library and no Redis."""
     server = {m for m in package_imports(path) if m.startswith("cuarenta.server")}
     assert not {m for m in server if not m.startswith("cuarenta.server.thinking")}, path.name
-    wrong = {m for m in package_imports(path) if layer_of(m) not in (ENGINE, PLAYERS, SERVER)}
+    wrong = {m for m in package_imports(path) if layer_of(m) not in (ENGINE, PLAYERS, ANALYSIS, SERVER)}
     assert not wrong, f"{path.name} imports {sorted(wrong)}"
     assert third_party_imports(path) <= set(sys.stdlib_module_names), path.name
 

@@ -135,22 +135,25 @@ def new_room(client: TestClient, **body: Any) -> dict[str, Any]:
     return answer
 
 
-def play_to_the_end(client: TestClient, made: dict[str, Any]) -> None:
+def play_to_the_end(client: TestClient, made: dict[str, Any], pick: int = 0) -> list[dict[str, Any]]:
     """Play the room ``made`` (``POST /api/rooms``'s answer) to its end over a version-2 socket, the person
-    always choosing the first legal move."""
+    always choosing the legal move at ``pick`` (0: the first; -1: the last); every frame received."""
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"v": 2, "type": "join", "room": made["room"], "token": made["token"]})
         version, legal, status = 0, [], "playing"
+        frames = []
         while status == "playing":
             frame = ws.receive_json()
+            frames.append(frame)
             if frame["type"] in ("snapshot", "event"):
                 version = frame["version"]
                 if frame.get("private") is not None:
                     legal = frame["private"]["legal"]
                 status = frame.get("status") or status
             if legal and status == "playing":
-                ws.send_json({"v": 2, "type": "move", "move": legal[0], "state": version})
+                ws.send_json({"v": 2, "type": "move", "move": legal[pick], "state": version})
                 legal = []
+    return frames
 
 
 def bearer(token: str) -> dict[str, str]:

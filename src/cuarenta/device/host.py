@@ -91,7 +91,7 @@ def device_player(level: str, seed: int | str = 0) -> Player:
 #: leaderboard).
 DEVICE_ONLY_COMPUTER: Final = "device_only_computer"
 #: The first part of the paths that need a server.
-SERVER_ONLY: Final = ("tables", "championships", "profiles", "leaderboard", "qr", "lobby")
+SERVER_ONLY: Final = ("tables", "championships", "profiles", "leaderboard", "qr", "lobby", "daily")
 #: The longest seat token the API reads (as the server's).
 MAX_TOKEN_CHARS: Final = 200
 

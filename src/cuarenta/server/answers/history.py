@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from cuarenta.daily import day_of, today
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.model import available_levels
 from cuarenta.server.authority.ports import FinishedRow, PlayingRow, RoomRow, hash_token
@@ -207,14 +208,31 @@ class RecordAnswer:
 
 
 def record_answer(
-    authority: Authority, store: HistoryStore, room_id: str, token: str, mesa: int | None = None
+    authority: Authority,
+    store: HistoryStore,
+    room_id: str,
+    token: str,
+    mesa: int | None = None,
+    *,
+    seed_shown: bool = True,
 ) -> RecordAnswer:
     """``GET /api/games/{room}/record``: the record of a finished mesa of the token's room (default: the
-    current one); a refusal is the authority's (the token) or :class:`Refused` (404, 409)."""
+    current one); a refusal is the authority's (the token) or :class:`Refused` (404, 409). A record shows
+    its seed, from which every hand can be dealt: the deal of the day's is given only once its day is over
+    (``409 daily_today``); its replay and its analysis (``seed_shown=False``), which show only the hands
+    played, at once (docs/daily.md)."""
     authority.seat_of(room_id, token)
     row = store.load_room(room_id)
     if row is None:  # pragma: no cover - seat_of found it
         raise Refused(404, f"there is no room {room_id!r}")
+    day = day_of(json.loads(row.seed))
+    if seed_shown and day is not None and day >= today():
+        raise Refused(
+            409,
+            "the deal of the day's record shows its seed, which deals everyone's cards today: it is given "
+            f"once the day ({day.isoformat()}, UTC) is over; its replay and its analysis are there now",
+            "daily_today",
+        )
     current = row.mesa
     wanted = current if mesa is None else mesa
     if wanted > current:

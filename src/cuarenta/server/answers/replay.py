@@ -80,7 +80,7 @@ def replay_answer(
 ) -> dict[str, Any]:
     """``GET /api/games/{room}/replay``: the steps of a finished mesa of the token's room (default: the
     current one); refused as its record is (the token, 404, ``409 mesa_in_play``)."""
-    found = record_answer(authority, store, room_id, token, mesa)
+    found = record_answer(authority, store, room_id, token, mesa, seed_shown=False)
     seat = authority.seat_of(room_id, token)
     replay = Replay.from_text(found.text)
     return {

@@ -80,8 +80,7 @@ from cuarenta.server.authority.setup import CLOCKS, DEFAULT_GRACE, FRIEND, GRACE
 from cuarenta.server.authority.tablelife import TABLE_WRITE_TRIES, TableLife, halt_problem
 from cuarenta.server.authority.tablework import TableContext
 from cuarenta.server.ops.metrics import Metrics, Mover
-from cuarenta.server.thinking import Thinking, make_thinking
-from cuarenta.server.thinking.analyses import Analyses
+from cuarenta.server.thinking import Analyses, Thinking, make_thinking
 
 log = logging.getLogger("cuarenta.server")
 

@@ -91,18 +91,24 @@ class Opener:
         name: str = "",
         seed: int | str | None = None,
         practice: bool = False,
+        daily: str | None = None,
     ) -> tuple[Room, str]:
         """A new room against the computer: the person at seat 0, computer players of ``level`` elsewhere.
 
         The server chooses the seed. Only a ``practice`` room may be given one (to replay or rehearse a
-        deal); practice rooms are marked as such and their mesas never count in the statistics.
+        deal); practice rooms are marked as such and their mesas never count in the statistics. ``daily``
+        is the deal of the day's seed (the server's own, never a person's: docs/daily.md).
         Returns the room and the person's token (only its hash is kept). ``ValueError`` says what is wrong.
         """
         if level not in available_levels():
             raise ValueError(f"unknown level {level!r}: choose one of {', '.join(available_levels())}")
         if not isinstance(practice, bool):
             raise ValueError(f"practice must be true or false, not {practice!r}")
-        if seed is None:
+        if daily is not None:
+            if seed is not None or practice:
+                raise ValueError("the deal of the day has its own seed and is not a practice room")
+            seed = daily
+        elif seed is None:
             seed = secrets.randbelow(2**63)
         elif not practice:
             raise ValueError("the server chooses the seed: a seed may be given only for a practice room")

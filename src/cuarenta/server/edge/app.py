@@ -36,6 +36,7 @@ from cuarenta.server import wiring
 from cuarenta.server.championships import DEFAULT_MAX_PAIRS, Championships
 from cuarenta.server.edge import (
     championships,
+    daily,
     device,
     operations,
     options,
@@ -200,6 +201,7 @@ def _route(app: FastAPI, keeper: PackKeeper, static: Path) -> None:
     app.include_router(qr.router)
     app.include_router(records.router)
     app.include_router(puzzles.router)  # the shipped puzzles (docs/protocol.md "Puzzles")
+    app.include_router(daily.router)  # the deal of the day (docs/daily.md)
     app.include_router(sockets.router)
     device.mount_device(app, keeper, static)
     pages.mount_page(app, static)

@@ -59,6 +59,7 @@ The package's modules (docs/storage.md "The store's modules"):
 
 from __future__ import annotations
 
+from cuarenta.server.store import daily as _daily
 from cuarenta.server.store import finished as _finished
 from cuarenta.server.store import rooms as _rooms
 from cuarenta.server.store import save as _save
@@ -127,6 +128,9 @@ class Store(Database):
     playing_of_rooms = _finished.playing_of_rooms
     finished_mesa = _finished.finished_mesa
     stats = _finished.stats
+    # the deal of the day (docs/daily.md)
+    daily_secret = _daily.daily_secret
+    daily_rows = _daily.daily_rows
 
 
 __all__ = [

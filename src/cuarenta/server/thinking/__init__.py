@@ -67,6 +67,7 @@ True
 
 from __future__ import annotations
 
+from cuarenta.server.thinking.analyses import Analyses, Progress
 from cuarenta.server.thinking.local import InlineThinking, InProcessThinking
 from cuarenta.server.thinking.pool import DEFAULT_ATTEMPTS, DEFAULT_TIMEOUT, WorkerPool, default_workers
 from cuarenta.server.thinking.port import Thinking, ThinkingError
@@ -78,6 +79,7 @@ from cuarenta.server.thinking.request import (
     ThinkRequest,
     answer,
     think_seconds,
+    value,
 )
 
 
@@ -97,9 +99,11 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "THINK_SECONDS",
     "WORKER_NICE",
+    "Analyses",
     "InProcessThinking",
     "InlineThinking",
     "PlayerCache",
+    "Progress",
     "ThinkRequest",
     "Thinking",
     "ThinkingError",
@@ -108,5 +112,6 @@ __all__ = [
     "default_workers",
     "make_thinking",
     "think_seconds",
+    "value",
     "worker_main",
 ]

@@ -192,6 +192,8 @@ def test_championships_and_friends_are_offered_only_where_a_server_is(
     page.wait_for_function("document.body.dataset.texts === 'ready'", timeout=BOOT_MS)
     expect(page.get_by_test_id("champ-new")).to_be_disabled()
     expect(page.get_by_test_id("device-champ")).to_have_text(words("page.device.champ_need_server"))
+    expect(page.get_by_test_id("open-daily")).to_be_disabled()  # the deal of the day is a server's
+    expect(page.get_by_test_id("device-daily")).to_have_text(words("page.device.daily_need_server"))
     expect(page.get_by_test_id("mode-friends")).to_be_disabled()
     friends = page.get_by_test_id("device-friends")
     expect(friends).to_have_text(words("page.device.friends_need_server"))

@@ -9,9 +9,8 @@ import json
 import urllib.request
 from typing import Any
 
-from harness import PageLog, Server
+from harness import PageLog, Server, play_over_socket
 from playwright.sync_api import Page, expect
-from websockets.sync.client import connect
 
 from cuarenta import GameRecord
 from cuarenta.analysis import Review, analyze
@@ -28,19 +27,7 @@ def finished_mesa(server: Server) -> tuple[dict[str, Any], GameRecord]:
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
         made = json.loads(answer.read())
-    with connect(server.url.replace("http", "ws", 1) + "ws", open_timeout=30) as ws:
-        ws.send(json.dumps({"v": 2, "type": "join", "room": made["room"], "token": made["token"]}))
-        version, legal, status = 0, [], "playing"
-        while status == "playing":
-            frame = json.loads(ws.recv(timeout=30))
-            if frame["type"] in ("snapshot", "event"):
-                version = frame["version"]
-                if frame.get("private") is not None:
-                    legal = frame["private"]["legal"]
-                status = frame.get("status") or status
-            if legal and status == "playing":
-                ws.send(json.dumps({"v": 2, "type": "move", "move": legal[0], "state": version}))
-                legal = []
+    play_over_socket(server, made["room"], made["token"])
     get = urllib.request.Request(
         server.url + f"api/games/{made['room']}/record", headers={"Authorization": f"Bearer {made['token']}"}
     )

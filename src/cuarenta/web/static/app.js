@@ -15,6 +15,7 @@ import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
 import { showHistory } from "./history.js";
 import { relabelReplay } from "./replay.js";
+import { showDaily } from "./daily.js";
 import { relabelPuzzles, showPuzzles } from "./puzzles.js";
 import { showDraw } from "./animate.js";
 import { downloadRecord } from "./download.js";
@@ -84,6 +85,7 @@ function applyLanguage() {
   if (choice.open) choice.close();
   if (app.screen === "history") showHistory();
   if (app.screen === "replay") relabelReplay();
+  if (app.screen === "daily") showDaily();
   relabelPuzzles();
   relabelFriends();
   relabelChamp();
@@ -158,6 +160,7 @@ function wire() {
   });
   $("#nav-history").addEventListener("click", showHistory);
   $("#open-puzzles").addEventListener("click", showPuzzles);
+  $("#open-daily").addEventListener("click", showDaily);
   $("#mode-choices").addEventListener("change", onModeChanged);
   for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
   wireFriends();

@@ -61,16 +61,23 @@ function renderServerOnly(device) {
   const why = $("#device-friends");
   why.hidden = !device;
   why.textContent = device ? t("page.device.friends_need_server") : "";
-  const champ = $("#champ-new");
-  if (champ) champ.disabled = device;
-  const champWhy = $("#device-champ");
-  if (champWhy) {
-    champWhy.hidden = !device;
-    champWhy.textContent = device ? t("page.device.champ_need_server") : "";
-  }
+  serverOnly("#champ-new", "#device-champ", "page.device.champ_need_server", device);
+  serverOnly("#open-daily", "#device-daily", "page.device.daily_need_server", device);
   // the public lobby and the leaderboard are the server's
   $("#lobby").hidden = device;
   $("#nav-leaderboard").hidden = device;
+}
+
+/** An entry only a server has (a championship, the deal of the day): on the device, disabled and the
+ * line under it says why. */
+function serverOnly(entry, line, key, device) {
+  const button = $(entry);
+  if (button) button.disabled = device;
+  const why = $(line);
+  if (why) {
+    why.hidden = !device;
+    why.textContent = device ? t(key) : "";
+  }
 }
 
 /** Show the box as the transport and the pack stand (again after a language switch). */

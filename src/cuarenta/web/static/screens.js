@@ -15,6 +15,7 @@ export function showScreen(name) {
     ["#screen-champ", "champ"],
     ["#screen-replay", "replay"],
     ["#screen-puzzles", "puzzles"],
+    ["#screen-daily", "daily"],
   ]) {
     $(id).hidden = screen !== name;
   }

@@ -56,6 +56,10 @@ def test_the_deal_of_the_day_is_played_and_ranked(sized: tuple[Page, PageLog], s
         "data-result", str(mine["result"])
     )
     expect(page.get_by_test_id("daily-play")).to_have_count(0)
+    fits = (
+        "e => e.scrollWidth <= e.parentElement.clientWidth + 1"  # the ranking fits its panel, at both sizes
+    )
+    assert page.get_by_test_id("daily-ranking").evaluate(fits)
     page.get_by_test_id("lang-switch").click()
     expect(page.get_by_test_id("daily-mine")).to_contain_text(f"Place {mine['place']} of {before + 1}")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]

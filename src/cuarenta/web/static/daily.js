@@ -75,7 +75,8 @@ function render(data) {
         el("td", { text: e.result > 0 ? `+${e.result}` : String(e.result) }),
       ),
     );
-    parts.push(el("table", { class: "daily-table", "data-testid": "daily-ranking" }, el("thead", {}, head), el("tbody", {}, rows)));
+    const table = el("table", { class: "daily-table", "data-testid": "daily-ranking" }, el("thead", {}, head), el("tbody", {}, rows));
+    parts.push(el("div", { class: "daily-ranking-box" }, table));
   }
   $("#daily-body").replaceChildren(...parts);
 }

@@ -30,13 +30,13 @@ class DailyRow:
 
 
 def daily_secret(self: Database) -> bytes:
-    """The key the days' seeds are derived from (made by migration 0009, never sent)."""
+    """The key the days' seeds are derived from (made by migration 0010, never sent)."""
     with self._read("reading the deal of the day's secret") as conn:
         value = conn.execute(
             sa.select(settings_table.c.value).where(settings_table.c.name == "daily_secret")
         ).scalar_one_or_none()
     if value is None:
-        raise StoreError("the database has no daily_secret setting (schema revision 0009 makes it)")
+        raise StoreError("the database has no daily_secret setting (schema revision 0010 makes it)")
     return bytes.fromhex(str(value))
 
 

@@ -33,7 +33,7 @@ rooms_table: Final = sa.Table(
     sa.Column("table_options", sa.Text),
     sa.Column("started", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("version", sa.Integer, nullable=False, server_default=sa.text("0")),
-    # the deal of the day's rooms, found by their seed (migration 0009; docs/daily.md)
+    # the deal of the day's rooms, found by their seed (migration 0010; docs/daily.md)
     sa.Index("rooms_by_seed", "seed"),
 )
 

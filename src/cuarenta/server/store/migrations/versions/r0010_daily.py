@@ -5,8 +5,8 @@
 - an index of the rooms by seed (``rooms_by_seed``): the day's finished chicas are those of the rooms with the
   day's seed.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import secrets
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

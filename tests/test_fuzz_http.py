@@ -61,6 +61,7 @@ OPERATIONS = [
     ("GET", "/api/games/{room_id}/analysis"),
     ("GET", "/api/puzzles"),
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
+    ("POST", "/api/puzzles/{puzzle_id}/report"),
     ("GET", "/api/stats"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
@@ -90,6 +91,7 @@ WITH_INPUT = [
     ("GET", "/api/games/{room_id}/analysis"),
     ("GET", "/api/puzzles"),
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
+    ("POST", "/api/puzzles/{puzzle_id}/report"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
     ("GET", "/api/tables/{room_id}"),
@@ -123,6 +125,9 @@ STATEFUL = {
     "/api/rooms",
     "/api/tables",
     "/api/games/{room_id}/analysis",  # seats 0 to 3 in the schema; a 1 vs 1 mesa has two (bad_seat, 400)
+    # a reason is read up to 800 characters, then its spaces made one and refused above 200 or with control
+    # characters (bad_report, 400)
+    "/api/puzzles/{puzzle_id}/report",
     *(path for _, path in OPERATIONS if path.startswith(("/api/tables/", "/api/championships"))),
 }
 #: The token each championship operation's positive cases carry (docs/championships.md, "Running a

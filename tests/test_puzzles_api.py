@@ -9,6 +9,7 @@ same with the shipped ratings and no reports.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.device.host import DEVICE_ONLY_COMPUTER, DeviceHost
 from cuarenta.moves import parse_action
 from cuarenta.server.answers.puzzles import MAX_REASON_CHARS
+from cuarenta.server.ratings.puzzles import PuzzleRatings
 from cuarenta.server.store import DB_NAME, Store, hash_token
 from cuarenta.server.store.schema import (
     puzzle_ratings_table,
@@ -254,3 +256,23 @@ def test_the_device_keeps_the_shipped_ratings_and_refuses_reports() -> None:
     refused = json.loads(host.http("POST", f"api/puzzles/{puzzle.id}/report", report, None))
     assert refused["status"] == 404 and refused["body"]["code"] == DEVICE_ONLY_COMPUTER
     assert "server" in refused["body"]["detail"]
+
+
+def test_tries_at_once_each_count_once(tmp_path: Path) -> None:
+    """Many solvers trying one new puzzle at once are each rated; one solver trying it from many requests
+    at once is rated once (the store's keys, not luck: each request is its own thread and transaction)."""
+    store = Store.in_dir(tmp_path / "data")
+    ratings = PuzzleRatings(store)
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            solvers = [f"{i:032d}" for i in range(16)]
+            many = list(pool.map(lambda s: ratings.try_puzzle("p1", 1800, s, s.endswith("1")), solvers))
+            one = list(pool.map(lambda _: ratings.try_puzzle("p2", 1500, ANA, True), range(8)))
+        assert sum(r.rated for r in many) == 16 and sum(r.rated for r in one) == 1
+        with store.engine.connect() as conn:
+            r = puzzle_ratings_table.c
+            rows = {row.puzzle: row.tries for row in conn.execute(sa.select(r.puzzle, r.tries))}
+        assert rows == {"p1": 16, "p2": 1}
+        assert set(ratings.current()) == {"p1", "p2"}
+    finally:
+        store.close()

@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+import cuarenta
 from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.device.host import DEVICE_ONLY_COMPUTER, DeviceHost
 from cuarenta.moves import parse_action
@@ -242,6 +243,11 @@ def test_reports_are_stored_and_listed_by_the_command(tmp_path: Path) -> None:
     missing = run_cli("puzzle-reports", "--data", str(tmp_path / "nowhere"))
     assert missing.returncode == 1 and "no database" in missing.stderr
     assert not (tmp_path / "nowhere").exists()  # refused, never made
+
+
+def test_the_page_bounds_a_reason_as_the_server_does() -> None:
+    page = Path(cuarenta.__file__).parent / "web" / "static" / "puzzles.js"
+    assert f"const MAX_REASON = {MAX_REASON_CHARS};" in page.read_text(encoding="utf-8")
 
 
 def test_the_device_keeps_the_shipped_ratings_and_refuses_reports() -> None:

@@ -96,6 +96,23 @@ def test_rules_leaderboard_and_profile_pages(pages: Pages, server: Server) -> No
     check(page, "profile.html in English")
 
 
+# -- the puzzles: a puzzle answered, its ratings shown, the report form open -----------------------------
+def test_the_puzzles_and_their_report_form(pages: Pages, server: Server) -> None:
+    page = pages.new()
+    page.goto(server.url)
+    page.get_by_test_id("open-puzzles").click()
+    expect(page.get_by_test_id("puzzle-hand")).to_be_visible()
+    check(page, "a puzzle")
+    page.get_by_test_id("puzzle-hand").locator("[data-card]").first.click()
+    ways = page.get_by_test_id("puzzle-way")
+    if ways.count():
+        ways.first.click()
+    expect(page.get_by_test_id("puzzle-solver-rating")).to_be_visible()
+    page.get_by_test_id("puzzle-report").click()
+    expect(page.get_by_test_id("puzzle-report-reason")).to_be_focused()
+    check(page, "a puzzle answered (its ratings) with the report form open")
+
+
 # -- single-player: the form, tips, settings, the table, a choice, a summary, the result, history ----
 def test_every_screen_of_a_game_against_the_computer(pages: Pages, server: Server) -> None:
     page = pages.new()

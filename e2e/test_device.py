@@ -228,6 +228,13 @@ def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str
         expect(page.get_by_test_id("puzzle-where")).to_have_attribute("data-id", first.id, timeout=60_000)
         page.get_by_test_id("puzzle-hand").locator(f'[data-card="{first.answer.card}"]').click()  # type: ignore[union-attr]
         expect(page.get_by_test_id("puzzle-told")).to_have_attribute("data-right", "1", timeout=60_000)
+        # no server: the shipped rating stays, nobody is rated, and a report is not offered
+        rating = page.get_by_test_id("puzzle-rating")
+        expect(rating).to_have_attribute("data-before", str(first.rating))
+        expect(rating).to_have_attribute("data-after", str(first.rating))
+        expect(page.get_by_test_id("puzzle-solver-rating")).to_have_count(0)
+        expect(page.get_by_test_id("puzzle-report-offline")).to_be_visible()
+        expect(page.get_by_test_id("puzzle-report")).to_have_count(0)
         page.get_by_test_id("nav-new").click()
         start_game(page, site, goto=False)
         # the expert's advice, thought in the page's worker (experto on the device's budget)

@@ -1,6 +1,8 @@
 """The puzzles in the page (issue 29, docs/web.md "Puzzles"), at 1280×800 and 360×740: the first puzzle as
-its seat sees it, the answer tapped (right: the streak grows), the next puzzle, a wrong card (the streak
-ends, the answer told with the chances), the streak kept across a reload, the words in English.
+its seat sees it, the answer tapped (right: the streak grows, the puzzle's rating goes down and the person's
+up), the next puzzle, a wrong card (the streak ends, the answer told with the chances, the puzzle's rating
+up and the person's down), a wrong puzzle reported with a reason (stored on the server), the streak kept
+across a reload, the words in English.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from playwright.sync_api import Page, expect
 
 from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.moves import Move
+from cuarenta.server.store import DB_NAME, Store
+from cuarenta.server.store.puzzles import reports
 
 
 def cards(page: Page, testid: str) -> list[str]:
@@ -39,6 +43,15 @@ def check_position(page: Page, puzzle: Puzzle) -> None:
     assert sorted(cards(page, "puzzle-unseen")) == sorted(str(c) for c in game.hand(1 - game.turn))
 
 
+def ratings(page: Page) -> tuple[int, int, int]:
+    """The puzzle's rating before and after the answer, and the person's, as the page shows them."""
+    told = page.get_by_test_id("puzzle-rating")
+    before, after = told.get_attribute("data-before"), told.get_attribute("data-after")
+    mine = page.get_by_test_id("puzzle-solver-rating").get_attribute("data-rating")
+    assert before is not None and after is not None and mine is not None
+    return int(before), int(after), int(mine)
+
+
 def test_puzzles_with_a_streak(sized: tuple[Page, PageLog], server: Server) -> None:
     first, second = shipped()[0], shipped()[1]
     assert isinstance(first.answer, Move)
@@ -48,12 +61,19 @@ def test_puzzles_with_a_streak(sized: tuple[Page, PageLog], server: Server) -> N
     expect(page.get_by_test_id("puzzles")).to_be_visible()
     check_position(page, first)
     expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "0")
+    # the rating shown is the puzzle's current one (the other size's run may have moved it already)
+    shown = int(page.get_by_test_id("puzzle-where").get_attribute("data-rating") or "0")
     play(page, first.answer)
     told = page.get_by_test_id("puzzle-told")
     expect(told).to_have_attribute("data-right", "1")
     expect(told).to_contain_text("¡Correcto! Racha: 1.")
     expect(told).to_contain_text(f"deja {round(100 * first.values[0][1])} de cada 100 chances")
     expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "1")
+    # solved at a first try (a new browser: a new solver at 1500): the puzzle down, the person up
+    before, after, mine = ratings(page)
+    assert before == shown and after < before and mine > 1500
+    expect(page.get_by_test_id("puzzle-rating")).to_contain_text(f"del problema: {before} → {after}.")
+    expect(page.get_by_test_id("puzzle-solver-rating")).to_contain_text(f"en problemas: {mine}")
     page.get_by_test_id("puzzle-next").click()
     check_position(page, second)
     play(page, a_wrong_move(second))
@@ -61,6 +81,25 @@ def test_puzzles_with_a_streak(sized: tuple[Page, PageLog], server: Server) -> N
     expect(told).to_contain_text("No. La mejor era")
     expect(page.get_by_test_id("puzzle-streak")).to_have_attribute("data-streak", "0")
     expect(page.get_by_test_id("puzzle-streak")).to_contain_text("la mejor: 1")
+    # missed: the puzzle up, the person down
+    before2, after2, mine2 = ratings(page)
+    assert after2 > before2 and mine2 < mine
+    # a wrong puzzle reported: the button opens a small form, an empty reason is not sent
+    page.get_by_test_id("puzzle-report").click()
+    reason = page.get_by_test_id("puzzle-report-reason")
+    expect(reason).to_be_focused()
+    page.get_by_test_id("puzzle-report-send").click()
+    expect(page.get_by_test_id("puzzle-reported")).to_have_count(0)
+    why = f"La respuesta parece mal ({page.viewport_size['width'] if page.viewport_size else 0} px)"
+    reason.fill(why)
+    page.get_by_test_id("puzzle-report-send").click()
+    expect(page.get_by_test_id("puzzle-reported")).to_be_visible()
+    expect(page.get_by_test_id("puzzle-report")).to_have_count(0)
+    store = Store(server.data_dir / DB_NAME)
+    try:
+        assert why in [r.reason for r in reports(store, second.id)]
+    finally:
+        store.close()
     # the streak and the place are this browser's: a reload goes on after the last puzzle seen
     page.reload()
     page.get_by_test_id("open-puzzles").click()

@@ -63,6 +63,7 @@ OPERATIONS = [
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
     ("POST", "/api/daily"),
     ("GET", "/api/daily"),
+    ("POST", "/api/puzzles/{puzzle_id}/report"),
     ("GET", "/api/stats"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
@@ -94,6 +95,7 @@ WITH_INPUT = [
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
     ("POST", "/api/daily"),
     ("GET", "/api/daily"),
+    ("POST", "/api/puzzles/{puzzle_id}/report"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
     ("GET", "/api/tables/{room_id}"),
@@ -128,6 +130,9 @@ STATEFUL = {
     "/api/tables",
     "/api/games/{room_id}/analysis",  # seats 0 to 3 in the schema; a 1 vs 1 mesa has two (bad_seat, 400)
     "/api/daily",  # a day in the schema's form may have no deal (before the first, after today: 404)
+    # a reason is read up to 800 characters, then its spaces made one and refused above 200 or with control
+    # characters (bad_report, 400)
+    "/api/puzzles/{puzzle_id}/report",
     *(path for _, path in OPERATIONS if path.startswith(("/api/tables/", "/api/championships"))),
 }
 #: The token each championship operation's positive cases carry (docs/championships.md, "Running a

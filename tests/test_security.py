@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from cuarenta.analysis.puzzles import shipped
 from cuarenta.cli import app as cli_app
 from cuarenta.cli.serve import uvicorn_options
 from cuarenta.server import create_app
@@ -46,6 +47,7 @@ from cuarenta.server.edge.security import (
 )
 from cuarenta.server.ops.logs import RedactTokens, redact
 from cuarenta.server.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
+from cuarenta.server.store.puzzles import reports
 from support.served import Served, serve_process
 
 PING = {"v": 1, "type": "ping"}
@@ -366,6 +368,21 @@ def test_room_creation_is_limited_per_client_address(tmp_path: Path) -> None:
         assert len(rooms._rooms) == 4
 
 
+def test_puzzle_reports_are_limited_per_client_address(tmp_path: Path) -> None:
+    limits = Limits(rooms_per_minute=1e-9, rooms_burst=3)
+    puzzle = shipped()[0].id
+    with running(tmp_path / "d", limits=limits) as client:
+        answers = [client.post(f"/api/puzzles/{puzzle}/report", json={"reason": "mal"}) for _ in range(5)]
+        assert [a.status_code for a in answers] == [200] * 3 + [429] * 2
+        assert "too many puzzle reports" in answers[-1].json()["detail"]
+        assert int(answers[-1].headers["retry-after"]) >= 1
+        # a bad report counts too, and is refused before it is read
+        assert client.post(f"/api/puzzles/{puzzle}/report", json={"reason": ""}).status_code == 429
+        elsewhere = TestClient(client.app, client=("192.0.2.44", 4000))
+        assert elsewhere.post(f"/api/puzzles/{puzzle}/report", json={"reason": "mal"}).status_code == 200
+        assert len(reports(client.app.state.store)) == 4  # type: ignore[attr-defined]
+
+
 # -- the Origin check ----------------------------------------------------------------------------------------
 def test_origins() -> None:
     own = Origins()
@@ -452,6 +469,7 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/puzzles",  # the puzzles (docs/protocol.md "Puzzles"): no secret, and no answer before a try
         "/api/puzzles/{puzzle_id}/answer",
         "/api/daily",  # the deal of the day: a new room of the day's deals, the day's ranking; never the seed
+        "/api/puzzles/{puzzle_id}/report",  # a short reason, limited per address as new rooms are
         "/api/stats",
         "/api/tables",
         "/api/tables/{room_id}",

@@ -26,6 +26,7 @@ from cuarenta.cli.play import play_command
 from cuarenta.cli.puzzle import puzzle_command
 from cuarenta.cli.ratings import ratings_command
 from cuarenta.cli.replay import replay_command
+from cuarenta.cli.reports import puzzle_reports_command
 from cuarenta.cli.selfplay import selfplay_command
 from cuarenta.cli.serve import serve_command
 from cuarenta.cli.worker import worker_command
@@ -116,6 +117,7 @@ app.command("ratings")(ratings_command)
 app.command("analyze")(analyze_command)
 app.command("replay")(replay_command)
 app.command("puzzle")(puzzle_command)
+app.command("puzzle-reports")(puzzle_reports_command)
 app.command("restore")(restore_command)
 app.command("pack")(pack_command)
 app.command("play")(play_command)

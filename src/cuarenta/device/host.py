@@ -271,7 +271,9 @@ class DeviceHost:
     def _puzzle_route(
         self, method: str, route: list[str], query: dict[str, list[str]], body: Any
     ) -> str | None:
-        """``puzzles`` (one puzzle) and ``puzzles/ID/answer`` (a move tried), or ``None``."""
+        """``puzzles`` (one puzzle) and ``puzzles/ID/answer`` (a move tried; the ratings stay the shipped
+        ones: the device rates nobody), ``puzzles/ID/report`` (refused: reports need a server), or
+        ``None``."""
         if route == ["puzzles"]:
             self._allow(method, "GET")
             rating = query.get("rating", [None])[-1]
@@ -281,7 +283,17 @@ class DeviceHost:
             return _answer(200, puzzles.puzzle_payload(None if rating is None else int(rating), after))
         if len(route) == 3 and route[2] == "answer":
             self._allow(method, "POST")
-            return _answer(200, puzzles.puzzle_answer(route[1], self._body(body)))
+            return _answer(200, puzzles.puzzle_answer(route[1], self._body(body)))  # shipped ratings
+        if len(route) == 3 and route[2] == "report":
+            self._allow(method, "POST")
+            return _answer(
+                404,
+                {
+                    "detail": "reports of wrong puzzles need a server: the device keeps none (open the "
+                    "puzzles from a Cuarenta server to report one)",
+                    "code": DEVICE_ONLY_COMPUTER,
+                },
+            )
         return None
 
     def _mesa_route(

@@ -58,6 +58,7 @@ from cuarenta.server.edge.records import MAX_TOKENS
 from cuarenta.server.edge.rooms import rules_of
 from cuarenta.server.edge.security import TOKEN_IN_ADDRESS, Origins, RequestGuard, SecurityHeaders
 from cuarenta.server.ops.health import Readiness
+from cuarenta.server.ratings.puzzles import PuzzleRatings
 from cuarenta.server.settings import DEFAULT_BOT_DELAY, ServerSettings, SettingsOptions
 from cuarenta.server.store import Store
 from cuarenta.server.store.profiles import Established
@@ -162,6 +163,7 @@ def create_app(
     state.rooms = the_rooms
     state.store = store
     state.championships = Championships(the_rooms, store, DEFAULT_MAX_PAIRS if pairs is None else pairs)
+    state.puzzle_ratings = PuzzleRatings(store)  # docs/analysis.md "Puzzle ratings"
     state.redis = redis_client
     state.limits = limits
     state.origins = origins

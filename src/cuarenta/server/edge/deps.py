@@ -3,9 +3,9 @@
 - **Secrets.** :func:`seat_token`, :func:`optional_seat_token` and :func:`profile_key` read the
   ``Authorization: Bearer`` header (:func:`bearer_secret`: 401 without one, 403 when it is too long to be
   one); the server's secrets are compared by their hashes in the authority and the store.
-- **Rate limits.** :func:`limit_room_creation` (new rooms, new tables, joins) and
-  :func:`limit_profile_creation` spend a token of the client address' bucket, 429 with ``Retry-After``
-  over it; :func:`limit_reclaims` counts wrong seat codes.
+- **Rate limits.** :func:`limit_room_creation` (new rooms, new tables, joins),
+  :func:`limit_profile_creation` and :func:`limit_puzzle_reports` spend a token of the client address'
+  bucket, 429 with ``Retry-After`` over it; :func:`limit_reclaims` counts wrong seat codes.
 - **Errors.** The one place that turns an error into an answer, always ``{"detail", "code"}`` (and
   ``params`` when the refusal's words have some, docs/protocol.md): :func:`problem_http` maps the domain's
   refusals (a room's, a table's, a profile's, a championship's) to an HTTP status (by
@@ -202,14 +202,16 @@ RECLAIMS_PER_TABLE_BURST: Final = GuessLimits.per_table_burst
 
 
 class CreationLimits:
-    """The per-address buckets of new rooms (tables and joins too) and of new profiles, both at
-    ``Limits.rooms_per_minute`` in bursts of ``rooms_burst``, with their throttled refusal lines. One per
-    app, in ``app.state.creation``."""
+    """The per-address buckets of new rooms (tables and joins too), of new profiles and of reports of
+    wrong puzzles, each at ``Limits.rooms_per_minute`` in bursts of ``rooms_burst``, with their throttled
+    refusal lines. One per app, in ``app.state.creation``."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.rooms = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
         self.profiles = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
+        self.reports = AddressLimiter(limits.rooms_per_minute, limits.rooms_burst)
+        self.refused_reports = ThrottledLog(log)
         #: wrong seat codes, per address and per table (docs/tables.md "Taking a seat back")
         self.reclaims = GuessLimiter()
         self.refused_reclaims = ThrottledLog(log)
@@ -279,6 +281,22 @@ async def limit_profile_creation(request: Request) -> None:
         raise HTTPException(
             429,
             f"too many new profiles from your address: at most {limiter.burst} at once; "
+            f"try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+async def limit_puzzle_reports(request: Request) -> None:
+    """Reports of wrong puzzles per client address: the limits of new rooms (``rooms_per_minute``,
+    ``rooms_burst``; a person reports a puzzle now and then, never many a minute)."""
+    creation, host = _creation(request), _client(request)
+    limiter = creation.reports
+    if not limiter.allow(host):
+        wait = limiter.retry_after(host)
+        creation.refused_reports("puzzle reports refused to %s: over the rate limit", host)
+        raise HTTPException(
+            429,
+            f"too many puzzle reports from your address: at most {limiter.burst} at once; "
             f"try again in {wait} s",
             headers={"Retry-After": str(wait)},
         )
@@ -447,6 +465,7 @@ __all__ = [
     "install_error_handlers",
     "json_errors",
     "limit_profile_creation",
+    "limit_puzzle_reports",
     "limit_reclaims",
     "limit_room_creation",
     "optional_seat_token",

@@ -208,6 +208,48 @@ hall_entries_table: Final = sa.Table(
     sa.Column("entry", sa.Text, nullable=False),  #: JSON entry.to_dict()
 )
 
+# -- puzzle ratings and reports (migration 0009; docs/analysis.md "Puzzle ratings") -----------------------
+puzzle_ratings_table: Final = sa.Table(
+    "puzzle_ratings",
+    metadata,
+    sa.Column("puzzle", sa.Text, primary_key=True),  #: a shipped puzzle's id; no row: its shipped rating
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("tries", sa.Integer, nullable=False),  #: the rated (first) tries
+    sa.Column("solved", sa.Integer, nullable=False),  #: of them, the right ones
+    sa.Column("updated", sa.Text, nullable=False),
+)
+
+puzzle_solvers_table: Final = sa.Table(
+    "puzzle_solvers",
+    metadata,
+    sa.Column("solver_hash", sa.Text, primary_key=True),  #: SHA-256 of the page's random solver id
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("tries", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Text, nullable=False),
+)
+
+puzzle_tries_table: Final = sa.Table(
+    "puzzle_tries",
+    metadata,
+    sa.Column("solver_hash", sa.Text, sa.ForeignKey("puzzle_solvers.solver_hash"), primary_key=True),
+    sa.Column("puzzle", sa.Text, primary_key=True),  #: one row a solver and puzzle: the first try only
+    sa.Column("solved", sa.Boolean, nullable=False),
+    sa.Column("at", sa.Text, nullable=False),
+)
+
+puzzle_reports_table: Final = sa.Table(
+    "puzzle_reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("puzzle", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),  #: plain text, at most puzzles.MAX_REASON_CHARS
+    sa.Column("at", sa.Text, nullable=False),
+    sa.Index("puzzle_reports_by_puzzle", "puzzle"),
+)
+
 #: The columns of ``finished``, in order (a :class:`~cuarenta.server.store.rows.FinishedRow`'s fields).
 FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
 
@@ -223,6 +265,10 @@ __all__ = [
     "legacy_table",
     "metadata",
     "profiles_table",
+    "puzzle_ratings_table",
+    "puzzle_reports_table",
+    "puzzle_solvers_table",
+    "puzzle_tries_table",
     "rated_mesas_table",
     "ratings_table",
     "rooms_table",

@@ -1,13 +1,17 @@
 // The puzzles (issue 29, docs/web.md "Puzzles"): one position at a time as its seat sees it
 // (GET api/puzzles; docs/protocol.md "Puzzles"), a card tapped (and, when it can be played several ways,
 // which), the answer told with the chances and what the next best does wrong (POST api/puzzles/ID/answer),
-// a streak kept in this browser. The same on the device (its host answers the routes).
+// a streak kept in this browser. With a server, the answer carries this browser's random solver id: the first
+// try of a puzzle moves its rating and the person's, both shown (docs/analysis.md "Puzzle ratings"), and a
+// wrong puzzle can be reported with a short reason (POST api/puzzles/ID/report). The same on the device (its
+// host answers the routes) but with the shipped ratings, and no reports: they need a server.
 //
 //   showPuzzles()   // opens the screen on the puzzle after the last one seen (the first at first)
 
 import * as I from "./i18n.js";
 import { api, postJSON } from "./api.js";
 import { cardText } from "./cards.js";
+import { onDevice } from "./device.js";
 import { wayText } from "./dialogs.js";
 import { $, el } from "./dom.js";
 import { showError } from "./errors.js";
@@ -18,8 +22,22 @@ import { KEYS, load, store } from "./storage.js";
 
 const { t } = I;
 
-/** The puzzle shown, the move being chosen (a card with several ways) and the answer once told. */
-const shown = { puzzle: null, card: null, told: null, tried: null };
+/** The puzzle shown, the move being chosen (a card with several ways), the answer once told, and the
+ * report: its form open, the reason typed, sent. */
+const shown = { puzzle: null, card: null, told: null, tried: null, reporting: false, reason: "", reported: false };
+/** The longest reason of a report (the server's MAX_REASON_CHARS). */
+const MAX_REASON = 200;
+
+/** This browser's solver id, made once (random, 32 hex digits): the server rates its first tries. */
+function solverId() {
+  let id = load(KEYS.puzzleSolver, false);
+  if (!/^[0-9a-f]{32}$/.test(id ?? "")) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16)); // (randomUUID needs a secure context)
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    store(KEYS.puzzleSolver, id);
+  }
+  return id;
+}
 
 /** This browser's record: {streak, best, solved, tried, last} (localStorage). */
 function record() {
@@ -36,7 +54,8 @@ async function next(after) {
   $("#puzzles-body").replaceChildren(el("p", { text: t("page.loading") }));
   try {
     const query = after ? `?after=${encodeURIComponent(after)}` : "";
-    Object.assign(shown, { puzzle: await api(`api/puzzles${query}`), card: null, told: null, tried: null });
+    const puzzle = await api(`api/puzzles${query}`);
+    Object.assign(shown, { puzzle, card: null, told: null, tried: null, reporting: false, reason: "", reported: false });
   } catch (err) {
     $("#puzzles-body").replaceChildren(el("p", { "data-testid": "puzzle-error", text: t("page.puzzle.failed") }));
     showError(err instanceof TypeError ? t("page.err.network") : err.message);
@@ -50,7 +69,9 @@ async function tryMove(move) {
   const p = shown.puzzle;
   let res;
   try {
-    res = await postJSON(`api/puzzles/${encodeURIComponent(p.id)}/answer`, { move });
+    // on the device nothing is rated: no solver id is sent
+    const body = onDevice() ? { move } : { move, solver: solverId() };
+    res = await postJSON(`api/puzzles/${encodeURIComponent(p.id)}/answer`, body);
   } catch {
     showError(t("page.err.network"));
     return;
@@ -95,7 +116,7 @@ function render() {
     el("li", {}, `${who(play.seat)}: ${play.card ? cardText(play.card) : ""}${play.taken.length ? ` → ${play.taken.map(cardText).join(" ")}` : ""}`),
   );
   const parts = [
-    el("p", { class: "replay-where", "data-testid": "puzzle-where", "data-id": p.id, text: t("page.puzzle.where", { n: p.index + 1, count: p.count, rating: p.rating }) }),
+    el("p", { class: "replay-where", "data-testid": "puzzle-where", "data-id": p.id, "data-rating": String(p.rating), text: t("page.puzzle.where", { n: p.index + 1, count: p.count, rating: p.rating }) }),
     el("p", { "data-testid": "puzzle-streak", "data-streak": String(mine.streak), text: t("page.puzzle.streak", { streak: mine.streak, best: mine.best }) }),
     el("p", { class: "replay-score", "data-testid": "puzzle-score", text: score }),
     el("p", { class: "hint-text", text: t("page.puzzle.task") }),
@@ -116,7 +137,98 @@ function render() {
     );
   }
   if (shown.told) parts.push(toldPanel(p, shown.told));
+  parts.push(reportPart(p));
   $("#puzzles-body").replaceChildren(...parts);
+}
+
+/** The ratings after an answer: the puzzle's before and after, the person's (none on the device). */
+function ratingsPart(told) {
+  const { before, after } = told.puzzle_rating;
+  if (told.solver_rating === null) {
+    return el("p", { class: "hint-text", "data-testid": "puzzle-rating", "data-before": String(before), "data-after": String(after), text: t("page.puzzle.shipped_rating", { rating: after }) });
+  }
+  return el(
+    "div",
+    {},
+    el("p", { "data-testid": "puzzle-rating", "data-before": String(before), "data-after": String(after), text: told.rated ? t("page.puzzle.moved", { before, after }) : t("page.puzzle.again", { rating: after }) }),
+    el("p", { "data-testid": "puzzle-solver-rating", "data-rating": String(told.solver_rating), text: t("page.puzzle.yours", { rating: told.solver_rating }) }),
+  );
+}
+
+/** The report of a wrong puzzle: a button that opens a small form (a reason, sent), then thanks; on the device
+ * a line saying reports need a server. */
+function reportPart(p) {
+  if (onDevice()) return el("p", { class: "hint-text", "data-testid": "puzzle-report-offline", text: t("page.puzzle.report_offline") });
+  if (shown.reported) return el("p", { "data-testid": "puzzle-reported", role: "status", text: t("page.puzzle.reported") });
+  if (!shown.reporting) {
+    return el("button", {
+      type: "button",
+      id: "puzzle-report",
+      class: "btn btn-secondary",
+      "data-testid": "puzzle-report",
+      text: t("page.puzzle.report"),
+      onclick: () => {
+        shown.reporting = true;
+        render();
+        $("#puzzle-report-reason")?.focus();
+      },
+    });
+  }
+  const reason = el("textarea", { id: "puzzle-report-reason", class: "puzzle-report-reason", "data-testid": "puzzle-report-reason", maxlength: String(MAX_REASON), rows: "2", required: true });
+  reason.value = shown.reason;
+  reason.addEventListener("input", () => {
+    shown.reason = reason.value;
+  });
+  const form = el(
+    "form",
+    { class: "puzzle-report", "data-testid": "puzzle-report-form", "aria-label": t("page.puzzle.report") },
+    el("label", { for: "puzzle-report-reason", text: t("page.puzzle.report_reason", { max: MAX_REASON }) }),
+    reason,
+    el(
+      "div",
+      { class: "puzzle-report-buttons" },
+      el("button", { type: "submit", class: "btn btn-primary", "data-testid": "puzzle-report-send", text: t("page.puzzle.report_send") }),
+      el("button", {
+        type: "button",
+        class: "btn btn-secondary",
+        "data-testid": "puzzle-report-cancel",
+        text: t("page.cancel"),
+        onclick: () => {
+          shown.reporting = false;
+          render();
+          $("#puzzle-report")?.focus();
+        },
+      }),
+    ),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    sendReport(p, reason);
+  });
+  return form;
+}
+
+async function sendReport(p, input) {
+  const reason = input.value.trim();
+  if (!reason) {
+    showError(t("page.puzzle.report_empty"));
+    input.focus();
+    return;
+  }
+  let res;
+  try {
+    res = await postJSON(`api/puzzles/${encodeURIComponent(p.id)}/report`, { reason });
+  } catch {
+    showError(t("page.err.network"));
+    return;
+  }
+  if (!res.ok) {
+    showError(t(res.status === 429 ? "page.puzzle.report_limited" : "page.puzzle.report_failed"));
+    return;
+  }
+  if (shown.puzzle !== p) return; // another puzzle is shown by now
+  Object.assign(shown, { reporting: false, reason: "", reported: true });
+  render();
 }
 
 function toldPanel(p, told) {
@@ -133,6 +245,7 @@ function toldPanel(p, told) {
     el("p", { class: told.right ? "puzzle-right" : "puzzle-wrong", text: told.right ? t("puzzle.right", { streak: record().streak }) : t("page.puzzle.wrong", { best: words(told.answer) }) }),
     el("p", { text: t("puzzle.why", { best: words(best), best_chance: Math.round(bestChance * 100), second: words(second), second_chance: Math.round(secondChance * 100) }) }),
     reasons ? el("p", { text: t("page.puzzle.reasons", { reasons }) }) : "",
+    ratingsPart(told),
     el("button", { type: "button", id: "puzzle-next", class: "btn btn-primary", "data-testid": "puzzle-next", text: t("page.puzzle.next"), onclick: () => next(p.id) }),
   );
 }

@@ -94,7 +94,7 @@ export function cardRow(codes, testid, { onPick = null, disabled = false } = {})
       card.type = "button";
       card.disabled = disabled;
       card.addEventListener("click", () => onPick(code));
-    }
+    } else card.setAttribute("role", "img"); // a card shown, named by its aria-label (a div may carry none)
     box.append(card);
   }
   return box;

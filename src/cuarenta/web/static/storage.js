@@ -14,6 +14,7 @@ export const KEYS = {
   device: "cuarenta.device", // "1": this browser plays on the device (device.js), not on the server
   puzzles: "cuarenta.puzzles", // the puzzles' streak: {streak, best, solved, tried, last} (puzzles.js)
   daily: "cuarenta.daily", // the deal of the day played here: {day, room, token, seat} (daily.js)
+  puzzleSolver: "cuarenta.puzzle_solver", // this browser's random solver id: its puzzle rating (puzzles.js)
 };
 
 /** The key of what the organiser of championship `id` keeps ({organiser, judge, register}: the secrets of

@@ -27,12 +27,14 @@ from cuarenta.analysis import (
     motifs,
     split,
 )
+from cuarenta.analysis.points import points_worth
 from cuarenta.catalogue import text
 from cuarenta.cli.analyze import worlds_budget
 from cuarenta.moves import Move
 from cuarenta.players import act, make_player
 from cuarenta.players.dificil import Budget
 from cuarenta.record import GameRecord
+from cuarenta.replay import Replay
 from support.commands import run_cli
 from support.examples import quick_first
 from support.positions import position
@@ -194,6 +196,25 @@ def test_the_worst_decision_and_the_summary() -> None:
     assert summary["counts"] == review.counts
     empty = Review(seat=0, level="experto", seed=0, decisions=(), forced=3)
     assert empty.worst is None and empty.to_dict()["summary"]["mean_loss"] == 0.0
+
+
+def test_each_loss_is_said_in_points_of_the_score_too() -> None:
+    """A decision's points are its loss converted at the score of the moment (none for the best move, more
+    for a larger loss at the same score, and fewer near the end of a chica for the same loss)."""
+    record = played_game(2, 4)
+    review = analyze(record, 0, budget=SMALL)
+    replay = Replay(record)
+    for d in review.decisions:
+        game = replay.goto(d.ply).game
+        score = (game.score[0], game.score[1])
+        assert d.points == points_worth(game.rules, score, game.dealer % 2, 0, d.loss)
+        assert d.points >= 0.0 and (d.loss > 0.0 or d.points == 0.0)  # a tiny loss rounds to 0.0 points
+        assert d.to_dict()["points"] == d.points
+    assert review.to_dict()["summary"]["points"] == round(sum(d.points for d in review.decisions), 1)
+    rules = record.rules
+    steps = [points_worth(rules, (10, 12), 0, 0, loss) for loss in (0.01, 0.03, 0.06, 0.12)]
+    assert steps == sorted(steps) and steps[0] > 0
+    assert points_worth(rules, (34, 34), 1, 0, 0.06) < points_worth(rules, (0, 0), 1, 0, 0.06)
 
 
 # -- luck and skill ------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from cuarenta.analysis.grades import GRADES, Grade, grade
 from cuarenta.analysis.motifs import motifs
+from cuarenta.analysis.points import points_worth
 from cuarenta.game import Game
 from cuarenta.moves import Action
 from cuarenta.players import make_player
@@ -74,6 +75,8 @@ class Decision:
     choices: int  #: ways to play that differ in more than suits
     grade: Grade | None  #: ``None``: no worse than :data:`~cuarenta.analysis.grades.THRESHOLDS` allows
     motifs: tuple[str, ...] = ()  #: what the move did wrong (graded moves only)
+    #: the loss said in points of the score (:func:`~cuarenta.analysis.points.points_worth`)
+    points: float = 0.0
 
     @property
     def loss(self) -> float:
@@ -95,6 +98,7 @@ class Decision:
             "choices": self.choices,
             "grade": self.grade,
             "motifs": list(self.motifs),
+            "points": self.points,
         }
 
 
@@ -122,6 +126,12 @@ class Review:
         return sum(d.loss for d in self.decisions)
 
     @property
+    def points(self) -> float:
+        """The losses over the mesa in points of the score: the sum of every decision's
+        :attr:`Decision.points`."""
+        return sum(d.points for d in self.decisions)
+
+    @property
     def worst(self) -> Decision | None:
         """The decision that cost the most, or ``None`` when none cost anything."""
         costly = [d for d in self.decisions if d.loss > 0]
@@ -140,6 +150,7 @@ class Review:
                 "counts": dict(self.counts),
                 "loss": round(self.loss, 4),
                 "mean_loss": round(self.loss / len(self.decisions), 4) if self.decisions else 0.0,
+                "points": round(self.points, 1),
             },
         }
 
@@ -212,6 +223,10 @@ class Question:
         graded = grade(best_chance - chance)
         game = self.game
         named = motifs(game, self.played, best, self.after) if graded is not None else ()
+        score = game.score
+        points = points_worth(
+            game.rules, (score[0], score[1]), game.dealer % 2, self.seat % 2, best_chance - chance
+        )
         return Decision(
             ply=self.ply,
             seat=self.seat,
@@ -224,6 +239,7 @@ class Question:
             choices=self.choices,
             grade=graded,
             motifs=named,
+            points=points,
         )
 
 

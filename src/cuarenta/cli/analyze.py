@@ -55,7 +55,16 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
                 best = describe_action(decision.best, game, lang)
                 loss = f"{100 * decision.loss:.1f}"
                 lines.append(
-                    t("analysis.line", lang, **where, played=played, best=best, loss=loss, grade=grade)
+                    t(
+                        "analysis.line",
+                        lang,
+                        **where,
+                        played=played,
+                        best=best,
+                        loss=loss,
+                        points=f"{decision.points:.1f}",
+                        grade=grade,
+                    )
                 )
             if decision.motifs:
                 words = t("word.list_sep", lang).join(t(f"analysis.motif.{m}", lang) for m in decision.motifs)
@@ -73,6 +82,7 @@ def report(record: GameRecord, review: Review, lang: str = DEFAULT_LANG, every: 
             error=counts["error"],
             grave=counts["grave"],
             loss=f"{100 * review.loss:.1f}",
+            points=f"{review.points:.1f}",
         )
     )
     return lines

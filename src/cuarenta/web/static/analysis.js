@@ -73,6 +73,7 @@ function decisionLine(d, goTo) {
           played,
           best: wayText(d.best_info),
           loss: (100 * d.loss).toFixed(1),
+          points: d.points.toFixed(1),
           grade: d.grade ? t(`analysis.grade.${d.grade}`) : "—",
         });
   const why = d.motifs.length ? t("analysis.why", { motifs: d.motifs.map((m) => t(`analysis.motif.${m}`)).join(t("word.list_sep")) }) : "";
@@ -117,6 +118,7 @@ export function analysisPanel(goTo, names) {
         error: s.counts.error,
         grave: s.counts.grave,
         loss: (100 * s.loss).toFixed(1),
+        points: s.points.toFixed(1),
       }),
     }),
   );

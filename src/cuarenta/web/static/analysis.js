@@ -43,7 +43,9 @@ export function analysing(seat) {
 async function poll() {
   const asked = followed.asked;
   if (!asked) return;
-  const query = new URLSearchParams({ seat: String(asked.seat) });
+  // room= routes every poll of a cluster to one node (its proxy hashes on it: docs/scaling.md), which keeps
+  // the analysis; a single server ignores it
+  const query = new URLSearchParams({ seat: String(asked.seat), room: asked.room });
   if (asked.mesa) query.set("mesa", String(asked.mesa));
   let answer = null;
   try {

@@ -300,6 +300,7 @@ def seat_name(s: Served, room: str, token: str) -> str:
 def test_room_names_at_the_http_api(served: Served) -> None:
     for name in [*REFUSED.values(), *NOTHING.values()]:
         expect_refused(httpx.post(served.base + "/api/rooms", json={"name": name}), fragment_of(name))
+        expect_refused(httpx.post(served.base + "/api/daily", json={"name": name}), fragment_of(name))
     expect_refused(httpx.post(served.base + "/api/rooms", json={"name": "   "}), "nothing visible")
     unnamed = httpx.post(served.base + "/api/rooms", json={"name": ""}).json()
     assert seat_name(served, unnamed["room"], unnamed["token"]) == ""
@@ -321,5 +322,6 @@ def test_the_schema_publishes_the_patterns(served: Served) -> None:
             todo += node.values()
         elif isinstance(node, list):
             todo += node
-    # the profile's name (POST and PATCH), a table's creator and a joining seat; a room's optional name
-    assert patterns.count(NAME_PATTERN) >= 3 and patterns.count(OPTIONAL_NAME_PATTERN) == 1
+    # the profile's name (POST and PATCH), a table's creator and a joining seat; the optional names of a room
+    # and of the deal of the day's room
+    assert patterns.count(NAME_PATTERN) >= 3 and patterns.count(OPTIONAL_NAME_PATTERN) == 2

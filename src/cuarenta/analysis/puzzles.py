@@ -7,6 +7,11 @@ to play exactly, in the chance of winning the chica. A position is a puzzle when
 than every other by at least :data:`MARGIN` of that chance: its answer is unique by that margin, and any
 move that differs from it only in suits is the same answer.
 
+A position with cards still in the stock hides the rival's hand among them: it is a puzzle (a *sampled*
+one, :func:`sampled`) when one way to play leads every other by :data:`SAMPLED_MARGIN` in at least
+:data:`SHARE` of :data:`WORLDS` worlds dealt at random consistent with the seat's view (each searched to
+the end of the deal), so that the answer does not depend on where the hidden cards lie.
+
 It is stored as a record (:class:`~cuarenta.record.GameRecord`) that starts at the deal's first play (a
 starting position: hands, table, piles, scores, the rondas announced) and holds the plays of the deal
 before the puzzle's turn, so what the seat saw in that deal is there to read; the answer, the value of
@@ -25,6 +30,7 @@ True
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +41,8 @@ from cuarenta.analysis.motifs import motifs
 from cuarenta.game import Game
 from cuarenta.moves import Action, parse_action
 from cuarenta.players import act, make_player
+from cuarenta.players.dificil import passed_caidas
+from cuarenta.players.knowledge import Knowledge, sample_world
 from cuarenta.players.search import WorldSearch, move_classes, rank_key
 from cuarenta.players.winprob import win_model
 from cuarenta.record import GameRecord
@@ -42,6 +50,11 @@ from cuarenta.rules import Rules
 
 #: The least lead (in the chance of winning the chica) of a puzzle's answer over every other way to play.
 MARGIN: Final = 0.10
+#: A sampled puzzle's answer leads every other way to play by this much in each of the worlds it must win.
+SAMPLED_MARGIN: Final = 0.05
+#: The worlds a sampled puzzle is searched in, and the share of them its answer must lead in.
+WORLDS: Final = 100
+SHARE: Final = 0.95
 #: The puzzle file's format.
 FORMAT: Final = "cuarenta-puzzles 1"
 #: The levels that try each puzzle when it is made: its first rating counts the ones that miss it.
@@ -69,6 +82,45 @@ def solve(game: Game) -> list[tuple[Action, float]]:
     return sorted(zip(classes, mine, strict=True), key=lambda av: -av[1])
 
 
+def sampled(game: Game, seed: str) -> tuple[list[tuple[Action, float]], int] | None:
+    """A position with cards in the stock, judged in :data:`WORLDS` worlds consistent with the seat to
+    move's view (the caídas it saw let pass ruling cards out, as ``dificil`` samples them; seeded by
+    ``seed``), each searched to the end of the deal: every way to play with its mean chance of winning the
+    chica (best first) and in how many worlds the best led every other by :data:`SAMPLED_MARGIN` — or
+    ``None`` when that is fewer than :data:`SHARE` of them (it stops as soon as that is certain)."""
+    if game.players != 2 or not game.stock or game.is_over:
+        return None
+    classes = move_classes(game.legal_moves(), game.rules.capture == "manual")
+    if len(classes) < 2:
+        return None
+    seat = game.turn
+    view = game.view(seat)
+    know = Knowledge.from_view(view)
+    voids = passed_caidas(view)
+    rng = random.Random(f"puzzle-worlds/{seed}")
+    model = win_model(game.rules)
+    totals = [0.0] * len(classes)
+    allowed = WORLDS - round(SHARE * WORLDS)
+    lead: int | None = None
+    misses = 0
+    for _ in range(WORLDS):
+        world = sample_world(view, rng, know, voids)
+        values = WorldSearch(world, model, depth=10, quiet=False).values(classes)
+        mine = [v if seat % 2 == 0 else 1.0 - v for v in values]
+        for i, v in enumerate(mine):
+            totals[i] += v
+        order = sorted(range(len(classes)), key=lambda i: -mine[i])
+        lead = order[0] if lead is None else lead
+        if order[0] != lead or mine[order[0]] - mine[order[1]] < SAMPLED_MARGIN:
+            misses += 1
+            if misses > allowed:
+                return None
+    means = sorted(((a, t / WORLDS) for a, t in zip(classes, totals, strict=True)), key=lambda av: -av[1])
+    if lead is None or rank_key(means[0][0]) != rank_key(classes[lead]):  # pragma: no cover - it leads
+        return None
+    return means, WORLDS - misses
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """One puzzle: the record up to the seat's turn, the answer and how it was judged."""
@@ -79,6 +131,10 @@ class Puzzle:
     values: tuple[tuple[Action, float], ...]  #: every way to play with its chance, best first
     rating: int  #: the first difficulty rating (moved later by the people who try it)
     reasons: tuple[str, ...] = ()  #: what the second best way does wrong (:mod:`.motifs` codes)
+    #: ``exact`` (the last deal: :func:`solve`) or ``sampled`` (cards in the stock: :func:`sampled`)
+    kind: str = "exact"
+    #: a sampled puzzle's worlds in which its answer led by :data:`SAMPLED_MARGIN` (of :data:`WORLDS`)
+    agree: int = 0
 
     @property
     def seat(self) -> int:
@@ -99,7 +155,7 @@ class Puzzle:
         return rank_key(action) == rank_key(self.answer)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "record": self.record.to_text(comments=False),
             "answer": str(self.answer),
@@ -107,6 +163,9 @@ class Puzzle:
             "rating": self.rating,
             "reasons": list(self.reasons),
         }
+        if self.kind != "exact":  # an exact puzzle's line is as it always was
+            out["kind"], out["agree"], out["worlds"] = self.kind, self.agree, WORLDS
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Puzzle:
@@ -118,6 +177,8 @@ class Puzzle:
             values=tuple((parse_action(a), float(v)) for a, v in data["values"]),
             rating=int(data["rating"]),
             reasons=tuple(data.get("reasons", ())),
+            kind=str(data.get("kind", "exact")),
+            agree=int(data.get("agree", 0)),
         )
 
 
@@ -146,6 +207,29 @@ def puzzle_at(game: Game, start: dict[str, Any], plies: list[Action], ident: str
     values = solve(game)
     if len(values) < 2 or values[0][1] - values[1][1] < MARGIN:
         return None
+    return _puzzle(game, start, plies, ident, values)
+
+
+def sampled_puzzle_at(game: Game, start: dict[str, Any], plies: list[Action], ident: str) -> Puzzle | None:
+    """The sampled puzzle at ``game``'s position (cards in the stock: :func:`sampled`), or ``None``."""
+    found = sampled(game, ident)
+    if found is None:
+        return None
+    values, agree = found
+    return _puzzle(game, start, plies, ident, values, kind="sampled", agree=agree)
+
+
+def _puzzle(
+    game: Game,
+    start: dict[str, Any],
+    plies: list[Action],
+    ident: str,
+    values: list[tuple[Action, float]],
+    kind: str = "exact",
+    agree: int = 0,
+) -> Puzzle:
+    """The puzzle of a judged position: its record from the deal's start, its first rating from the
+    trying levels that miss it, and what the second best way does wrong."""
     answer, second = values[0][0], values[1][0]
     position = Game.from_position(game.rules, seed=game.seed, **start)
     for action in plies:
@@ -164,6 +248,8 @@ def puzzle_at(game: Game, start: dict[str, Any], plies: list[Action], ident: str
         values=tuple(values),
         rating=BASE_RATING + MISSED * missed,
         reasons=motifs(game, second, answer, None),
+        kind=kind,
+        agree=agree,
     )
 
 
@@ -199,6 +285,35 @@ def mine(
             game.play(action)
 
 
+def mine_sampled(
+    seed: int | str, mesas: int, players: tuple[str, str] = ("normal", "normal")
+) -> Iterator[Puzzle]:
+    """The sampled puzzles of ``mesas`` seeded self-play mesas (1 vs 1, *a todo rigor*), in order: at each
+    turn with cards in the stock that :func:`sampled` keeps (the first such turn of a deal). The same
+    arguments give the same puzzles; their ids begin with ``s``."""
+    rules = Rules.preset("a_todo_rigor", players=2)
+    for k in range(mesas):
+        game = Game.new(rules, seed=f"puzzles-sampled/{seed}/{k}")
+        bots = [make_player(players[s], f"puzzles-sampled/{seed}/{k}/{s}") for s in range(2)]
+        for s, bot in enumerate(bots):
+            bot.start(s, rules)
+        start: dict[str, Any] = _deal_start(game)
+        plies: list[Action] = []
+        where = (-1, -1)
+        found: Puzzle | None = None
+        while not game.is_over:
+            if (game.hand_number, game.deal_number) != where:
+                where = (game.hand_number, game.deal_number)
+                start, plies, found = _deal_start(game), [], None
+            if found is None and game.stock:
+                found = sampled_puzzle_at(game, start, plies, f"s{seed}-{k}-{len(game.actions)}")
+                if found is not None:
+                    yield found
+            action = act(bots[game.turn], game)
+            plies.append(action)
+            game.play(action)
+
+
 def write(puzzles: list[Puzzle]) -> str:
     """The puzzle file's text (sorted keys, one puzzle a line: the same puzzles give the same bytes)."""
     lines = [json.dumps(p.to_dict(), sort_keys=True, ensure_ascii=False) for p in puzzles]
@@ -220,4 +335,21 @@ def shipped() -> tuple[Puzzle, ...]:
     return tuple(read(text))
 
 
-__all__ = ["FORMAT", "MARGIN", "Puzzle", "exact", "mine", "puzzle_at", "read", "shipped", "solve", "write"]
+__all__ = [
+    "FORMAT",
+    "MARGIN",
+    "SAMPLED_MARGIN",
+    "SHARE",
+    "WORLDS",
+    "Puzzle",
+    "exact",
+    "mine",
+    "mine_sampled",
+    "puzzle_at",
+    "read",
+    "sampled",
+    "sampled_puzzle_at",
+    "shipped",
+    "solve",
+    "write",
+]

@@ -115,10 +115,12 @@ class TerminalPuzzles:
         if view.last_drop is not None:
             self.screen.line(t("term.play.last_drop", lang, card=card_text(view.last_drop)))
         unseen = sorted(Knowledge.from_view(view).unseen)  # the last deal: exactly the rival's hand
-        self.screen.line(t("term.puzzle.unseen", lang, cards=" ".join(card_text(c) for c in unseen)))
+        sampled = puzzle.kind == "sampled"  # else the rival's hand and the stock's cards
+        key = "term.puzzle.unseen_sampled" if sampled else "term.puzzle.unseen"
+        self.screen.line(t(key, lang, cards=" ".join(card_text(c) for c in unseen)))
         hand = "   ".join(f"{i}) {card_text(c)}" for i, c in enumerate(view.hand, start=1))
         self.screen.line(t("term.play.hand", lang, cards=hand))
-        self.screen.line(t("term.puzzle.task", lang))
+        self.screen.line(t("term.puzzle.task_sampled" if sampled else "term.puzzle.task", lang))
 
     def answer(self, game: Game) -> Action | None:
         """The move typed (``None``: skipped)."""

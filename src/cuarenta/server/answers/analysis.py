@@ -8,7 +8,9 @@ does every second or so, answers the same until it is done, then the analysis. A
 the seats cannot see then. Every seat of the mesa may be asked for (default: the token's).
 
 Each decision comes with the move played and the best move described as a ``state`` message describes a
-way to play (``played_info``, ``best_info``), so the page says them in words without reading notation.
+way to play (``played_info``, ``best_info``: the authority's :class:`~cuarenta.server.thinking.Analyses` is
+given :func:`~cuarenta.server.authority.eventview.describe_moves`), so the page says them in words without
+reading notation.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from cuarenta.analysis import THRESHOLDS
 from cuarenta.server.answers.history import HistoryStore, record_answer
 from cuarenta.server.answers.refused import Refused
-from cuarenta.server.authority.eventview import describe_moves
 from cuarenta.server.thinking.analyses import Progress
 
 if TYPE_CHECKING:
@@ -41,12 +42,9 @@ def progress_body(progress: Progress) -> dict[str, Any]:
         body["detail"] = progress.failed
     if progress.review is not None:
         review = progress.review.to_dict()
-        for shown, question, decision in zip(
-            review["decisions"], progress.questions, progress.review.decisions, strict=True
-        ):
-            shown["played_info"], shown["best_info"] = describe_moves(
-                question.game, [decision.played, decision.best]
-            )
+        if progress.described:  # the authority's analyses are given the words; a bare Analyses is not
+            for shown, (played, best) in zip(review["decisions"], progress.described, strict=True):
+                shown["played_info"], shown["best_info"] = played, best
         body["review"] = review
     return body
 

@@ -82,6 +82,7 @@ def puzzle_view(index: int, puzzle: Puzzle, rating: int | None = None) -> dict[s
     legal = game.legal_moves()
     return {
         "id": puzzle.id,
+        "kind": puzzle.kind,  # exact: the rival holds every unseen card; sampled: some are in the stock
         "index": index,
         "count": len(shipped()),
         "rating": puzzle.rating if rating is None else rating,
@@ -93,6 +94,7 @@ def puzzle_view(index: int, puzzle: Puzzle, rating: int | None = None) -> dict[s
         "last_drop": None if view.last_drop is None else str(view.last_drop),
         "hand": [str(c) for c in view.hand],
         "unseen": [str(c) for c in sorted(Knowledge.from_view(view).unseen)],
+        "stock": len(game.stock),
         "moves": describe_moves(game, legal),
     }
 

@@ -44,6 +44,7 @@ from cuarenta.server.authority.bus import LocalBus
 from cuarenta.server.authority.cache import RoomCache
 from cuarenta.server.authority.computer import LocalScheduler, think
 from cuarenta.server.authority.errors import RoomProblem, TableError
+from cuarenta.server.authority.eventview import describe_moves
 from cuarenta.server.authority.messages import Pace
 from cuarenta.server.authority.model import (
     DEFAULT_IDLE_SECONDS,
@@ -183,7 +184,7 @@ class Authority:
         #: the computer's advice to a person, thought where the computer players think (:mod:`.advice`)
         self.advisor = Advisor(self.thinking)
         #: the analyses of finished mesas, thought where the computer players are (:mod:`.thinking.analyses`)
-        self.analyses = Analyses(self.thinking)
+        self.analyses = Analyses(self.thinking, describe=describe_moves)
         # the collaborators' requests that take many options, with their own signatures (typed)
         #: a new room against the computer (:meth:`.opening.Opener.create`): the room and the person's token
         self.create = self.opener.create

@@ -38,17 +38,24 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from cuarenta.analysis import ANALYSIS_LEVEL, Decision, Question, Review, questions
+from cuarenta.game import Game
+from cuarenta.moves import Action
 from cuarenta.replay import Replay
 from cuarenta.server.thinking.port import Thinking, ThinkingError
 from cuarenta.server.thinking.request import ThinkRequest
 
 log = logging.getLogger("cuarenta.server")
 
-#: Analyses kept (the least recently asked leaves first).
+#: How a finished analysis says a decision's two moves (its position, the move played and the best move).
+Describe = Callable[[Game, Sequence[Action]], list[Any]]
+
+#: Analyses kept (the least recently asked leaves first): a finished one keeps its review and its words only
+#: (a long mesa's positions, about 1.6 MB while it is thought, are let go).
 KEPT: Final = 64
 #: The analysis's seed: ``cuarenta analyze``'s default, so both say the same of a record.
 SEED: Final = 0
@@ -63,8 +70,10 @@ class _Job:
     seat: int
     asked: list[Question]
     forced: int
+    total: int = 0  #: the questions asked (kept once they are let go)
     decisions: dict[int, Decision] = field(default_factory=dict)
     review: Review | None = None
+    described: tuple[tuple[Any, Any], ...] = ()
     failed: str | None = None
     task: asyncio.Task[None] | None = None
 
@@ -75,10 +84,10 @@ class _Job:
             mesa=self.mesa,
             seat=self.seat,
             done=len(self.decisions),
-            total=len(self.asked),
+            total=self.total,
             review=self.review,
             failed=self.failed,
-            questions=tuple(self.asked),
+            described=self.described,
         )
 
 
@@ -94,7 +103,8 @@ class Progress:
     total: int
     review: Review | None
     failed: str | None
-    questions: tuple[Question, ...]  #: the analysis's questions, in order (the positions judged)
+    #: once done, each decision's move played and best move as ``describe`` said them (else empty)
+    described: tuple[tuple[Any, Any], ...] = ()
 
     @property
     def status(self) -> str:
@@ -107,8 +117,13 @@ class Progress:
 class Analyses:
     """The analyses of one server or device host (module docstring)."""
 
-    def __init__(self, thinking: Thinking, parallel: int | None = None) -> None:
+    def __init__(
+        self, thinking: Thinking, parallel: int | None = None, describe: Describe | None = None
+    ) -> None:
         self.thinking = thinking
+        #: how a finished analysis says each decision's two moves (the server's words for a way to play:
+        #: :func:`~cuarenta.server.authority.eventview.describe_moves`); the positions are let go after
+        self.describe = describe
         #: questions of one analysis thought at once (default: one per worker, at least 1)
         self.parallel = max(1, thinking.workers) if parallel is None else parallel
         if self.parallel < 1:
@@ -127,7 +142,7 @@ class Analyses:
                 del self._jobs[key]
             return answer
         asked, forced = questions(Replay.from_text(record_text), seat)
-        job = _Job(room, mesa, seat, asked, forced)
+        job = _Job(room, mesa, seat, asked, forced, total=len(asked))
         self._jobs[key] = job
         while len(self._jobs) > KEPT:
             _, old = self._jobs.popitem(last=False)
@@ -162,6 +177,12 @@ class Analyses:
         if job.failed is not None:
             return
         decisions = tuple(job.decisions[q.ply] for q in job.asked)
+        if self.describe is not None:
+            described = (
+                self.describe(q.game, [d.played, d.best]) for q, d in zip(job.asked, decisions, strict=True)
+            )
+            job.described = tuple((pair[0], pair[1]) for pair in described)
+        job.asked = []  # the positions' games are let go: a kept analysis is its review and its words
         job.review = Review(
             seat=job.seat, level=ANALYSIS_LEVEL, seed=SEED, decisions=decisions, forced=job.forced
         )

@@ -119,12 +119,12 @@ function render() {
     el("p", { class: "replay-where", "data-testid": "puzzle-where", "data-id": p.id, "data-rating": String(p.rating), text: t("page.puzzle.where", { n: p.index + 1, count: p.count, rating: p.rating }) }),
     el("p", { "data-testid": "puzzle-streak", "data-streak": String(mine.streak), text: t("page.puzzle.streak", { streak: mine.streak, best: mine.best }) }),
     el("p", { class: "replay-score", "data-testid": "puzzle-score", text: score }),
-    el("p", { class: "hint-text", text: t("page.puzzle.task") }),
+    el("p", { class: "hint-text", "data-testid": "puzzle-task", "data-kind": p.kind ?? "exact", text: t(p.kind === "sampled" ? "page.puzzle.task_sampled" : "page.puzzle.task") }),
   ];
   if (plays.length) parts.push(el("h2", { text: t("page.puzzle.plays") }), el("ul", { class: "replay-events" }, plays));
   parts.push(el("h2", { text: t("page.replay.table") }), cardRow(p.table, "puzzle-table"));
   if (p.last_drop) parts.push(el("p", { class: "hint-text", text: t("page.puzzle.last_drop", { card: cardText(p.last_drop) }) }));
-  parts.push(el("h2", { text: t("page.puzzle.unseen") }), cardRow(p.unseen, "puzzle-unseen"));
+  parts.push(el("h2", { text: t(p.kind === "sampled" ? "page.puzzle.unseen_sampled" : "page.puzzle.unseen") }), cardRow(p.unseen, "puzzle-unseen"));
   parts.push(el("h2", { text: t("page.puzzle.hand") }), cardRow(p.hand, "puzzle-hand", { onPick: chooseCard, disabled: Boolean(shown.told) }));
   if (shown.card && !shown.told) {
     const ways = p.moves.filter((m) => m.card === shown.card);

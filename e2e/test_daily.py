@@ -45,9 +45,11 @@ def test_the_deal_of_the_day_is_played_and_ranked(sized: tuple[Page, PageLog], s
     page.goto("about:blank")
     play_over_socket(server, kept["room"], kept["token"])
     page.goto(server.url)
-    expect(page.get_by_test_id("start")).to_be_enabled()
-    page.get_by_test_id("nav-new").click()
-    page.get_by_test_id("open-daily").click()
+    # the saved game, resumed, shows its end: the day's ranking is offered, the record (it names the seed)
+    # is not
+    expect(page.get_by_test_id("result-daily")).to_be_visible()
+    expect(page.get_by_test_id("download-record")).to_be_hidden()
+    page.get_by_test_id("result-daily").click()
     mine = ranking(server, kept["room"])["mine"]
     expect(page.get_by_test_id("daily-mine")).to_have_attribute("data-result", str(mine["result"]))
     expect(page.get_by_test_id("daily-mine")).to_contain_text(f"Puesto {mine['place']} de {before + 1}")

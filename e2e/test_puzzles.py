@@ -110,3 +110,31 @@ def test_puzzles_with_a_streak(sized: tuple[Page, PageLog], server: Server) -> N
     # nothing scrolls sideways, on a phone either
     assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
     assert not log.errors, log.errors
+
+
+def test_a_sampled_puzzle_says_the_stock_may_hold_the_unseen_cards(
+    sized: tuple[Page, PageLog], server: Server
+) -> None:
+    """The first sampled puzzle (cards still in the stock), reached as the page reaches it: after the one
+    before it. The task and the unseen cards' heading say the stock may hold them."""
+    puzzles = shipped()
+    index = next(i for i, p in enumerate(puzzles) if p.kind == "sampled")
+    puzzle = puzzles[index]
+    page, log = sized
+    page.goto(server.url)
+    seen = {"streak": 0, "best": 0, "solved": 0, "tried": 0, "last": puzzles[index - 1].id}
+    page.evaluate("r => localStorage.setItem('cuarenta.puzzles', JSON.stringify(r))", seen)
+    page.get_by_test_id("open-puzzles").click()
+    game = puzzle.game()
+    expect(page.get_by_test_id("puzzle-where")).to_have_attribute("data-id", puzzle.id)
+    expect(page.get_by_test_id("puzzle-task")).to_have_attribute("data-kind", "sampled")
+    expect(page.get_by_test_id("puzzle-task")).to_contain_text("Aún quedan cartas en el mazo")
+    unseen = sorted(cards(page, "puzzle-unseen"))
+    assert unseen == sorted(str(c) for c in [*game.hand(1 - game.turn), *game.stock])
+    assert cards(page, "puzzle-hand") == [str(c) for c in game.hand(game.turn)]
+    expect(
+        page.get_by_role("heading", name="Cartas que no has visto (en la mano del rival o en el mazo)")
+    ).to_be_visible()
+    play(page, puzzle.answer)
+    expect(page.get_by_test_id("puzzle-told")).to_have_attribute("data-right", "1")
+    assert not log.errors, log.errors

@@ -170,6 +170,35 @@ def test_the_trainer_keeps_the_streak_and_explains() -> None:
         assert chance in text
 
 
+def test_the_trainer_says_where_a_sampled_puzzle_s_unseen_cards_may_be() -> None:
+    """A sampled puzzle's unseen cards are the rival's hand and the stock's: the terminal says so."""
+    puzzle = SAMPLED[0]
+    out = io.StringIO()
+    assert TerminalPuzzles([puzzle], inp=io.StringIO("saltar\n"), out=out).run() == 0
+    text = out.getvalue()
+    assert "(en la mano del rival o en el mazo)" in text and "Aún quedan cartas en el mazo" in text
+    assert "las tiene el rival" not in text
+
+
+@pytest.mark.slow
+def test_the_script_rebuilds_the_first_sampled_puzzle(tmp_path: Path) -> None:
+    """The first sampled puzzle the script keeps is the shipped file's first, byte for byte, where it goes."""
+    out = tmp_path / "puzzles.json"
+    script = str(ROOT / "scripts" / "make_puzzles.py")
+    run = subprocess.run(
+        [sys.executable, script, "--count", "2", "--sampled", "1", "--every", "1", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    built = [line.rstrip(",") for line in out.read_text(encoding="utf-8").splitlines()[1:4]]
+    shipped_lines = [line.rstrip(",") for line in SHIPPED.read_text(encoding="utf-8").splitlines()]
+    assert json.loads(built[1])["id"] == SAMPLED[0].id and built[1] in shipped_lines
+    assert "1 sampled puzzles kept" in run.stderr
+
+
 def test_the_puzzle_command() -> None:
     first = shipped()[0]
     run = run_cli("puzzle", "--id", first.id, "--lang", "en", stdin="skip\nq\n")

@@ -161,6 +161,7 @@ function wire() {
   $("#nav-history").addEventListener("click", showHistory);
   $("#open-puzzles").addEventListener("click", showPuzzles);
   $("#open-daily").addEventListener("click", showDaily);
+  $("#result-daily").addEventListener("click", showDaily);
   $("#mode-choices").addEventListener("change", onModeChanged);
   for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
   wireFriends();

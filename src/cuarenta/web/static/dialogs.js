@@ -12,6 +12,7 @@ import { decidingDeal } from "./sequence.js";
 import { isTable, renderRematch } from "./presence.js";
 import { advisedMove, app, names, own, players, scoreLine, teamName, watching, youSeat } from "./state.js";
 import { subscribe } from "./store.js";
+import { dailyRoom } from "./storage.js";
 
 const { t } = I;
 
@@ -284,8 +285,12 @@ export function showResult(msg, quiet) {
   again.hidden = watching();
   again.disabled = Boolean(table && app.rematchSent === msg.mesa);
   renderRematch();
+  // the deal of the day's record names its seed: it is given once the day is over (docs/daily.md), so its
+  // result offers the day's ranking instead
+  const daily = Boolean(app.session) && dailyRoom() === app.session.room;
+  $("#result-daily").hidden = !daily;
   const button = $("#download-record");
-  button.hidden = !app.session || watching();
+  button.hidden = !app.session || watching() || daily;
   if (app.session) {
     button.dataset.room = app.session.room;
     button.dataset.mesa = String(msg.mesa ?? "");

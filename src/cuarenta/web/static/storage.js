@@ -17,6 +17,11 @@ export const KEYS = {
   puzzleSolver: "cuarenta.puzzle_solver", // this browser's random solver id: its puzzle rating (puzzles.js)
 };
 
+/** The room this browser plays (or played) the deal of the day in, or null (daily.js keeps it). */
+export function dailyRoom() {
+  return load(KEYS.daily)?.room ?? null;
+}
+
 /** The key of what the organiser of championship `id` keeps ({organiser, judge, register}: the secrets of
  * the links its creation answered once), that championship's alone. */
 export function champKey(id) {

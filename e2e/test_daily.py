@@ -49,6 +49,7 @@ def test_the_deal_of_the_day_is_played_and_ranked(sized: tuple[Page, PageLog], s
     # is not
     expect(page.get_by_test_id("result-daily")).to_be_visible()
     expect(page.get_by_test_id("download-record")).to_be_hidden()
+    expect(page.get_by_test_id("result-replay")).to_be_visible()
     page.get_by_test_id("result-daily").click()
     mine = ranking(server, kept["room"])["mine"]
     expect(page.get_by_test_id("daily-mine")).to_have_attribute("data-result", str(mine["result"]))
@@ -65,4 +66,8 @@ def test_the_deal_of_the_day_is_played_and_ranked(sized: tuple[Page, PageLog], s
     page.get_by_test_id("lang-switch").click()
     expect(page.get_by_test_id("daily-mine")).to_contain_text(f"Place {mine['place']} of {before + 1}")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
+    # back at the table, the result's "Repetir la mesa" opens the mesa's replay at its first step
+    page.get_by_test_id("nav-table").click()
+    page.get_by_test_id("result-replay").click()
+    expect(page.get_by_test_id("replay-where")).to_have_attribute("data-ply", "0")
     assert not log.errors, log.errors

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from harness import PageLog, Server, play_over_socket
 from playwright.sync_api import Page, expect
 
-from cuarenta import GameRecord
+from cuarenta import Game, GameRecord, Rules
 from cuarenta.analysis import Review, analyze
 from cuarenta.replay import Replay
 
@@ -148,4 +149,40 @@ def test_a_finished_mesa_is_analysed_beside_its_replay(sized: tuple[Page, PageLo
     page.get_by_test_id("lang-switch").click()
     expect(summary).to_contain_text("decisions with a choice")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
+    assert not log.errors, log.errors
+
+
+def test_a_record_file_is_replayed_from_history(
+    sized: tuple[Page, PageLog], server: Server, tmp_path: Path
+) -> None:
+    """History's "Abrir una partida guardada": a record file the person holds (here one played elsewhere),
+    step by step; no analysis is offered (it has no room: `cuarenta analyze` reads the file)."""
+    game = Game.new(Rules.preset("basico"), seed=13)
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+    record = GameRecord.from_game(game)
+    path = tmp_path / "mesa.cuarenta"
+    path.write_text(record.to_text(), encoding="utf-8")
+    replay = Replay(record)
+    page, log = sized
+    page.goto(server.url)
+    expect(page.get_by_test_id("start")).to_be_enabled()
+    page.get_by_test_id("nav-history").click()
+    page.get_by_test_id("history-open-record").set_input_files(str(path))
+    expect(page.get_by_test_id("replay")).to_be_visible()
+    check_step(page, replay, 0, [0])
+    page.keyboard.press("End")
+    check_step(page, replay, replay.last, [0])
+    expect(page.get_by_test_id("replay-analyse")).to_have_count(0)
+    # a file that is not a record: the page says why, nothing else changes
+    bad = tmp_path / "notes.cuarenta"
+    bad.write_text("these are not moves", encoding="utf-8")
+    page.get_by_test_id("nav-history").click()
+    page.get_by_test_id("history-open-record").set_input_files(str(bad))
+    expect(page.get_by_test_id("replay-error")).to_be_visible()
+    expect(page.get_by_test_id("error-text")).to_contain_text("not a record")
+    # the browser logs the refused request itself; nothing else went wrong
+    refused = [e for e in log.errors if "status of 400" in e]
+    assert len(refused) == 1
+    log.errors.remove(refused[0])
     assert not log.errors, log.errors

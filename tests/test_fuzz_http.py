@@ -59,6 +59,7 @@ OPERATIONS = [
     ("GET", "/api/games/{room_id}/record"),
     ("GET", "/api/games/{room_id}/replay"),
     ("GET", "/api/games/{room_id}/analysis"),
+    ("POST", "/api/replay"),
     ("GET", "/api/puzzles"),
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
     ("POST", "/api/daily"),
@@ -91,6 +92,7 @@ WITH_INPUT = [
     ("GET", "/api/games/{room_id}/record"),
     ("GET", "/api/games/{room_id}/replay"),
     ("GET", "/api/games/{room_id}/analysis"),
+    ("POST", "/api/replay"),
     ("GET", "/api/puzzles"),
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
     ("POST", "/api/daily"),
@@ -129,6 +131,7 @@ STATEFUL = {
     "/api/rooms",
     "/api/tables",
     "/api/games/{room_id}/analysis",  # seats 0 to 3 in the schema; a 1 vs 1 mesa has two (bad_seat, 400)
+    "/api/replay",  # any text of the schema's length: a record that replays is what it must be (bad_record)
     "/api/daily",  # a day in the schema's form may have no deal (before the first, after today: 404)
     # a reason is read up to 800 characters, then its spaces made one and refused above 200 or with control
     # characters (bad_report, 400)

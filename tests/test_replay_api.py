@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from cuarenta import GameRecord
+from cuarenta import Game, GameRecord, Rules
 from cuarenta.replay import Replay
 from cuarenta.server.answers import replay_frames
 from support.app import bearer, new_room, play_to_the_end, running
@@ -76,3 +76,44 @@ def test_the_device_replays_as_the_server_does() -> None:
         "seat": 0,
         **replay_frames(record),
     }
+
+
+def test_a_record_the_person_holds_is_replayed_and_a_bad_one_refused(tmp_path: Path) -> None:
+    """``POST /api/replay``: a finished mesa's record text (a file dropped on the page) step by step, as a
+    room's replay gives it; a record of a mesa in play is refused (every card is shown only once it is over),
+    and text that is not a record says why. The device's host answers the same."""
+    game = Game.new(Rules.preset("basico"), seed=9)
+    while not game.is_over:
+        game.play(game.legal_moves()[-1])
+    record = GameRecord.from_game(game, seats=("Ana", None))
+    text = record.to_text()
+    running_game = Game.new(Rules.preset("basico"), seed=9)
+    for _ in range(7):
+        running_game.play(running_game.legal_moves()[0])
+    unfinished = GameRecord.from_game(running_game).to_text()
+    with running(tmp_path / "data", workers=0) as client:
+        answer = client.post("/api/replay", json={"record": text})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        assert data["names"] == ["Ana", None] and data["room"] is None
+        check_steps(data, record)
+        assert {k: v for k, v in data.items() if k not in ("room", "mesa", "seat", "names")} == replay_frames(
+            record
+        )
+        in_play = client.post("/api/replay", json={"record": unfinished})
+        assert in_play.status_code == 409 and in_play.json()["code"] == "mesa_in_play"
+        broken = client.post("/api/replay", json={"record": text.replace(str(record.actions[5]), "Zz", 1)})
+        assert broken.status_code == 400 and broken.json()["code"] == "bad_record"
+        assert "not a record this game can replay" in broken.json()["detail"]
+        assert client.post("/api/replay", json={"record": ""}).status_code == 400
+        assert client.post("/api/replay", json={"text": text}).status_code == 400
+
+    async def on_the_device() -> list[dict[str, Any]]:
+        host, page = device_page()
+        answers = [page.http("POST", "api/replay", body={"record": t}) for t in (text, unfinished, "x")]
+        await host.shutdown()
+        return answers
+
+    device = asyncio.run(on_the_device())
+    assert [a["status"] for a in device] == [200, 409, 400]
+    assert device[0]["body"] == data

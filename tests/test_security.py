@@ -466,6 +466,7 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/games/{room_id}/record",
         "/api/games/{room_id}/replay",  # a finished mesa step by step: the seat's token in a Bearer header
         "/api/games/{room_id}/analysis",  # the computer's analysis of a finished mesa: the same token
+        "/api/replay",  # a record the person holds, step by step: nothing of anyone else's
         "/api/puzzles",  # the puzzles (docs/protocol.md "Puzzles"): no secret, and no answer before a try
         "/api/puzzles/{puzzle_id}/answer",
         "/api/daily",  # the deal of the day: a new room of the day's deals, the day's ranking; never the seed

@@ -236,6 +236,9 @@ class DeviceHost:
                 },
             )
         found = self._game_route(method, route, query, body, token)
+        if found is None and route == ["replay"]:
+            self._allow(method, "POST")
+            found = _answer(200, answers.replay_text_answer(self._body(body)))
         if found is None and route[:1] == ["puzzles"]:
             found = self._puzzle_route(method, route, query, body)
         if found is None:

@@ -51,7 +51,12 @@ from cuarenta.server.answers.history import (
     stats_of,
 )
 from cuarenta.server.answers.refused import Refused
-from cuarenta.server.answers.replay import replay_answer, replay_frames
+from cuarenta.server.answers.replay import (
+    MAX_RECORD_CHARS,
+    replay_answer,
+    replay_frames,
+    replay_text_answer,
+)
 from cuarenta.server.authority.messages import PROTOCOL_VERSION
 from cuarenta.server.authority.model import available_levels, default_level
 from cuarenta.server.authority.seats import PLAYER_COUNTS, check_players
@@ -295,6 +300,7 @@ def room_info(authority: Authority, room_id: str, token: str) -> dict[str, Any]:
 
 __all__ = [
     "HISTORY_BY_ADDRESS",
+    "MAX_RECORD_CHARS",
     "MAX_TOKENS",
     "MAX_TOKEN_CHARS",
     "NEW_ROOM_FIELDS",
@@ -323,6 +329,7 @@ __all__ = [
     "record_answer",
     "replay_answer",
     "replay_frames",
+    "replay_text_answer",
     "room_info",
     "rules_for",
     "stats_answer",

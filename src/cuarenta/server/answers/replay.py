@@ -1,5 +1,6 @@
 """``GET /api/games/{room}/replay``: a finished mesa of the token's room, step by step, for the page's replay
-(docs/protocol.md "Replay"; the server and the device host answer the same).
+(docs/protocol.md "Replay"; the server and the device host answer the same); and ``POST /api/replay``, the
+same for a record the person holds (a file dropped on the page).
 
 Only a finished mesa is replayed (a mesa in play is refused, ``409 mesa_in_play``, as its record is): every
 card is then shown, so each step carries every seat's hand and the page shows one seat's or all of them.
@@ -20,8 +21,9 @@ and the hands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from cuarenta.errors import RecordError
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.record import GameRecord
@@ -75,6 +77,32 @@ def replay_frames(replay: Replay | GameRecord) -> dict[str, Any]:
     }
 
 
+#: The longest record text ``POST /api/replay`` reads (a long 2 vs 2 mesa's is under 10,000 characters).
+MAX_RECORD_CHARS: Final = 60_000
+
+
+def replay_text_answer(body: Any) -> dict[str, Any]:
+    """``POST /api/replay`` with ``{"record": "..."}``: the steps of a finished mesa's record that the person
+    holds (a file dropped on the page): :class:`Refused` 400 ``bad_record`` saying what is wrong with it, 409
+    ``mesa_in_play`` for a record whose mesa is not over (every card is shown only then)."""
+    if not isinstance(body, dict) or set(body) != {"record"} or not isinstance(body["record"], str):
+        raise Refused(400, 'send {"record": "..."}: the text of a game record (.cuarenta)', "bad_record")
+    text = body["record"]
+    if len(text) > MAX_RECORD_CHARS:
+        raise Refused(400, f"a record is at most {MAX_RECORD_CHARS} characters here", "bad_record")
+    try:
+        replay = Replay.from_text(text)
+    except RecordError as exc:
+        raise Refused(400, f"that is not a record this game can replay: {exc}", "bad_record") from None
+    return {
+        "room": None,
+        "mesa": None,
+        "seat": 0,
+        "names": list(replay.record.seats),
+        **replay_frames(replay),
+    }
+
+
 def replay_answer(
     authority: Authority, store: HistoryStore, room_id: str, token: str, mesa: int | None = None
 ) -> dict[str, Any]:
@@ -92,4 +120,4 @@ def replay_answer(
     }
 
 
-__all__ = ["replay_answer", "replay_frames"]
+__all__ = ["MAX_RECORD_CHARS", "replay_answer", "replay_frames", "replay_text_answer"]

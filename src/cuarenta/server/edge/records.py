@@ -172,6 +172,25 @@ async def replay(
     return JSONResponse(found)
 
 
+class RecordText(BaseModel):
+    """The body of ``POST /api/replay``: a game record's text (.cuarenta) that the person holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    record: Annotated[StrictStr, Field(min_length=1, max_length=answers.MAX_RECORD_CHARS)]
+
+
+@router.post("/api/replay", responses=json_errors(400, 409, 413))
+def replay_of_a_record(body: RecordText) -> JSONResponse:
+    """A finished mesa's record (a file the person holds) step by step, as ``GET /api/games/{room}/replay``
+    gives a room's (docs/protocol.md "Replay"): 400 ``bad_record`` for text that is not a record that
+    replays, 409 ``mesa_in_play`` for a record whose mesa is not over."""
+    try:
+        return JSONResponse(answers.replay_text_answer({"record": body.record}))
+    except answers.Refused as exc:
+        raise Refusal(exc.status, exc.detail, exc.code) from None
+
+
 @router.get("/api/games/{room_id}/analysis", responses=json_errors(400, 401, 403, 404, 409, 410))
 async def analysis(
     room_id: RoomId,

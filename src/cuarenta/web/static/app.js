@@ -13,8 +13,8 @@
 
 import * as I from "./i18n.js";
 import * as Settings from "./settings.js";
-import { showHistory } from "./history.js";
-import { relabelReplay } from "./replay.js";
+import { showHistory, wireRecordFiles } from "./history.js";
+import { relabelReplay, showReplay } from "./replay.js";
 import { showDaily } from "./daily.js";
 import { relabelPuzzles, showPuzzles } from "./puzzles.js";
 import { showDraw } from "./animate.js";
@@ -162,6 +162,11 @@ function wire() {
   $("#open-puzzles").addEventListener("click", showPuzzles);
   $("#open-daily").addEventListener("click", showDaily);
   $("#result-daily").addEventListener("click", showDaily);
+  $("#result-replay").addEventListener("click", () => {
+    const { room, mesa } = $("#download-record").dataset; // the mesa the result panel shows
+    if (app.session && room === app.session.room) showReplay(room, app.session.token, mesa);
+  });
+  wireRecordFiles();
   $("#mode-choices").addEventListener("change", onModeChanged);
   for (const input of document.querySelectorAll('input[name="against"]')) input.addEventListener("change", onAgainstChanged);
   wireFriends();

@@ -289,6 +289,7 @@ export function showResult(msg, quiet) {
   // result offers the day's ranking instead
   const daily = Boolean(app.session) && dailyRoom() === app.session.room;
   $("#result-daily").hidden = !daily;
+  $("#result-replay").hidden = !app.session || watching();
   const button = $("#download-record");
   button.hidden = !app.session || watching() || daily;
   if (app.session) {

@@ -6,9 +6,10 @@
 import * as I from "./i18n.js";
 import { postJSON } from "./api.js";
 import { downloadRecord } from "./download.js";
-import { showReplay } from "./replay.js";
+import { showReplay, showReplayOfRecord } from "./replay.js";
 import { resumeGame } from "./session.js";
 import { $, el } from "./dom.js";
+import { showError } from "./errors.js";
 import { showScreen } from "./screens.js";
 import { app, levelName, presetOf } from "./state.js";
 import { KEYS, load } from "./storage.js";
@@ -216,3 +217,28 @@ function statsTable(data) {
     ),
   );
 }
+
+/** A record file chosen or dropped on History: its replay (the server, or the device's host, reads it). */
+async function openRecordFile(file) {
+  if (!file) return;
+  if (file.size > 60000) {
+    showError(t("page.replay.too_big"));
+    return;
+  }
+  await showReplayOfRecord(await file.text());
+}
+
+export function wireRecordFiles() {
+  const input = $("#history-open-record");
+  input.addEventListener("change", () => {
+    openRecordFile(input.files?.[0]);
+    input.value = "";
+  });
+  const panel = $("#screen-history");
+  panel.addEventListener("dragover", (e) => e.preventDefault());
+  panel.addEventListener("drop", (e) => {
+    e.preventDefault();
+    openRecordFile(e.dataTransfer?.files?.[0]);
+  });
+}
+

@@ -6,6 +6,7 @@
 //
 //   showReplay(room, token, mesa)   // opens the screen on the mesa's first step
 //   showReplay(room, token, mesa, {analyse: true})   // and asks for the analysis of the token's seat
+//   showReplayOfRecord(text)        // a record file the person holds (History's "abrir una partida")
 //
 // "Analizar" asks for the computer's analysis of the seat whose hand is shown (analysis.js); each costly
 // move's "ver" steps the replay to the position it was played from.
@@ -28,14 +29,24 @@ const shown = { data: null, ply: 0, seat: 0, open: false, asked: null };
 /** Open the replay of `mesa` of `room` (the seat's `token` asks it); with `analyse`, ask for the analysis
  * of the token's seat too. */
 export async function showReplay(room, token, mesa, { analyse = false } = {}) {
+  const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
+  await open(() => api(`api/games/${encodeURIComponent(room)}/replay${query}`, authorized(token)), (data) => ({ room, token, mesa: data.mesa }), analyse);
+}
+
+/** Open the replay of a record's text that the person holds (a file dropped or chosen in History): the
+ * server (or the device's host) reads it; it has no room, so no analysis is offered. */
+export async function showReplayOfRecord(text) {
+  await open(() => api("api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record: text }) }), () => null, false);
+}
+
+async function open(fetchData, askedOf, analyse) {
   stopAnalysis();
   shown.data = null;
   showScreen("replay");
   $("#replay-body").replaceChildren(el("p", { text: t("page.loading") }));
-  const query = mesa ? `?mesa=${encodeURIComponent(mesa)}` : "";
   try {
-    const data = await api(`api/games/${encodeURIComponent(room)}/replay${query}`, authorized(token));
-    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open: false, asked: { room, token, mesa: data.mesa } });
+    const data = await fetchData();
+    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open: false, asked: askedOf(data) });
   } catch (err) {
     $("#replay-body").replaceChildren(el("p", { "data-testid": "replay-error", text: t("page.replay.failed") }));
     showError(err instanceof TypeError ? t("page.err.network") : t("page.replay.refused", { message: err.message }));
@@ -164,7 +175,9 @@ function render() {
     el("h2", { text: t("page.replay.table") }),
     cardRow(step.table, "replay-table"),
     ...hands.flatMap((s) => [el("h2", { text: t("page.replay.hand_of", { name: names.seat(s) }) }), cardRow(step.hands[s], `replay-hand-${s}`)]),
-    analysing(shown.seat)
+    !shown.asked
+      ? "" // a record the person holds: no room to analyse it in (cuarenta analyze reads the file)
+      : analysing(shown.seat)
       ? analysisPanel(goTo, names)
       : el("button", {
           type: "button",

@@ -167,3 +167,41 @@ def test_a_failed_analysis_says_so_once_and_is_asked_anew() -> None:
         return said
 
     assert asyncio.run(run()) == ["running", "failed", "running", "done"]
+
+
+class CountingThinking(InProcessThinking):
+    """Thinking that counts the questions in its hands at once (each takes a moment, as a worker's does)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0
+        self.most = 0
+
+    async def values(self, request: ThinkRequest) -> list[float]:
+        self.now += 1
+        self.most = max(self.most, self.now)
+        try:
+            await asyncio.sleep(0.01)
+            return await super().values(request)
+        finally:
+            self.now -= 1
+
+
+def test_many_analyses_at_once_keep_at_most_one_question_a_worker() -> None:
+    """Three people ask at once: the questions in the workers' hands never exceed the analyses' parallel
+    (one per worker), so the computer moves never wait behind more; every analysis still ends."""
+    texts = [finished_record(seed, 12) for seed in (3, 4, 5)]
+
+    async def run() -> tuple[int, list[str]]:
+        thinking = CountingThinking()
+        analyses = Analyses(thinking, parallel=2)
+        for i, text in enumerate(texts):
+            analyses.ask(f"r{i}", 1, 0, text)
+        while analyses.running():
+            await asyncio.sleep(0.01)
+        statuses = [analyses.ask(f"r{i}", 1, 0, text).status for i, text in enumerate(texts)]
+        await analyses.close()
+        return thinking.most, statuses
+
+    most, statuses = asyncio.run(run())
+    assert most == 2 and statuses == ["done", "done", "done"]

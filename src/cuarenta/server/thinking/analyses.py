@@ -4,9 +4,11 @@ where the computer players think (docs/protocol.md "Analysis", docs/analysis.md)
 An analysis is asked for a seat of a finished mesa. Its questions (:func:`~cuarenta.analysis.questions`:
 one per turn of the seat with a real choice) are made on the event loop, which only replays the record;
 each question's values are thought by the :class:`~cuarenta.server.thinking.Thinking` port, as a move is
-(:meth:`~cuarenta.server.thinking.Thinking.values`), at most :attr:`Analyses.parallel` at a time, so a
-long analysis never stands in front of more than that many computer moves in the workers' queues. The
-decisions are then made from the values on the loop (a comparison and the motifs: no search).
+(:meth:`~cuarenta.server.thinking.Thinking.values`), at most :attr:`Analyses.parallel` at a time over
+*all* the analyses (one per worker): however many people ask for one, no more than that many questions
+stand in front of the computer moves in the workers' queues, so the games go on at their pace while the
+analyses wait their turn. The decisions are then made from the values on the loop (a comparison and the
+motifs: no search).
 
 Asking again for the same analysis answers how far it has got, then its result; the last
 :data:`KEPT` analyses are kept. An analysis that failed (a worker could not answer) says so once and
@@ -124,10 +126,11 @@ class Analyses:
         #: how a finished analysis says each decision's two moves (the server's words for a way to play:
         #: :func:`~cuarenta.server.authority.eventview.describe_moves`); the positions are let go after
         self.describe = describe
-        #: questions of one analysis thought at once (default: one per worker, at least 1)
+        #: questions thought at once over every analysis (default: one per worker, at least 1)
         self.parallel = max(1, thinking.workers) if parallel is None else parallel
         if self.parallel < 1:
-            raise ValueError(f"an analysis thinks 1 question at a time or more, not {parallel}")
+            raise ValueError(f"the analyses think 1 question at a time or more, not {parallel}")
+        self._gate: asyncio.Semaphore | None = None  #: made on the running loop, at the first analysis
         self._jobs: OrderedDict[tuple[str, int, int], _Job] = OrderedDict()
 
     def ask(self, room: str, mesa: int, seat: int, record_text: str) -> Progress:
@@ -156,7 +159,9 @@ class Analyses:
         return sum(1 for job in self._jobs.values() if job.task is not None and not job.task.done())
 
     async def _think(self, job: _Job) -> None:
-        gate = asyncio.Semaphore(self.parallel)
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(self.parallel)
+        gate = self._gate  # shared by every analysis: the workers' queues hold at most this many questions
 
         async def one(question: Question) -> None:
             async with gate:

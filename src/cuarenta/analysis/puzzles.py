@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -262,27 +262,7 @@ def mine(
     """The puzzles of ``mesas`` seeded self-play mesas (1 vs 1, ``players``), in order: at each turn of the
     last deal of a hand where one way to play leads by :data:`MARGIN` (the first such turn of a deal).
     The same arguments give the same puzzles."""
-    rules = Rules.preset(preset, players=2)
-    for k in range(mesas):
-        game = Game.new(rules, seed=f"puzzles/{seed}/{k}")
-        bots = [make_player(players[s], f"puzzles/{seed}/{k}/{s}") for s in range(2)]
-        for s, bot in enumerate(bots):
-            bot.start(s, rules)
-        start: dict[str, Any] | None = None
-        plies: list[Action] = []
-        where = (-1, -1)
-        found: Puzzle | None = None
-        while not game.is_over:
-            if (game.hand_number, game.deal_number) != where:
-                where = (game.hand_number, game.deal_number)
-                start, plies, found = _deal_start(game), [], None
-            if start is not None and found is None and exact(game):  # one puzzle a deal at most
-                found = puzzle_at(game, start, plies, f"{seed}-{k}-{len(game.actions)}")
-                if found is not None:
-                    yield found
-            action = act(bots[game.turn], game)
-            plies.append(action)
-            game.play(action)
+    return _mine(f"puzzles/{seed}", f"{seed}", mesas, players, preset, exact, puzzle_at)
 
 
 def mine_sampled(
@@ -291,10 +271,31 @@ def mine_sampled(
     """The sampled puzzles of ``mesas`` seeded self-play mesas (1 vs 1, *a todo rigor*), in order: at each
     turn with cards in the stock that :func:`sampled` keeps (the first such turn of a deal). The same
     arguments give the same puzzles; their ids begin with ``s``."""
-    rules = Rules.preset("a_todo_rigor", players=2)
+    return _mine(
+        f"puzzles-sampled/{seed}", f"s{seed}", mesas, players, "a_todo_rigor", _stocked, sampled_puzzle_at
+    )
+
+
+def _stocked(game: Game) -> bool:
+    return bool(game.stock)
+
+
+def _mine(
+    games: str,
+    ids: str,
+    mesas: int,
+    players: tuple[str, str],
+    preset: str,
+    where_to_look: Callable[[Game], bool],
+    judge: Callable[[Game, dict[str, Any], list[Action], str], Puzzle | None],
+) -> Iterator[Puzzle]:
+    """Self-play mesas seeded ``{games}/{k}``: at each turn ``where_to_look`` allows, ``judge`` says whether
+    it is a puzzle (its id ``{ids}-{k}-{ply}``); the first of a deal is kept, the deal's later turns are
+    skipped."""
+    rules = Rules.preset(preset, players=2)
     for k in range(mesas):
-        game = Game.new(rules, seed=f"puzzles-sampled/{seed}/{k}")
-        bots = [make_player(players[s], f"puzzles-sampled/{seed}/{k}/{s}") for s in range(2)]
+        game = Game.new(rules, seed=f"{games}/{k}")
+        bots = [make_player(players[s], f"{games}/{k}/{s}") for s in range(2)]
         for s, bot in enumerate(bots):
             bot.start(s, rules)
         start: dict[str, Any] = _deal_start(game)
@@ -305,8 +306,8 @@ def mine_sampled(
             if (game.hand_number, game.deal_number) != where:
                 where = (game.hand_number, game.deal_number)
                 start, plies, found = _deal_start(game), [], None
-            if found is None and game.stock:
-                found = sampled_puzzle_at(game, start, plies, f"s{seed}-{k}-{len(game.actions)}")
+            if found is None and where_to_look(game):  # one puzzle a deal at most
+                found = judge(game, start, plies, f"{ids}-{k}-{len(game.actions)}")
                 if found is not None:
                     yield found
             action = act(bots[game.turn], game)

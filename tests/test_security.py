@@ -351,6 +351,30 @@ def test_a_socket_over_its_rate_gets_rate_limited_and_is_closed(tmp_path: Path) 
     assert "rate_limited" in ERROR_CODES
 
 
+def test_a_message_that_cannot_be_written_closes_its_socket_rather_than_silence_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A socket whose sender failed used to stay open and mute: the page waited for ever for moves that
+    were queued and never written. It is closed with 1011 (the page reconnects) and the log says why."""
+    with running(tmp_path / "d") as client:
+        made = new_room(client)
+        room = client.app.state.rooms.get(made["room"])  # type: ignore[attr-defined]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"v": 1, "type": "join", "room": made["room"], "token": made["token"]})
+            assert ws.receive_json()["type"] == "state"
+            [conn] = room.connections
+
+            async def unwritable() -> None:
+                conn.send({"type": "pong", "not_json": {1, 2}})  # a set: json.dumps refuses it
+
+            ws.portal.call(unwritable)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1011
+        assert room.connections == set()
+    assert "could not be sent on a socket" in caplog.text
+
+
 def test_room_creation_is_limited_per_client_address(tmp_path: Path) -> None:
     limits = Limits(rooms_per_minute=1e-9, rooms_burst=3)
     with running(tmp_path / "d", limits=limits) as client:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cuarenta import Rules
 from cuarenta.server.authority.computer_names import NAMES
 from cuarenta.server.edge.version1 import Version1
 from cuarenta.server.protocol import ERROR_CODES
@@ -505,6 +506,39 @@ def test_a_seat_hop_before_the_start_learns_no_card_of_the_deal(
         assert dealt != waiting_deal  # dealt anew at the start (the same five cards again: about 1 in 10^5)
         again = rooms_of(client).store.load_room(made["room"])
         assert again is not None and json.loads(again.seed) == room.seed != json.loads(stored.seed)
+        check_all(spy)
+
+
+def test_a_waiting_deal_over_at_the_deal_neither_stops_the_table_nor_its_record(
+    tmp_path: Path, spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A waiting table holds the deal it would have had, and about one in 600 of those is over at the deal
+    (four of a kind wins the chica, R17, and *básico* plays one). Such a table, read back from the store
+    while it waits, took the mesa as recorded already: the mesa it then played was never written to
+    History. It starts, is played, and its mesa is recorded like any other."""
+    from cuarenta.game import Game
+    from cuarenta.server.authority import opening
+    from cuarenta.server.authority.model import mesa_seed
+
+    rules = Rules.preset("basico")
+    over = next(s for s in range(10**5) if Game.new(rules, mesa_seed(s, 1)).is_over)
+    seeds = iter([over])
+    drawn = opening.secrets.randbelow
+    monkeypatch.setattr(opening.secrets, "randbelow", lambda n: next(seeds, None) or drawn(n))
+    with running(tmp_path) as client:
+        made = new_table(client, players=2, rules={"preset": "basico"})
+        rooms = rooms_of(client)
+        assert room_of(client, made["room"]).game.is_over  # the deal it waits with is over
+        rooms.cache.clear()  # it leaves memory (a restart, another node): read back from the store
+        room = room_of(client, made["room"])
+        assert room.status == "waiting" and room.recorded == 0
+        with Seat(client, spy) as ana, Seat(client, spy) as beto:
+            ana.join(made["room"], made["token"])
+            beto.join(made["room"], take_seat(client, made, "Beto", seat=1)["token"])
+            start = ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+            finished = play_out([ana, beto], start["state"])
+        assert finished["status"] == "finished" and room.recorded == 1
+        assert rooms.store.finished_mesa(made["room"], 1) is not None  # in History
         check_all(spy)
 
 

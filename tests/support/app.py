@@ -9,10 +9,12 @@ a browser's WebSocket that checks what it received against the spy, and small HT
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+import anyio
 from fastapi.testclient import TestClient
 
 from cuarenta.server import create_app
@@ -20,6 +22,10 @@ from cuarenta.server.authority.model import Room
 from cuarenta.server.edge.ratelimits import Limits
 from cuarenta.server.protocol import ERROR_CODES
 from support.spy import Spy
+
+#: Seconds a browser waits for its next message before the test fails saying what it holds (a socket the
+#: server stopped writing to would otherwise block the test until pytest-timeout, with nothing to read).
+RECV_SECONDS: Final = 120.0
 
 #: Browsers not closed yet (a failed test closes them before its server stops, or the server would wait).
 OPEN: list[Browser] = []
@@ -78,7 +84,7 @@ class Browser:
             self.ws.send_json(message)
 
     def recv(self) -> dict[str, Any]:
-        message = self.ws.receive_json()
+        message: dict[str, Any] = self._receive_json()
         assert message["v"] == 1
         self.received.append(message)
         if message["type"] == "state":
@@ -88,6 +94,39 @@ class Browser:
     def join(self, room: str, token: str) -> dict[str, Any]:
         self.send({"v": 1, "type": "join", "room": room, "token": token})
         return self.recv()
+
+    def _receive_json(self) -> Any:
+        """The socket's next message, as ``receive_json`` reads it, waiting at most :data:`RECV_SECONDS`:
+        past that the test fails with what this browser received and what the server holds of it."""
+        ws = self.ws
+
+        async def within() -> Any:
+            with anyio.fail_after(RECV_SECONDS):
+                return await ws._send_rx.receive()
+
+        try:
+            message = ws.portal.call(within)
+        except TimeoutError:
+            raise AssertionError(self._silence()) from None
+        ws._raise_on_close(message)
+        return json.loads(message["text"])
+
+    def _silence(self) -> str:
+        """What a browser that waited in vain knows, and the server's rooms in memory (the diagnosis)."""
+        rooms = getattr(self.client.app.state, "rooms", None)  # type: ignore[attr-defined]
+        held = []
+        for room in rooms.cache.all() if rooms is not None else []:
+            conns = [(c.seat, c.queue.qsize()) for c in room.connections]
+            held.append(
+                f"room {room.id}: status {room.status}, state {room.state}, seats "
+                f"{[(s.kind, s.away_until is not None, s.stand_in) for s in room.seats]}, "
+                f"sockets (seat, queued) {conns}"
+            )
+        last = [(m.get("type"), m.get("status"), m.get("state")) for m in self.received[-5:]]
+        return (
+            f"no message in {RECV_SECONDS:.0f} s; this browser received {len(self.received)}, the last "
+            f"{last}; the server holds: {held or 'no room'}"
+        )
 
     def until_my_turn_or_end(self) -> dict[str, Any]:
         """Read state messages until this seat has legal moves or the mesa is finished."""

@@ -200,7 +200,9 @@ def room_from_row(row: RoomRow, log: list[tuple[int, str]]) -> Room:
         practice=row.practice,
         mesa_state=row.mesa_state,
         logged=len(log),
-        recorded=row.mesa if game.is_over else row.mesa - 1,
+        # a waiting table's game is only the deal it would have had (one may even be over at the deal:
+        # four of a kind, R17); the mesa it plays is dealt at the start and recorded when it ends
+        recorded=row.mesa if row.started and game.is_over else row.mesa - 1,
         table=table,
         started=row.started,
         version=row.version,

@@ -35,6 +35,8 @@ log = logging.getLogger("cuarenta.server")
 
 #: The WebSocket close code of a message over the rate limit and of a foreign Origin (docs/protocol.md).
 CLOSE_POLICY: Final = 1008
+#: The close code of a socket whose message could not be written (the server's fault: the page reconnects).
+CLOSE_INTERNAL: Final = 1011
 #: Seconds a refused socket's last messages have to leave before it is closed all the same.
 FLUSH_SECONDS: Final = 5.0
 
@@ -145,11 +147,17 @@ async def send_loop(ws: WebSocket, conn: Connection) -> None:
                 await ws.send_text(json.dumps(message, ensure_ascii=False))
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
+        except Exception:  # a message that cannot be written: close the socket, never leave it mute
+            log.exception("a message could not be sent on a socket: it is closed (the page reconnects)")
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await ws.close(code=CLOSE_INTERNAL)
+            return
         finally:
             conn.queue.task_done()
 
 
 __all__ = [
+    "CLOSE_INTERNAL",
     "CLOSE_POLICY",
     "SocketEdge",
     "refuse",

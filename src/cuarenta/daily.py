@@ -10,6 +10,12 @@ it is the same player for everyone. Only the seed differs from day to day, and w
 at the cards before playing: the server derives it from a secret of its own (:func:`daily_seed`) and
 never sends it while the day lasts.
 
+Playing with no server (the page on the device, the terminal) needs the cards on the player's side before
+they are played, and that would end the secret. So the **offline** deal of a day is another seed
+(:func:`offline_seed`, ``dia/<day>/sin/…``), handed out by a server a week ahead to whoever asks: everyone
+who plays offline meets the same cards, their results come back later and are ranked among the offline
+results of the day, apart from the online ranking, whose cards nobody has seen before playing.
+
 The result of a finished chica is the person's points minus the computer's (:func:`result`): a chica
 won 40 to 22 is +18, one lost 31 to 40 is −9. A person is ranked by how many of the day's other
 results theirs beats (a tie counts a half): :func:`standing`.
@@ -22,6 +28,9 @@ results theirs beats (a tie counts a half): :func:`standing`.
 >>> day = datetime.date(2026, 12, 5)
 >>> seed == daily_seed(b"secret", day) != daily_seed(b"other", day), day_of(seed) == day
 (True, True)
+>>> offline = offline_seed(b"secret", day)
+>>> offline.startswith("dia/2026-12-05/sin/"), is_offline(offline), is_offline(seed), day_of(offline) == day
+(True, True, False, True)
 >>> place, share = standing(5, [5, -3, 12, 0])
 >>> place, round(share, 3)
 (2, 0.667)
@@ -43,6 +52,8 @@ from cuarenta.rules import Rules
 DAILY_LEVEL: Final = "dificil"
 #: What a day's seed begins with: a room with such a seed is a deal of the day's.
 SEED_PREFIX: Final = "dia/"
+#: What follows the day in an offline deal's seed (:func:`offline_seed`).
+OFFLINE_MARK: Final = "sin"
 
 
 def daily_rules() -> Rules:
@@ -60,6 +71,22 @@ def daily_seed(secret: bytes, day: datetime.date) -> str:
     keyed hash that nobody without the secret can work out before the day."""
     digest = hmac.new(secret, f"daily/{day.isoformat()}".encode(), hashlib.sha256).hexdigest()[:24]
     return f"{SEED_PREFIX}{day.isoformat()}/{digest}"
+
+
+def offline_seed(secret: bytes, day: datetime.date) -> str:
+    """The seed of ``day``'s **offline** deals under ``secret``: ``dia/2026-12-05/sin/…``. Another seed than
+    :func:`daily_seed`'s, so that handing it out ahead (a device plays it with no signal) tells nothing of
+    the online deal's cards."""
+    digest = hmac.new(secret, f"daily-offline/{day.isoformat()}".encode(), hashlib.sha256).hexdigest()[:24]
+    return f"{SEED_PREFIX}{day.isoformat()}/{OFFLINE_MARK}/{digest}"
+
+
+def is_offline(seed: object) -> bool:
+    """Whether ``seed`` is an offline deal of the day's (:func:`offline_seed`)."""
+    if day_of(seed) is None:
+        return False
+    assert isinstance(seed, str)
+    return seed[len(SEED_PREFIX) :].split("/")[1:2] == [OFFLINE_MARK]
 
 
 def day_of(seed: object) -> datetime.date | None:
@@ -95,10 +122,13 @@ def standing(mine: int, results: Sequence[int]) -> tuple[int, float]:
 
 __all__ = [
     "DAILY_LEVEL",
+    "OFFLINE_MARK",
     "SEED_PREFIX",
     "daily_rules",
     "daily_seed",
     "day_of",
+    "is_offline",
+    "offline_seed",
     "result",
     "standing",
     "today",

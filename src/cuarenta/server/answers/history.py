@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from cuarenta.daily import day_of, today
+from cuarenta.daily import day_of, is_offline, today
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.model import available_levels
 from cuarenta.server.authority.ports import FinishedRow, PlayingRow, RoomRow, hash_token
@@ -220,13 +220,16 @@ def record_answer(
     current one); a refusal is the authority's (the token) or :class:`Refused` (404, 409). A record shows
     its seed, from which every hand can be dealt: the deal of the day's is given only once its day is over
     (``409 daily_today``); its replay and its analysis (``seed_shown=False``), which show only the hands
-    played, at once (docs/daily.md)."""
+    played, at once (docs/daily.md). An offline deal of the day's record (the device's) is given at once: its
+    seed was handed out ahead, and the record is what is sent to the offline ranking."""
     authority.seat_of(room_id, token)
     row = store.load_room(room_id)
     if row is None:  # pragma: no cover - seat_of found it
         raise Refused(404, f"there is no room {room_id!r}")
-    day = day_of(json.loads(row.seed))
-    if seed_shown and day is not None and day >= today():
+    seed = json.loads(row.seed)
+    day = day_of(seed)
+    # an offline deal's seed was given ahead to whoever asked: its record tells nothing new
+    if seed_shown and day is not None and day >= today() and not is_offline(seed):
         raise Refused(
             409,
             "the deal of the day's record shows its seed, which deals everyone's cards today: it is given "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 import json
 import logging
 from pathlib import Path
@@ -15,10 +16,13 @@ from typing import Any
 
 import pytest
 
+from cuarenta.daily import DAILY_LEVEL, daily_rules, daily_seed, offline_seed, result, today
 from cuarenta.device import DEVICE_ONLY_COMPUTER, DeviceHost, device_player
 from cuarenta.players.dificil import DEVICE_BUDGET, Budget, DificilPlayer
 from cuarenta.record import GameRecord
+from cuarenta.replay import Replay
 from cuarenta.server import answers
+from cuarenta.server.authority.model import mesa_seed
 from cuarenta.server.edge.rooms import NewRoom
 from support.app import play_to_the_end, running
 from support.device import device_page, finished, watching
@@ -397,3 +401,88 @@ def test_reactions_and_rematches_are_refused_and_the_rest_answered() -> None:
         await host.shutdown()
 
     asyncio.run(play())
+
+
+# -- the offline deal of the day (docs/daily.md, docs/web.md "Playing on the device") ----------------------
+SECRET = b"s" * 32
+
+
+def test_the_offline_deal_of_the_day_is_played_from_its_seed_and_its_record_given_at_once() -> None:
+    """``POST api/daily`` with today's offline seed: a room of the day's rules against difícil dealt from
+    that seed, answered as the server's ``POST /api/daily``; two rooms of it deal the same cards; once its
+    chica is over its record is given at once (the offline seed was handed out ahead), names the seed's
+    mesa and replays."""
+    seed = offline_seed(SECRET, today())
+
+    async def play() -> tuple[list[dict[str, Any]], str, list[Any]]:
+        host, page = device_page()
+        made = [page.http("POST", "api/daily", {"seed": seed, "name": name}) for name in ("Ana", "")]
+        assert [m["status"] for m in made] == [200, 200], made
+        bodies = [m["body"] for m in made]
+        rooms = [host.authority.get(b["room"]) for b in bodies]
+        assert [r.seed for r in rooms] == [seed, seed]
+        assert rooms[0].game.hand(0) == rooms[1].game.hand(0)  # the same cards for everyone
+        page.join(bodies[0]["room"], bodies[0]["token"])
+        before = page.http("GET", f"api/games/{bodies[0]['room']}/record", token=bodies[0]["token"])
+        assert before["status"] == 409 and before["body"]["code"] == "mesa_in_play"
+        await page.play_until(finished)
+        record = page.http("GET", f"api/games/{bodies[0]['room']}/record", token=bodies[0]["token"])
+        assert record["status"] == 200, record
+        thinking: Any = host.authority.thinking
+        players = [p for _, _, p in thinking.cache._players.values()]
+        await host.shutdown()
+        return bodies, record["text"], players
+
+    bodies, text, players = asyncio.run(play())
+    assert bodies[0] == {
+        "room": bodies[0]["room"],
+        "seat": 0,
+        "token": bodies[0]["token"],
+        "day": str(today()),
+    }
+    assert seed not in json.dumps(bodies)  # the answer does not repeat the seed
+    record = GameRecord.from_text(text)
+    assert record.seed == mesa_seed(seed, 1) and record.rules == daily_rules()
+    assert record.seats[0] == "Ana" and record.seats[1] == f"bot:{DAILY_LEVEL}"
+    assert Replay.from_text(text).finished
+    scores = record.replay().chica_results[0].scores
+    assert result(record.replay()) == scores[0] - scores[1] and max(scores) >= 40
+    assert players and all(isinstance(p, DificilPlayer) and p.budget == DEVICE_BUDGET for p in players)
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "words"),
+    [
+        ({"name": "Ana"}, "bad_input", "seed: Field required"),
+        ({"seed": 7}, "bad_input", "seed: Input should be a valid string"),
+        ({"seed": offline_seed(SECRET, today()), "extra": 1}, "bad_input", "extra:"),
+        ({"seed": daily_seed(SECRET, today())}, "not_offline_daily", "not the seed of an offline deal"),
+        ({"seed": "dia/2026-12-05"}, "not_offline_daily", "not the seed of an offline deal"),
+        ({"seed": "12345"}, "not_offline_daily", "not the seed of an offline deal"),
+        ({"seed": offline_seed(SECRET, today() + datetime.timedelta(days=1))}, "not_today", "not of today"),
+        ({"seed": offline_seed(SECRET, today() - datetime.timedelta(days=1))}, "not_today", "not of today"),
+        ([], "bad_input", "body:"),
+    ],
+)
+def test_the_device_refuses_a_deal_of_the_day_that_is_not_todays_offline_one(
+    body: Any, code: str, words: str
+) -> None:
+    host = DeviceHost()
+    answer = json.loads(host.http("POST", "api/daily", json.dumps(body), None))
+    assert answer["status"] == 400 and answer["body"]["code"] == code and words in answer["body"]["detail"]
+    assert host.store.room_ids() == []  # no room made
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "api/daily"),
+        ("GET", "api/daily?offline=true"),
+        ("GET", "api/daily/offline"),
+        ("POST", "api/daily/offline"),
+    ],
+)
+def test_the_rankings_of_the_deal_of_the_day_need_a_server(method: str, path: str) -> None:
+    answer = json.loads(DeviceHost().http(method, path, "{}", None))
+    assert answer["status"] == 404 and answer["body"]["code"] == DEVICE_ONLY_COMPUTER
+    assert "need a server" in answer["body"]["detail"]

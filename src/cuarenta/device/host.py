@@ -8,7 +8,9 @@ has no threads). The answers are built by :mod:`cuarenta.server.answers`, the sa
 server's routes call; the socket messages are read and handed over by the server's own table and reader
 (:mod:`cuarenta.server.protocol`), so they are refused with the server's codes and sentences. Tables
 with friends need a server: their routes answer 404 with the code ``device_only_computer``, and their
-socket messages (``react``, ``rematch``) ``not_a_table`` (:class:`DeviceHandlers`).
+socket messages (``react``, ``rematch``) ``not_a_table`` (:class:`DeviceHandlers`). The deal of the day is
+played here only from today's **offline** seed, which a server handed out ahead (``POST api/daily`` with
+``{"seed"}``: :func:`cuarenta.daily.offline_seed`); its ranking needs a server.
 
 Every call is synchronous; the computer's moves run on the event loop (Pyodide's WebLoop in the browser)
 and their frames leave through ``send`` as they come. Call it from the loop's thread only.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -38,7 +41,9 @@ from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
 from cuarenta.catalogue import LANGS
+from cuarenta.daily import DAILY_LEVEL, daily_rules, day_of, is_offline, today
 from cuarenta.device.store import MemoryStore, Persist
+from cuarenta.names import NAME_MAX_CHARS, clean_name
 from cuarenta.players import Player, make_player
 from cuarenta.players.dificil import DEVICE_BUDGET, DificilPlayer
 from cuarenta.players.experto import DEVICE_BUDGET as EXPERTO_DEVICE_BUDGET
@@ -61,6 +66,7 @@ from cuarenta.server.authority.requests import (
 from cuarenta.server.authority.wire.messages import SharedMessage
 from cuarenta.server.edge.statuses import http_status
 from cuarenta.server.protocol import ProtocolError, dispatch, error_message, parse_client_message
+from cuarenta.server.protocol.fields import Text, read_fields
 from cuarenta.server.thinking import InlineThinking
 
 log = logging.getLogger("cuarenta.device")
@@ -88,12 +94,25 @@ def device_player(level: str, seed: int | str = 0) -> Player:
 
 
 #: The code of the answer to what needs a server (tables with friends, championships, profiles, the
-#: leaderboard).
+#: leaderboard, the deal of the day's rankings).
 DEVICE_ONLY_COMPUTER: Final = "device_only_computer"
-#: The first part of the paths that need a server.
-SERVER_ONLY: Final = ("tables", "championships", "profiles", "leaderboard", "qr", "lobby", "daily")
+#: The first part of the paths that need a server (``daily`` aside: its ``POST api/daily`` is answered).
+SERVER_ONLY: Final = ("tables", "championships", "profiles", "leaderboard", "qr", "lobby")
 #: The longest seat token the API reads (as the server's).
 MAX_TOKEN_CHARS: Final = 200
+#: The longest seed ``POST api/daily`` reads (an offline seed is ``dia/2026-12-05/sin/`` and 24 hex digits).
+MAX_SEED_CHARS: Final = 100
+#: The fields of the device's ``POST api/daily`` body: today's offline seed and the person's name.
+NEW_DAILY_FIELDS: Final = (
+    Text("seed", longest=MAX_SEED_CHARS),
+    Text(
+        "name",
+        longest=NAME_MAX_CHARS,
+        shortest=0,
+        required=False,
+        check=functools.partial(clean_name, empty_ok=True),
+    ),
+)
 
 
 def _no_send(conn: int, text: str) -> None:
@@ -226,6 +245,17 @@ class DeviceHost:
         if route[:1] != ["api"]:
             raise answers.Refused(404, "Not Found")
         route = route[1:]
+        if route == ["daily"] and method == "POST":
+            return _answer(200, self._new_daily(self._body(body)))
+        if route[:1] == ["daily"]:
+            return _answer(
+                404,
+                {
+                    "detail": "the deal of the day's rankings need a server: this device plays only today's "
+                    "offline deal (POST api/daily with its seed), and its result is sent to a server later",
+                    "code": DEVICE_ONLY_COMPUTER,
+                },
+            )
         if route and route[0] in SERVER_ONLY:
             return _answer(
                 404,
@@ -270,6 +300,44 @@ class DeviceHost:
         if len(route) == 3 and route[0] == "games":
             return self._mesa_route(method, route, query, token)
         return None
+
+    def _new_daily(self, data: Any) -> dict[str, Any]:
+        """``POST api/daily`` with ``{"seed", "name"}``: a room dealt from today's offline deal of the day
+        (the seed a server handed out ahead, :func:`cuarenta.daily.offline_seed`), answered as the server's
+        ``POST /api/daily``. Refused (400): no seed, a seed that is not an offline deal's, or another
+        day's."""
+        if not isinstance(data, dict):
+            raise answers.Refused(
+                400, "body: Input should be a valid dictionary or object to extract fields from"
+            )
+        values, problems = read_fields(data, NEW_DAILY_FIELDS, forbid_extra=True)
+        if problems:
+            raise answers.Refused(
+                400,
+                "; ".join(problems[:5])
+                + " (the device plays the deal of the day from the offline seed a server handed out)",
+            )
+        seed = values["seed"]
+        if not is_offline(seed):
+            raise answers.Refused(
+                400,
+                "that is not the seed of an offline deal of the day (dia/<day>/sin/…): the device plays the "
+                "deal of the day only from the offline seeds a server hands out",
+                "not_offline_daily",
+            )
+        day, now = day_of(seed), today()
+        if day != now:
+            assert day is not None  # is_offline read it
+            raise answers.Refused(
+                400,
+                f"that seed deals the offline deal of {day.isoformat()}, not of today ({now.isoformat()}, "
+                "UTC): only today's deal is played",
+                "not_today",
+            )
+        room, token = self.authority.create(
+            rules=daily_rules(), level=DAILY_LEVEL, name=values.get("name", ""), daily=seed
+        )
+        return {"room": room.id, "seat": 0, "token": token, "day": now.isoformat()}
 
     def _puzzle_route(
         self, method: str, route: list[str], query: dict[str, list[str]], body: Any

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,8 +26,6 @@ from harness import (
     TIMEOUT_MS,
     PageLog,
     Server,
-    choose_first_option,
-    close_summary,
     hand_cards,
     new_context,
     play_first_card,
@@ -39,14 +35,11 @@ from harness import (
     wait_step,
     watch_page,
 )
+from ondevice import booted, build_pack, cuarenta, play
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from cuarenta.analysis.puzzles import shipped
 from cuarenta.record import GameRecord
-
-ROOT = Path(__file__).resolve().parents[1]
-#: Pyodide's first start compiles 9 MB of WebAssembly: generous, for CI's loaded machine.
-BOOT_MS = 90_000
 
 #: Records the worker's frames and answers (window.__frames) and adds a seed (and rules) to the rooms the
 #: page creates on the device, as harness.fix_seed does for the server's.
@@ -78,18 +71,11 @@ WORKER_SPY = """
 """
 
 
-def _cuarenta(*args: str) -> subprocess.CompletedProcess[str]:
-    exe = Path(sys.executable).with_name("cuarenta")
-    return subprocess.run(
-        [str(exe), *args], cwd=ROOT, text=True, capture_output=True, timeout=600, check=False
-    )
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``cuarenta site DIR`` served by Python's plain static file server (no Cuarenta server)."""
     where = tmp_path_factory.mktemp("site") / "cuarenta"
-    made = _cuarenta("site", str(where))
+    made = cuarenta("site", str(where))
     assert made.returncode == 0, made.stdout + made.stderr
     with static_server(where) as url:
         yield url
@@ -98,8 +84,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def packed() -> None:
     """The offline pack built from this tree (``cuarenta pack``), so ``cuarenta serve`` offers it."""
-    made = _cuarenta("pack")
-    assert made.returncode == 0, made.stdout + made.stderr
+    build_pack()
 
 
 @pytest.fixture(scope="module")
@@ -117,23 +102,8 @@ def _open(ctx: BrowserContext, url: str) -> tuple[Page, PageLog]:
     page = ctx.new_page()
     log = watch_page(page)
     page.goto(url)
-    _booted(page)
+    booted(page)
     return page, log
-
-
-def _booted(page: Page) -> None:
-    """The device game started: the boot line gone, the page's words in place."""
-    page.wait_for_function(
-        "() => document.body.dataset.transport === 'device' && document.body.dataset.texts === 'ready'",
-        timeout=BOOT_MS,
-    )
-    expect(page.get_by_test_id("device-boot")).to_be_hidden(timeout=BOOT_MS)
-    # a saved game resumes by itself (app.js: main): wait for its table, so that what follows finds the
-    # page settled
-    if page.evaluate("() => localStorage.getItem('cuarenta.device.session') !== null"):
-        expect(page.get_by_test_id("table-screen")).to_be_visible(timeout=BOOT_MS)
-        if wait_step(page, timeout=60_000) == "summary":
-            close_summary(page)
 
 
 def _seed(page: Page, seed: int, rules: dict[str, Any] | None = None) -> None:
@@ -169,29 +139,6 @@ def _start(page: Page, level: str = "facil") -> None:
     error = page.get_by_test_id("error")
     assert error.is_hidden(), f"the page shows an error: {error.inner_text()!r}"
     expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=60_000)
-
-
-def _play(page: Page, *, to_the_end: bool = False, cards: int | None = None) -> int:
-    """Play the person's cards until the hand's summary (closed), or with ``to_the_end`` until the mesa's
-    result, or until ``cards`` were played and the page waits for the person again; the number of cards
-    played."""
-    played = 0
-    while True:
-        kind = wait_step(page, timeout=60_000)
-        if kind == "ready" and played == cards:
-            return played
-        if kind == "ready":
-            play_first_card(page)
-            played += 1
-        elif kind == "choice":
-            choose_first_option(page)
-        elif kind == "summary":
-            close_summary(page)
-            if not to_the_end:
-                return played
-        else:
-            assert kind == "over", kind
-            return played
 
 
 def _frames(page: Page) -> list[dict[str, Any]]:
@@ -245,7 +192,7 @@ def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str
         expect(page.get_by_test_id("status")).to_have_attribute("data-advice", "true")
         answers = [f for f in _frames(page) if f.get("type") == "advice"]
         assert len(answers) == 1 and answers[0]["move"].split(" ")[0] == advised.get_attribute("data-card")
-        assert _play(page) >= 1
+        assert play(page) >= 1
         _no_hidden_card(_frames(page))
         assert not log.errors, log.errors
     finally:
@@ -265,7 +212,7 @@ def test_install_then_offline_play_resume_and_history(
     toggle = page.get_by_test_id("device-toggle")
     expect(toggle).to_be_visible()
     toggle.click()
-    _booted(page)  # the pack cached, the page reloaded on the device
+    booted(page)  # the pack cached, the page reloaded on the device
     assert page.evaluate("navigator.serviceWorker.controller !== null") or page.evaluate(
         "navigator.serviceWorker.ready.then((r) => Boolean(r.active))"
     )
@@ -284,7 +231,7 @@ def test_install_then_offline_play_resume_and_history(
         for level, cards in (("facil", None), ("normal", 3), ("dificil", 3)):
             _seed(page, {"facil": 3, "normal": 4, "dificil": 5}[level])
             _start(page, level)
-            assert _play(page, cards=cards) >= 1, level
+            assert play(page, cards=cards) >= 1, level
         _no_hidden_card(_frames(page))
 
         # close mid-hand, open again: the same hand resumes
@@ -304,7 +251,7 @@ def test_install_then_offline_play_resume_and_history(
         # a short mesa (one chica to 10) played to its end: in the history, its record downloads and replays
         _seed(page, 12, {"target": 10, "chicas": 1, "ronda_limit": None})
         _start(page)
-        assert _play(page, to_the_end=True) >= 1
+        assert play(page, to_the_end=True) >= 1
         page.get_by_test_id("nav-history").click()
         row = page.get_by_test_id("history-row").first
         expect(row).to_be_visible(timeout=TIMEOUT_MS)

@@ -21,9 +21,25 @@ export function postJSON(path, body, token = null) {
   return request(path, token ? authorized(token, init) : init);
 }
 
+/** `fetch(path, init)` to the server itself, even when the page plays on the device: what only a server
+ * has and the device needs ahead or sends later (the offline deal of the day: daily-offline.js). Rejects
+ * (a TypeError) when the network is off. */
+export function serverRequest(path, init = {}) {
+  return fetch(path, init);
+}
+
 /** A JSON answer of the API (the rating pages); an Error with the server's `detail` otherwise. */
 export async function api(path, options = {}) {
-  const res = await request(path, { cache: "no-store", ...options });
+  return answerOf(await request(path, { cache: "no-store", ...options }));
+}
+
+/** A JSON answer of the server itself (`serverRequest`), as `api` reads one. */
+export async function serverApi(path, options = {}) {
+  return answerOf(await serverRequest(path, { cache: "no-store", ...options }));
+}
+
+/** The JSON body of an answer; an Error with the answer's `detail`, `status` and `code` when it is not ok. */
+async function answerOf(res) {
   let body = null;
   try {
     body = await res.json();
@@ -33,6 +49,7 @@ export async function api(path, options = {}) {
   if (!res.ok) {
     const error = new Error(typeof body?.detail === "string" ? body.detail : `HTTP ${res.status}`);
     error.status = res.status;
+    error.code = body?.code ?? "";
     throw error;
   }
   return body;

@@ -46,7 +46,8 @@ import { showScreen } from "./screens.js";
 import { app } from "./store.js";
 import { KEYS, load, store, useDeviceKeys } from "./storage.js";
 import { renderAll, renderHand } from "./table.js";
-import { chooseTransport, onDevice, startDevice } from "./device.js";
+import { chooseTransport, onDevice, readSite, startDevice } from "./device.js";
+import { fetchOfflineDays, onDailyChange, sendOutbox, showResultNote } from "./daily-offline.js";
 import { renderDeviceBox, wireDeviceBox } from "./devicebox.js";
 import { cachePack, packState, registerServiceWorker, storedPack } from "./offline.js";
 
@@ -204,6 +205,18 @@ function wire() {
   $(".error-close").addEventListener("click", () => hideError());
   $(".draw-close").addEventListener("click", () => ($("#draw-panel").hidden = true));
   document.addEventListener("keydown", onKeyDown);
+  // the offline deal of the day (daily-offline.js): what changed is shown; with the network back, the
+  // next days' deals are fetched and the results waiting are sent
+  onDailyChange(() => {
+    renderDeviceBox();
+    if (app.screen === "daily") showDaily();
+    if (!$("#result").hidden) showResultNote(app.session);
+  });
+  window.addEventListener("online", async () => {
+    await readSite();
+    renderDeviceBox();
+    reachServer();
+  });
   // a spectator (spectator.js) does not set the pace of a table it only watches
   Settings.connect(Moves.settingsMessage);
 }
@@ -276,6 +289,13 @@ async function bootDevice() {
   }
 }
 
+/** With a server there: on the device, its offline deals of the next days; anywhere, the results of
+ * offline deals waiting to be sent (daily-offline.js). Nothing when no server answers. */
+function reachServer() {
+  const days = onDevice() ? fetchOfflineDays() : Promise.resolve();
+  days.finally(() => sendOutbox());
+}
+
 async function main() {
   I.setLang(I.getLang(), false);
   if (window.matchMedia("(min-width: 900px)").matches) $("#log-box").open = true;
@@ -292,6 +312,7 @@ async function main() {
   applyLanguage();
   await loadOptions();
   loadLobby();
+  reachServer();
   if (watchFromHash()) {
     /* a watch link (spectator.js): the table, read-only */
   } else if (routeHash()) {

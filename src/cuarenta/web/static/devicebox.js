@@ -10,6 +10,7 @@ import { $ } from "./dom.js";
 import { showError } from "./errors.js";
 import { onDevice, preferDevice, readSite, where } from "./device.js";
 import { cachePack, packState } from "./offline.js";
+import { fetchOfflineDays, todaysDeal } from "./daily-offline.js";
 
 const { t } = I;
 
@@ -62,7 +63,10 @@ function renderServerOnly(device) {
   why.hidden = !device;
   why.textContent = device ? t("page.device.friends_need_server") : "";
   serverOnly("#champ-new", "#device-champ", "page.device.champ_need_server", device);
-  serverOnly("#open-daily", "#device-daily", "page.device.daily_need_server", device);
+  // the deal of the day: on the device, today's offline deal when a server handed it out ahead
+  // (daily-offline.js); from a server's page without it, open the game once with a connection
+  const deal = device && todaysDeal();
+  serverOnly("#open-daily", "#device-daily", where.server ? "page.device.daily_need_connection" : "page.device.daily_need_server", device && !deal);
   // the public lobby and the leaderboard are the server's
   $("#lobby").hidden = device;
   $("#nav-leaderboard").hidden = device;
@@ -132,6 +136,7 @@ async function switchTransport() {
       note.textContent = t("page.device.downloading", { percent: percent(done, total) });
     });
     preferDevice(true);
+    await fetchOfflineDays(); // the next days' offline deals, while the server is there
     location.reload();
   } catch (err) {
     downloading = false;

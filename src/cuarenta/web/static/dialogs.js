@@ -13,6 +13,8 @@ import { isTable, renderRematch } from "./presence.js";
 import { advisedMove, app, names, own, players, scoreLine, teamName, watching, youSeat } from "./state.js";
 import { subscribe } from "./store.js";
 import { dailyRoom } from "./storage.js";
+import { showResultNote } from "./daily-offline.js";
+import { onDevice } from "./device.js";
 
 const { t } = I;
 
@@ -286,12 +288,14 @@ export function showResult(msg, quiet) {
   again.disabled = Boolean(table && app.rematchSent === msg.mesa);
   renderRematch();
   // the deal of the day's record names its seed: it is given once the day is over (docs/daily.md), so its
-  // result offers the day's ranking instead
+  // result offers the day's ranking instead; the device's offline deal's record is given at once (its seed
+  // was handed out ahead), and the line under the result says where its result stands
   const daily = Boolean(app.session) && dailyRoom() === app.session.room;
   $("#result-daily").hidden = !daily;
+  showResultNote(watching() ? null : app.session);
   $("#result-replay").hidden = !app.session || watching();
   const button = $("#download-record");
-  button.hidden = !app.session || watching() || daily;
+  button.hidden = !app.session || watching() || (daily && !onDevice());
   if (app.session) {
     button.dataset.room = app.session.room;
     button.dataset.mesa = String(msg.mesa ?? "");

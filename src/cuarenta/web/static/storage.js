@@ -14,6 +14,9 @@ export const KEYS = {
   device: "cuarenta.device", // "1": this browser plays on the device (device.js), not on the server
   puzzles: "cuarenta.puzzles", // the puzzles' streak: {streak, best, solved, tried, last} (puzzles.js)
   daily: "cuarenta.daily", // the deal of the day played here: {day, room, token, seat} (daily.js)
+  dailyOffline: "cuarenta.daily.offline", // the offline deals a server handed out: {days: [{day, seed}], rules, level}
+  dailyOutbox: "cuarenta.daily.outbox", // the device's finished offline deals to send: [{day, room, record, name}]
+  dailySent: "cuarenta.daily.sent", // what the server answered them: [{day, room, entry, place, beats, count, result}]
   puzzleSolver: "cuarenta.puzzle_solver", // this browser's random solver id: its puzzle rating (puzzles.js)
 };
 
@@ -28,11 +31,13 @@ export function champKey(id) {
   return "cuarenta.champ." + id;
 }
 
-/** The games on the device have their own session and list (their rooms exist only in this browser's
- * IndexedDB, device-worker.js): called once at start when the page plays on the device. */
+/** The games on the device have their own session, list and deal of the day's room (their rooms exist
+ * only in this browser's IndexedDB, device-worker.js): called once at start when the page plays on the
+ * device. */
 export function useDeviceKeys() {
   KEYS.session = "cuarenta.device.session";
   KEYS.games = "cuarenta.device.games";
+  KEYS.daily = "cuarenta.device.daily";
 }
 
 export function store(key, value) {

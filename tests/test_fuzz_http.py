@@ -64,6 +64,8 @@ OPERATIONS = [
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
     ("POST", "/api/daily"),
     ("GET", "/api/daily"),
+    ("GET", "/api/daily/offline"),
+    ("POST", "/api/daily/offline"),
     ("POST", "/api/puzzles/{puzzle_id}/report"),
     ("GET", "/api/stats"),
     ("POST", "/api/stats"),
@@ -97,6 +99,7 @@ WITH_INPUT = [
     ("POST", "/api/puzzles/{puzzle_id}/answer"),
     ("POST", "/api/daily"),
     ("GET", "/api/daily"),
+    ("POST", "/api/daily/offline"),
     ("POST", "/api/puzzles/{puzzle_id}/report"),
     ("POST", "/api/stats"),
     ("POST", "/api/tables"),
@@ -133,6 +136,7 @@ STATEFUL = {
     "/api/games/{room_id}/analysis",  # seats 0 to 3 in the schema; a 1 vs 1 mesa has two (bad_seat, 400)
     "/api/replay",  # any text of the schema's length: a record that replays is what it must be (bad_record)
     "/api/daily",  # a day in the schema's form may have no deal (before the first, after today: 404)
+    "/api/daily/offline",  # any text of the schema's length: only a finished offline deal's record is kept
     # a reason is read up to 800 characters, then its spaces made one and refused above 200 or with control
     # characters (bad_report, 400)
     "/api/puzzles/{puzzle_id}/report",

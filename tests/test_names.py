@@ -301,6 +301,8 @@ def test_room_names_at_the_http_api(served: Served) -> None:
     for name in [*REFUSED.values(), *NOTHING.values()]:
         expect_refused(httpx.post(served.base + "/api/rooms", json={"name": name}), fragment_of(name))
         expect_refused(httpx.post(served.base + "/api/daily", json={"name": name}), fragment_of(name))
+        offline = {"record": "not a record", "name": name}  # the name is read first: its refusal says why
+        expect_refused(httpx.post(served.base + "/api/daily/offline", json=offline), fragment_of(name))
     expect_refused(httpx.post(served.base + "/api/rooms", json={"name": "   "}), "nothing visible")
     unnamed = httpx.post(served.base + "/api/rooms", json={"name": ""}).json()
     assert seat_name(served, unnamed["room"], unnamed["token"]) == ""
@@ -322,6 +324,6 @@ def test_the_schema_publishes_the_patterns(served: Served) -> None:
             todo += node.values()
         elif isinstance(node, list):
             todo += node
-    # the profile's name (POST and PATCH), a table's creator and a joining seat; the optional names of a room
-    # and of the deal of the day's room
-    assert patterns.count(NAME_PATTERN) >= 3 and patterns.count(OPTIONAL_NAME_PATTERN) == 2
+    # the profile's name (POST and PATCH), a table's creator and a joining seat; the optional names of a room,
+    # of the deal of the day's room and of an offline deal of the day's result
+    assert patterns.count(NAME_PATTERN) >= 3 and patterns.count(OPTIONAL_NAME_PATTERN) == 3

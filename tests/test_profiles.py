@@ -322,7 +322,7 @@ def test_a_0003_database_is_upgraded_with_its_rooms_kept(tmp_path: Path) -> None
     engine.dispose()
     store = Store.in_dir(path.parent)
     try:
-        assert store.schema_revision() == SCHEMA_REVISION == "0010"  # 0004 … 0010 applied
+        assert store.schema_revision() == SCHEMA_REVISION == "0011"  # 0004 … 0011 applied
         room = store.load_room("r1")
         assert room is not None and room.seats[0].name == "Ana" and room.seats[0].profile == "p1"
         ana, beto = people(store, "Ana", "Beto")

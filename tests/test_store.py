@@ -139,7 +139,7 @@ def test_the_migrations_make_exactly_the_schema_the_code_uses(store: Store) -> N
         "alembic_version", "rooms", "seats", "finished", "actions", "legacy_games",
         "profiles", "ratings", "rated_mesas", "profile_addresses", "settings",
         "championships", "championship_actions", "championship_pairs", "championship_tables", "hall_entries",
-        "puzzle_ratings", "puzzle_solvers", "puzzle_tries", "puzzle_reports",
+        "puzzle_ratings", "puzzle_solvers", "puzzle_tries", "puzzle_reports", "daily_offline",
     }  # fmt: skip
     assert store.schema_revision() == SCHEMA_REVISION
     if store.sqlite:

@@ -11,11 +11,18 @@ beats (a tie counts a half). Only a server has a ranking: the device host refuse
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
+import secrets
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from cuarenta.daily import DAILY_LEVEL, daily_rules, daily_seed, standing, today
+from cuarenta.daily import DAILY_LEVEL, daily_rules, daily_seed, day_of, offline_seed, result, standing, today
+from cuarenta.errors import CuarentaError
+from cuarenta.names import BadName, clean_name
+from cuarenta.record import GameRecord
 from cuarenta.server.answers.refused import Refused
+from cuarenta.server.answers.replay import MAX_RECORD_CHARS
+from cuarenta.server.store.daily import OfflineRow
 
 if TYPE_CHECKING:
     from cuarenta.server.authority.core import Authority
@@ -25,6 +32,9 @@ if TYPE_CHECKING:
 RANKING_MAX: Final = 100
 #: The first day there is a deal of the day.
 FIRST_DAY: Final = datetime.date(2026, 12, 1)
+#: How many days of offline deals ``GET /api/daily/offline`` hands out: today and the days after (a device
+#: that goes without a signal for a week still has each day's deal).
+OFFLINE_DAYS: Final = 7
 
 
 class DailyStore(Protocol):
@@ -33,6 +43,10 @@ class DailyStore(Protocol):
     def daily_secret(self) -> bytes: ...
 
     def daily_rows(self, seed: str) -> list[DailyRow]: ...
+
+    def add_daily_offline(self, row: OfflineRow) -> tuple[OfflineRow, bool]: ...
+
+    def daily_offline_rows(self, day: str) -> list[OfflineRow]: ...
 
 
 def new_daily(authority: Authority, store: DailyStore, name: str = "") -> dict[str, Any]:
@@ -77,12 +91,28 @@ def _entry(row: DailyRow) -> dict[str, Any]:
     }
 
 
-def daily_answer(store: DailyStore, day: datetime.date, room: str | None = None) -> dict[str, Any]:
+def _offline_entry(row: OfflineRow) -> dict[str, Any]:
+    return {
+        "room": row.id,
+        "name": row.name,
+        "score": [row.score0, row.score1],
+        "result": row.result,
+        "finished": row.received,
+    }
+
+
+def daily_answer(
+    store: DailyStore, day: datetime.date, room: str | None = None, *, offline: bool = False
+) -> dict[str, Any]:
     """``GET /api/daily[?day=D][&room=R]``: the day's rules, computer player and ranking (the best first;
     at most :data:`RANKING_MAX` entries), and with ``room`` that room's entry (``mine``, ``None`` until its
     chica is over). An entry: the person's name, the score, the result, the place (ties share the better)
-    and the share of the day's other results it beats."""
-    entries = [_entry(row) for row in store.daily_rows(daily_seed(store.daily_secret(), day))]
+    and the share of the day's other results it beats. ``offline``: the ranking of the results played
+    offline and sent later (``room`` is then an entry's id, as ``POST /api/daily/offline`` gave it)."""
+    if offline:
+        entries = [_offline_entry(row) for row in store.daily_offline_rows(day.isoformat())]
+    else:
+        entries = [_entry(row) for row in store.daily_rows(daily_seed(store.daily_secret(), day))]
     results = [e["result"] for e in entries]
     for e in entries:
         place, share = standing(e["result"], results)
@@ -92,6 +122,7 @@ def daily_answer(store: DailyStore, day: datetime.date, room: str | None = None)
     return {
         "day": day.isoformat(),
         "today": day == today(),
+        "offline": offline,
         "players": 2,
         "level": DAILY_LEVEL,
         "rules": daily_rules().to_dict(),
@@ -107,4 +138,121 @@ def _public(entry: dict[str, Any], room: str | None) -> dict[str, Any]:
     return {**{k: v for k, v in entry.items() if k != "room"}, "you": entry["room"] == room}
 
 
-__all__ = ["FIRST_DAY", "RANKING_MAX", "DailyStore", "daily_answer", "new_daily", "parse_day"]
+def offline_days(store: DailyStore) -> dict[str, Any]:
+    """``GET /api/daily/offline``: the seeds of the offline deals of today (UTC) and the
+    :data:`OFFLINE_DAYS` ``- 1`` days after, with their rules and computer player: what a device takes
+    while it has a signal, to play each day's deal without one (docs/daily.md "Offline")."""
+    secret, first = store.daily_secret(), today()
+    days = [first + datetime.timedelta(days=n) for n in range(OFFLINE_DAYS)]
+    return {
+        "rules": daily_rules().to_dict(),
+        "level": DAILY_LEVEL,
+        "days": [{"day": d.isoformat(), "seed": offline_seed(secret, d)} for d in days],
+    }
+
+
+def _not_offline_daily(why: str) -> Refused:
+    return Refused(
+        400,
+        f"that record is not a finished offline deal of the day of this server: {why}",
+        "not_offline_daily",
+    )
+
+
+def checked_offline(store: DailyStore, text: str) -> tuple[datetime.date, GameRecord, list[int]]:
+    """The day, the record and the chica's score of an offline deal of the day's record, checked by replaying
+    it: the day's offline seed of this server, its rules, a person at seat 0 against the day's computer
+    player, from the deal, legal move after move, the chica over. :class:`Refused` says what is not so
+    (``bad_record``, ``not_offline_daily``; ``409 not_yet`` for a day still to come)."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise Refused(400, f"a record is at most {MAX_RECORD_CHARS} characters here", "bad_record")
+    try:
+        record = GameRecord.from_text(text)
+        game = record.replay()
+    except CuarentaError as exc:
+        raise Refused(400, f"that is not a record this game can replay: {exc}", "bad_record") from None
+    day = day_of(record.seed)
+    if day is None:
+        raise _not_offline_daily(f"its seed {str(record.seed)[:40]!r} is not a deal of the day's")
+    if day > today():
+        raise Refused(
+            409, f"the deal of {day.isoformat()} is played from that day on (UTC): send it then", "not_yet"
+        )
+    if day < FIRST_DAY or record.seed != offline_seed(store.daily_secret(), day):
+        raise _not_offline_daily(f"its seed is not this server's offline deal of {day.isoformat()}")
+    if record.rules != daily_rules() or record.start is not None:
+        raise _not_offline_daily("it is not played by the deal of the day's rules, from the deal")
+    person, computer = record.seats
+    if computer != f"bot:{DAILY_LEVEL}" or person is None or person.startswith("bot:"):
+        raise _not_offline_daily(f"seat 0 must be a person and seat 1 the computer player {DAILY_LEVEL}")
+    try:
+        mine = result(game, 0)
+    except ValueError:
+        raise _not_offline_daily("its chica is not over") from None
+    scores = list(game.chica_results[0].scores)
+    assert scores[0] - scores[1] == mine
+    return day, record, scores
+
+
+def offline_result(store: DailyStore, body: Any) -> dict[str, Any]:
+    """``POST /api/daily/offline`` with ``{"record": "..."}`` (and a ``name`` to be ranked under, else the
+    record's): keep an offline deal of the day's result, checked (:func:`checked_offline`), and answer its
+    entry: its id (``entry``, for ``GET /api/daily?offline=true&room=``), whether it is ``new`` (the same
+    record sent again is the same entry), the day, score and result, and where it stands among the day's
+    offline results (``place``, ``beats``, ``count``)."""
+    if (
+        not isinstance(body, dict)
+        or not {"record"} <= set(body) <= {"record", "name"}
+        or not isinstance(body["record"], str)
+        or not isinstance(body.get("name", ""), str)
+    ):
+        raise Refused(400, 'send {"record": "..."}: the text of the game record (.cuarenta)', "bad_record")
+    text = body["record"]
+    day, record, scores = checked_offline(store, text)
+    given = body.get("name")
+    if given is not None:
+        name = clean_name(given, empty_ok=True)  # BadName: the edge's 400 (the body's model checks it first)
+    else:
+        try:
+            name = clean_name(record.seats[0] or "", empty_ok=True)
+        except BadName:
+            name = ""
+    row, new = store.add_daily_offline(
+        OfflineRow(
+            id=secrets.token_urlsafe(12),
+            day=day.isoformat(),
+            name="" if name == "person" else name,
+            score0=scores[0],
+            score1=scores[1],
+            result=scores[0] - scores[1],
+            received=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            digest=hashlib.sha256(text.encode()).hexdigest(),
+            record=text,
+        )
+    )
+    results = [r.result for r in store.daily_offline_rows(row.day)]
+    place, share = standing(row.result, results)
+    return {
+        "entry": row.id,
+        "new": new,
+        "day": row.day,
+        "score": [row.score0, row.score1],
+        "result": row.result,
+        "place": place,
+        "beats": round(share, 4),
+        "count": len(results),
+    }
+
+
+__all__ = [
+    "FIRST_DAY",
+    "OFFLINE_DAYS",
+    "RANKING_MAX",
+    "DailyStore",
+    "checked_offline",
+    "daily_answer",
+    "new_daily",
+    "offline_days",
+    "offline_result",
+    "parse_day",
+]

@@ -131,6 +131,8 @@ class Store(Database):
     # the deal of the day (docs/daily.md)
     daily_secret = _daily.daily_secret
     daily_rows = _daily.daily_rows
+    add_daily_offline = _daily.add_daily_offline
+    daily_offline_rows = _daily.daily_offline_rows
 
 
 __all__ = [

@@ -1,10 +1,23 @@
-"""The deal of the day in the store (docs/daily.md): the secret the days' seeds are derived from, and the
-day's finished chicas, found by the day's seed (the index ``rooms_by_seed``). Each function takes the
-store first and is a method of :class:`cuarenta.server.store.Store`.
+"""The deal of the day in the store (docs/daily.md): the secret the days' seeds are derived from, the
+day's finished chicas, found by the day's seed (the index ``rooms_by_seed``), and the results played
+offline and sent later (``daily_offline``, migration 0011). Each function takes the store first and is a
+method of :class:`cuarenta.server.store.Store`.
+
+>>> import tempfile, pathlib
+>>> from cuarenta.server.store import Store
+>>> row = OfflineRow("e1", "2026-12-05", "Ana", 40, 22, 18, "2026-12-06T10:00:00Z", "ab" * 32, "…")
+>>> with tempfile.TemporaryDirectory() as d:
+...     store = Store.in_dir(pathlib.Path(d))
+...     first = store.add_daily_offline(row)
+...     again = store.add_daily_offline(dataclasses.replace(row, id="e2"))  # the same record: the same entry
+...     (first[1], again[0].id, again[1]), [r.result for r in store.daily_offline_rows("2026-12-05")]
+...     store.close()
+((True, 'e1', False), [18])
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -12,7 +25,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 
 from cuarenta.server.store.errors import StoreError
-from cuarenta.server.store.schema import finished_table, rooms_table, settings_table
+from cuarenta.server.store.schema import daily_offline_table, finished_table, rooms_table, settings_table
 
 if TYPE_CHECKING:
     from cuarenta.server.store.database import Database
@@ -27,6 +40,21 @@ class DailyRow:
     finished: str
     seats: str
     chica_results: str
+
+
+@dataclass(frozen=True)
+class OfflineRow:
+    """A result of the deal of the day played offline and sent later (the table ``daily_offline``)."""
+
+    id: str
+    day: str
+    name: str
+    score0: int
+    score1: int
+    result: int
+    received: str
+    digest: str
+    record: str
 
 
 def daily_secret(self: Database) -> bytes:
@@ -53,4 +81,36 @@ def daily_rows(self: Database, seed: str) -> list[DailyRow]:
     return [DailyRow(str(x.room), str(x.finished), str(x.seats), str(x.chica_results)) for x in rows]
 
 
-__all__ = ["DailyRow", "daily_rows", "daily_secret"]
+def add_daily_offline(self: Database, row: OfflineRow) -> tuple[OfflineRow, bool]:
+    """Keep an offline result: ``(row, True)``; or, for a record kept before (its ``digest``), that
+    result as it was kept and ``False`` (a result sent again after a lost answer is the same result)."""
+    c = daily_offline_table.c
+
+    try:
+        with self._write() as conn:
+            kept = conn.execute(sa.select(daily_offline_table).where(c.digest == row.digest)).first()
+            if kept is not None:
+                return OfflineRow(*kept), False
+            conn.execute(daily_offline_table.insert(), dataclasses.asdict(row))
+        return row, True
+    except sa.exc.IntegrityError:  # the same record, kept by another process in the meantime: that one
+        with self._read("reading an offline result of the deal of the day") as conn:
+            kept = conn.execute(sa.select(daily_offline_table).where(c.digest == row.digest)).first()
+        if kept is None:
+            raise StoreError("the database refused an offline result of the deal of the day") from None
+        return OfflineRow(*kept), False
+    except sa.exc.SQLAlchemyError as exc:
+        raise self._write_failure(exc, "keeping an offline result of the deal of the day") from None
+
+
+def daily_offline_rows(self: Database, day: str) -> list[OfflineRow]:
+    """The offline results of ``day`` (``YYYY-MM-DD``), in the order they came."""
+    c = daily_offline_table.c
+    with self._read("reading the offline results of the deal of the day") as conn:
+        rows = conn.execute(
+            sa.select(daily_offline_table).where(c.day == day).order_by(c.received, c.id)
+        ).all()
+    return [OfflineRow(*r) for r in rows]
+
+
+__all__ = ["DailyRow", "OfflineRow", "add_daily_offline", "daily_offline_rows", "daily_rows", "daily_secret"]

@@ -21,7 +21,7 @@ from cuarenta.server.store.connect import sqlite_user_version
 from cuarenta.server.store.errors import StoreError
 
 #: The Alembic revision this code writes (the newest migration).
-SCHEMA_REVISION: Final = "0010"
+SCHEMA_REVISION: Final = "0011"
 #: The revision that stands for the hand-written store's schema (``PRAGMA user_version = 1``).
 BASELINE_REVISION: Final = "0001"
 #: SQLite only: the ``user_version`` of the hand-written store, and the one written since the action

@@ -250,6 +250,22 @@ puzzle_reports_table: Final = sa.Table(
     sa.Index("puzzle_reports_by_puzzle", "puzzle"),
 )
 
+# -- the deal of the day played offline (migration 0011; docs/daily.md "Offline") ----------------------------
+daily_offline_table: Final = sa.Table(
+    "daily_offline",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),  #: a random id: the sender's handle on its entry
+    sa.Column("day", sa.Text, nullable=False),  #: YYYY-MM-DD (UTC), the day of the record's seed
+    sa.Column("name", sa.Text, nullable=False),  #: the person's name in the record ("" for none)
+    sa.Column("score0", sa.Integer, nullable=False),  #: the person's points when the chica ended
+    sa.Column("score1", sa.Integer, nullable=False),  #: the computer's
+    sa.Column("result", sa.Integer, nullable=False),  #: score0 - score1
+    sa.Column("received", sa.Text, nullable=False),
+    sa.Column("digest", sa.Text, nullable=False, unique=True),  #: SHA-256 of the record: one row a record
+    sa.Column("record", sa.Text, nullable=False),  #: the record as sent (checked by replaying it)
+    sa.Index("daily_offline_by_day", "day"),
+)
+
 #: The columns of ``finished``, in order (a :class:`~cuarenta.server.store.rows.FinishedRow`'s fields).
 FINISHED_COLUMNS: Final = tuple(c.name for c in finished_table.columns)
 
@@ -260,6 +276,7 @@ __all__ = [
     "championship_pairs_table",
     "championship_tables_table",
     "championships_table",
+    "daily_offline_table",
     "finished_table",
     "hall_entries_table",
     "legacy_table",

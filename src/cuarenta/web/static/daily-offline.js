@@ -42,6 +42,12 @@ export function onDailyChange(hook) {
   hooks.push(hook);
 }
 
+/** Whether a server may answer now: the page came from one, and the browser does not know itself offline
+ * (then nothing is asked: it would only fail). */
+function reachable() {
+  return where.server && navigator.onLine !== false;
+}
+
 function changed() {
   for (const hook of hooks) hook();
 }
@@ -63,7 +69,7 @@ export function todaysDeal() {
 /** Ask the server for the offline deals of today and the next days and keep them (past days dropped).
  * Quietly nothing when no server answers (offline, a static site): what was kept stays. */
 export async function fetchOfflineDays() {
-  if (!where.server) return false;
+  if (!reachable()) return false;
   let answer;
   try {
     answer = await serverApi("api/daily/offline", { signal: AbortSignal.timeout(FETCH_MS) });
@@ -127,7 +133,7 @@ export function sendOutbox() {
 }
 
 async function sendAll() {
-  if (!where.server || !outbox().length) return;
+  if (!reachable() || !outbox().length) return;
   for (const item of outbox()) {
     let res;
     let body = null;
@@ -151,7 +157,7 @@ async function sendAll() {
 /** The day's offline ranking from the server (`GET api/daily?day&offline=true[&entry]`); null when no
  * server answers. */
 export async function offlineRanking(day, entry) {
-  if (!where.server) return null;
+  if (!reachable()) return null;
   const query = `day=${encodeURIComponent(day)}&offline=true${entry ? `&entry=${encodeURIComponent(entry)}` : ""}`;
   try {
     return await serverApi(`api/daily?${query}`);

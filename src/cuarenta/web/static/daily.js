@@ -144,7 +144,8 @@ async function showOffline(showing) {
 /** Where the device's result stands: "will be sent", its place among the offline results, or the refusal. */
 function offlineLine(result) {
   const testid = { pending: "daily-pending", sent: "daily-offline-mine", refused: "daily-refused" }[result.state];
-  const line = el("p", { class: result.state === "sent" ? "daily-mine" : "hint-text", "data-testid": testid, text: resultWords(result) });
+  const kind = { pending: "hint-text", sent: "daily-mine", refused: "hint-text daily-refused" }[result.state];
+  const line = el("p", { class: kind, "data-testid": testid, text: resultWords(result) });
   if (result.state === "sent") {
     line.dataset.result = String(result.result);
     line.dataset.place = String(result.place);

@@ -104,18 +104,22 @@ def replayable(champ: Championship, tables: Mapping[str, tuple[str, str]]) -> li
 def partida_replay_answer(store: HistoryStore, championship: str, partida: str, room: str) -> dict[str, Any]:
     """The replay of ``partida`` (its table ``room``, from :func:`partida_room`): the finished mesa's record
     read from the store and replayed (a championship's table plays one mesa); ``404 no_record`` if the store
-    has none (a table whose result was not recorded by its play)."""
+    has none (a table whose result was not recorded by its play). ``names``: the players' names as the
+    table gave them (a computer pair's seats too: the record names those ``bot:LEVEL``)."""
     finished = store.finished_mesa(room, 1)
-    if finished is None:
+    row = store.load_room(room)
+    if finished is None or row is None:
         raise Refused(404, f"partida {partida} has no finished mesa to replay", "no_record")
     replay = Replay.from_text(finished.record)
+    named = {s.seat: s.name for s in row.seats}
+    recorded = replay.record.seats
     return {
         "room": None,  # the room stays unnamed: its record is a seat's to download
         "mesa": None,
         "seat": 0,
         "championship": championship,
         "partida": partida,
-        "names": list(replay.record.seats),
+        "names": [named.get(i) or recorded[i] for i in range(len(recorded))],
         **replay_frames(replay),
     }
 

@@ -119,6 +119,7 @@ def test_a_finished_partida_is_replayed_from_the_standings(people: People, serve
     expect(page.get_by_test_id("replay")).to_be_visible()
     expect(page.get_by_test_id("replay-where")).to_contain_text(f"Jugada 0 de {last}")
     expect(page.get_by_test_id("replay-open")).to_be_checked()  # every hand: the partida is over
+    expect(page.get_by_test_id("nav-history")).not_to_have_attribute("aria-current", "page")  # not History's
     check_step(page, replay, 0)
     expect(page.get_by_test_id("replay-analyse")).to_have_count(0)  # no seat asked: nothing to analyse
     for ply in (1, 2, 3):

@@ -56,6 +56,8 @@ def _refusal(champ: Championship, tables: Mapping[str, tuple[str, str]], partida
     these that holds."""
     pid = partida.id
     walkover = partida.result is not None and partida.result.walkover
+    # the library's rule, asked only of a partida finished by a report (it reads the whole round)
+    twins = partida.result is not None and not walkover and not champ.seed_is_public(partida)
     why = (
         (partida.pairs[1] is None, 404, f"partida {pid} is a bye: nothing was played", "no_record"),
         (
@@ -72,7 +74,7 @@ def _refusal(champ: Championship, tables: Mapping[str, tuple[str, str]], partida
             "partida_in_play",
         ),
         (
-            not champ.seed_is_public(partida),
+            twins,
             409,
             f"partida {pid} is finished, but a partida of round {partida.round} is dealt the same cards and "
             "still plays (duplicate deals): it is replayed once they are all finished",

@@ -26,7 +26,7 @@ from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallSheet
 from cuarenta.server.answers.champ_replay import partida_replay_answer, partida_room, replayable
 from cuarenta.server.answers.refused import Refused
-from cuarenta.server.championships import ChampionshipProblem, Championships
+from cuarenta.server.championships import ChampionshipProblem, Championships, Loaded
 from cuarenta.server.edge.deps import (
     Refusal,
     bearer_secret,
@@ -181,6 +181,14 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
+def _replays(loaded: Loaded) -> list[str]:
+    """The partidas replayed to anyone now (:func:`replayable`), worked out once per stored action: they
+    change only with a result, and a crowd polls the public page."""
+    if loaded.replays is None or loaded.replays[0] != loaded.count:
+        loaded.replays = (loaded.count, replayable(loaded.champ, loaded.tables))
+    return loaded.replays[1]
+
+
 @router.get("/api/championships/{cid}", responses=ERRORS, response_model=dict[str, Any])
 async def describe(cid: Id, service: Service) -> Response:
     """Everything public: ``to_public()``, each partida's table and its live score. The JSON text of
@@ -192,7 +200,7 @@ async def describe(cid: Id, service: Service) -> Response:
         "id": cid,
         "tables": {p: r for p, (r, _) in loaded.tables.items()},
         "live": _live(service, cid),
-        "replays": replayable(loaded.champ, loaded.tables),
+        "replays": _replays(loaded),
     }
     head = json.dumps(own, ensure_ascii=False, separators=(",", ":"))
     return _json(head[:-1] + "," + public[1:])

@@ -51,6 +51,7 @@ export async function showReplayOfPartida(id, partida, { back = null, refused = 
 async function open(fetchData, askedOf, analyse, { back = null, refused = null, open = false } = {}) {
   stopAnalysis();
   Object.assign(shown, { data: null, back });
+  app.replayFrom = back ? "standings" : null; // History is not where a championship's replay came from
   showScreen("replay");
   $("#replay-body").replaceChildren(el("p", { text: t("page.loading") }));
   try {

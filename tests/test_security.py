@@ -529,6 +529,8 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/championships/{cid}/decisions/{index}/review",
         "/api/championships/{cid}/partidas/{partida}/hall",
         "/api/championships/{cid}/partidas/{partida}/hall/undo",
+        # a finished partida step by step: public, once nothing of it can be played (no token, no room)
+        "/api/championships/{cid}/partidas/{partida}/replay",
         "/api/championships/{cid}/standings.json",
         "/api/championships/{cid}/standings.csv",
     }

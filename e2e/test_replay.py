@@ -13,10 +13,12 @@ from typing import Any
 from harness import PageLog, Server, play_over_socket
 from playwright.sync_api import Page, expect
 
-from cuarenta import Game, GameRecord, Rules
+from cuarenta import Game, GameRecord, Rules, catalogue
 from cuarenta.analysis import Review, analyze
 from cuarenta.replay import Replay
 
+#: What History says of a file longer than a record can be.
+TOO_BIG = catalogue.text("page.replay.too_big", "es")
 ROOM = {"players": 2, "level": "facil", "practice": True, "seed": 4, "rules": {"preset": "basico"}}
 
 
@@ -181,6 +183,13 @@ def test_a_record_file_is_replayed_from_history(
     page.get_by_test_id("history-open-record").set_input_files(str(bad))
     expect(page.get_by_test_id("replay-error")).to_be_visible()
     expect(page.get_by_test_id("error-text")).to_contain_text("not a record")
+    # a file longer than the server reads (api/options' record_max_chars) is refused before it is sent
+    long = tmp_path / "long.cuarenta"
+    long.write_text("é" * 60_001, encoding="utf-8")  # 60,001 characters in 120,002 bytes
+    page.locator("#error .error-close").click()
+    expect(page.get_by_test_id("error")).to_be_hidden()
+    page.get_by_test_id("history-open-record").set_input_files(str(long))
+    expect(page.get_by_test_id("error-text")).to_contain_text(TOO_BIG)
     # the browser logs the refused request itself; nothing else went wrong
     refused = [e for e in log.errors if "status of 400" in e]
     assert len(refused) == 1

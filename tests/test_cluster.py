@@ -251,6 +251,11 @@ def test_a_grace_that_runs_out_on_two_nodes_gives_one_computer_move_per_turn(clu
             else:
                 # a liveness bound, not a figure: CI's loaded machine once missed 15 s
                 await ana.until(lambda m: m["type"] == "state" and bool(m["legal"]), seconds=30)
+        # the computer's move for Beto after Ana's last one: the log and the state are read once it is
+        # stored (read between its two writes' readings, they differed by one: 12 actions, state 14)
+        await ana.until(
+            lambda m: m["type"] == "state" and (bool(m["legal"]) or m["status"] == "finished"), seconds=30
+        )
         log = cluster.logged(room)
         assert [s for _, s in log] == list(range(1, len(log) + 1))
         assert len(log) == cluster.stored_state(room) - 1  # one action per state: none played twice

@@ -45,6 +45,7 @@ CHAMPIONSHIP_OPERATIONS = [
     ("GET", "/api/championships/{cid}/partidas/{partida}/hall"),
     ("POST", "/api/championships/{cid}/partidas/{partida}/hall"),
     ("POST", "/api/championships/{cid}/partidas/{partida}/hall/undo"),
+    ("GET", "/api/championships/{cid}/partidas/{partida}/replay"),
     ("GET", "/api/championships/{cid}/standings.json"),
     ("GET", "/api/championships/{cid}/standings.csv"),
 ]

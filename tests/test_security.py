@@ -529,6 +529,8 @@ def test_the_schema_is_served_at_api_openapi_json_only(client: TestClient) -> No
         "/api/championships/{cid}/decisions/{index}/review",
         "/api/championships/{cid}/partidas/{partida}/hall",
         "/api/championships/{cid}/partidas/{partida}/hall/undo",
+        # a finished partida step by step: public, once nothing of it can be played (no token, no room)
+        "/api/championships/{cid}/partidas/{partida}/replay",
         "/api/championships/{cid}/standings.json",
         "/api/championships/{cid}/standings.csv",
     }
@@ -672,6 +674,8 @@ def still_serving(served: Served) -> None:
 
 @pytest.mark.slow
 def test_real_server_closes_big_frames_with_1009_and_keeps_serving(served: Served) -> None:
+    # the server reads its shipped puzzles in a thread at start: the memory is measured once it has them
+    assert httpx.get(served.base + "/api/puzzles", timeout=60).status_code == 200
     before = rss_mib(served.proc.pid)
     for size in (1_000_000, 10_000_000):
         with (

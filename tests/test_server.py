@@ -26,6 +26,7 @@ from cuarenta.players import PLAYER_NAMES
 from cuarenta.players.hints import seat_hints
 from cuarenta.rules import OPTION_NAMES, PRESET_NAMES
 from cuarenta.server import create_app
+from cuarenta.server.answers.replay import MAX_RECORD_CHARS
 from cuarenta.server.authority.computer_names import NAMES
 from cuarenta.server.authority.model import available_levels, mesa_seed
 from cuarenta.server.edge.options import NAME_MAX_CHARS
@@ -78,6 +79,7 @@ def test_health_and_options(client: TestClient) -> None:
     assert options["languages"] == ["es", "en"]
     # the page's name field takes the server's limit; the quick game is a preset of 1 chica
     assert options["name_max_chars"] == NAME_MAX_CHARS
+    assert options["record_max_chars"] == MAX_RECORD_CHARS  # History checks a record file against it
     assert client.post("/api/rooms", json={"name": "x" * NAME_MAX_CHARS}).status_code == 200
     assert client.post("/api/rooms", json={"name": "x" * (NAME_MAX_CHARS + 1)}).status_code == 400
     quick = {p["name"]: p for p in options["presets"]}[options["quick_preset"]]

@@ -19,6 +19,7 @@ from cuarenta import __version__
 from cuarenta.cli.analyze import analyze_command
 from cuarenta.cli.arena import arena_command, bare_ray
 from cuarenta.cli.backup import backup_command, restore_command
+from cuarenta.cli.daily import daily_command
 from cuarenta.cli.demo import run_demo
 from cuarenta.cli.offline import pack_command, site_command
 from cuarenta.cli.options import LangOption
@@ -113,6 +114,7 @@ def demo(
 
 app.command("arena")(arena_command)
 app.command("backup")(backup_command)
+app.command("daily")(daily_command)
 app.command("ratings")(ratings_command)
 app.command("analyze")(analyze_command)
 app.command("replay")(replay_command)

@@ -171,6 +171,7 @@ def options_payload() -> dict[str, Any]:
         "default_level": default_level(),
         "languages": list(LANGS),
         "name_max_chars": NAME_MAX_CHARS,
+        "record_max_chars": MAX_RECORD_CHARS,
     }
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cuarenta.analysis import THRESHOLDS
-from cuarenta.server.answers.history import HistoryStore, record_answer
+from cuarenta.server.answers.history import HistoryStore, finished_record
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.thinking.analyses import Progress
 
@@ -60,7 +60,7 @@ def analysis_answer(
     """``GET /api/games/{room}/analysis``: start or follow the analysis of ``seat`` (default: the token's)
     in a finished mesa of the token's room (default: the current one); refused as its record is (the
     token, 404, ``409 mesa_in_play``) and ``400 bad_seat`` for a seat the mesa does not have."""
-    found = record_answer(authority, store, room_id, token, mesa, seed_shown=False)
+    found = finished_record(authority, store, room_id, token, mesa)
     mine = authority.seat_of(room_id, token)
     wanted = mine if seat is None else seat
     try:

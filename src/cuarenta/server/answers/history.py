@@ -207,35 +207,16 @@ class RecordAnswer:
     mesa: int = 1  #: which mesa of the room
 
 
-def record_answer(
-    authority: Authority,
-    store: HistoryStore,
-    room_id: str,
-    token: str,
-    mesa: int | None = None,
-    *,
-    seed_shown: bool = True,
-) -> RecordAnswer:
-    """``GET /api/games/{room}/record``: the record of a finished mesa of the token's room (default: the
-    current one); a refusal is the authority's (the token) or :class:`Refused` (404, 409). A record shows
-    its seed, from which every hand can be dealt: the deal of the day's is given only once its day is over
-    (``409 daily_today``); its replay and its analysis (``seed_shown=False``), which show only the hands
-    played, at once (docs/daily.md). An offline deal of the day's record (the device's) is given at once: its
-    seed was handed out ahead, and the record is what is sent to the offline ranking."""
+def _room_row(authority: Authority, store: HistoryStore, room_id: str, token: str) -> Any:
+    """The stored row of the token's room (the authority refuses a wrong token)."""
     authority.seat_of(room_id, token)
     row = store.load_room(room_id)
     if row is None:  # pragma: no cover - seat_of found it
         raise Refused(404, f"there is no room {room_id!r}")
-    seed = json.loads(row.seed)
-    day = day_of(seed)
-    # an offline deal's seed was given ahead to whoever asked: its record tells nothing new
-    if seed_shown and day is not None and day >= today() and not is_offline(seed):
-        raise Refused(
-            409,
-            "the deal of the day's record shows its seed, which deals everyone's cards today: it is given "
-            f"once the day ({day.isoformat()}, UTC) is over; its replay and its analysis are there now",
-            "daily_today",
-        )
+    return row
+
+
+def _finished(store: HistoryStore, row: Any, room_id: str, mesa: int | None) -> RecordAnswer:
     current = row.mesa
     wanted = current if mesa is None else mesa
     if wanted > current:
@@ -250,6 +231,36 @@ def record_answer(
     return RecordAnswer(finished.record, f"cuarenta-{room_id}-mesa{wanted}.cuarenta", wanted)
 
 
+def finished_record(
+    authority: Authority, store: HistoryStore, room_id: str, token: str, mesa: int | None = None
+) -> RecordAnswer:
+    """The record of a finished mesa of the token's room (default: the current one), as its replay and its
+    analysis read it: they show only the hands that were played, so a deal of the day's is there at once
+    (docs/daily.md). A refusal is the authority's (the token) or :class:`Refused` (404, ``409
+    mesa_in_play``)."""
+    return _finished(store, _room_row(authority, store, room_id, token), room_id, mesa)
+
+
+def record_answer(
+    authority: Authority, store: HistoryStore, room_id: str, token: str, mesa: int | None = None
+) -> RecordAnswer:
+    """``GET /api/games/{room}/record``: the record of a finished mesa (:func:`finished_record`) to download.
+    A record shows its seed, from which every hand can be dealt: the deal of the day's is given only once its
+    day is over (``409 daily_today``). An offline deal of the day's record (the device's) is given at once:
+    its seed was handed out ahead, and the record is what is sent to the offline ranking."""
+    row = _room_row(authority, store, room_id, token)
+    seed = json.loads(row.seed)
+    day = day_of(seed)
+    if day is not None and day >= today() and not is_offline(seed):
+        raise Refused(
+            409,
+            "the deal of the day's record shows its seed, which deals everyone's cards today: it is given "
+            f"once the day ({day.isoformat()}, UTC) is over; its replay and its analysis are there now",
+            "daily_today",
+        )
+    return _finished(store, row, room_id, mesa)
+
+
 __all__ = [
     "MAX_TOKENS",
     "MAX_TOKEN_CHARS",
@@ -257,6 +268,7 @@ __all__ = [
     "RecordAnswer",
     "browser_stats_answer",
     "finished_entry",
+    "finished_record",
     "history_answer",
     "history_tokens",
     "playing_entry",

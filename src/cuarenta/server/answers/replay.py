@@ -28,7 +28,7 @@ from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.record import GameRecord
 from cuarenta.replay import Replay
-from cuarenta.server.answers.history import HistoryStore, record_answer
+from cuarenta.server.answers.history import HistoryStore, finished_record
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.authority.eventview import wire_event
 
@@ -108,7 +108,7 @@ def replay_answer(
 ) -> dict[str, Any]:
     """``GET /api/games/{room}/replay``: the steps of a finished mesa of the token's room (default: the
     current one); refused as its record is (the token, 404, ``409 mesa_in_play``)."""
-    found = record_answer(authority, store, room_id, token, mesa, seed_shown=False)
+    found = finished_record(authority, store, room_id, token, mesa)
     seat = authority.seat_of(room_id, token)
     replay = Replay.from_text(found.text)
     return {

@@ -39,6 +39,9 @@ class Loaded:
     public: tuple[int, dict[str, Any], str] | None = None
     #: the building of :attr:`public` under way in a thread (its action count and its task)
     building: tuple[int, asyncio.Task[tuple[int, dict[str, Any], str]]] | None = None
+    #: the partidas whose replay is given to anyone, and the action count it is of (a partida's replay
+    #: opens with a result: an action; docs/championships.md "Replays")
+    replays: tuple[int, list[str]] | None = None
 
 
 def published(count: int, champ: Championship) -> tuple[int, dict[str, Any], str]:

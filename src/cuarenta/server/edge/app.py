@@ -21,6 +21,7 @@ served at ``/api/openapi.json`` (and nowhere else).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -30,6 +31,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from cuarenta import __version__
+from cuarenta.analysis.puzzles import shipped as shipped_puzzles
 from cuarenta.offline.keeper import PackKeeper
 from cuarenta.offline.pack import default_pack_dir
 from cuarenta.server import wiring
@@ -141,11 +143,15 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         keeper.start()  # the offline pack, made in a thread of its own when it is missing
+        # the shipped puzzles are read in a thread now, not by the first person who opens them (half a
+        # second on an idle machine, several on a loaded one, and the page says "Cargando…" meanwhile)
+        warming = asyncio.ensure_future(asyncio.to_thread(shipped_puzzles))
         await the_rooms.open()  # the bus: nobody in one process, Redis on a cluster node
         await app.state.championships.open()
         try:
             yield
         finally:
+            warming.cancel()
             await app.state.championships.close()
             await the_rooms.close()
             store.close()

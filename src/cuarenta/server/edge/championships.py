@@ -9,6 +9,7 @@ them keep them in the URL fragment (``/#champ=ID.TOKEN``, ``/#judge=…``, ``/#p
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -23,8 +24,11 @@ from cuarenta.championship import Settings
 from cuarenta.championship.actions import Decide, ReplacePlayer, Review, SeedPair, Start, Walkover, Withdraw
 from cuarenta.championship.errors import ChampionshipError
 from cuarenta.championship.hall import HallSheet
-from cuarenta.server.championships import ChampionshipProblem, Championships
+from cuarenta.server.answers.champ_replay import partida_replay_answer, partida_room, replayable
+from cuarenta.server.answers.refused import Refused
+from cuarenta.server.championships import ChampionshipProblem, Championships, Loaded
 from cuarenta.server.edge.deps import (
+    Refusal,
     bearer_secret,
     errors,
     limit_room_creation,
@@ -177,6 +181,14 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
+def _replays(loaded: Loaded) -> list[str]:
+    """The partidas replayed to anyone now (:func:`replayable`), worked out once per stored action: they
+    change only with a result, and a crowd polls the public page."""
+    if loaded.replays is None or loaded.replays[0] != loaded.count:
+        loaded.replays = (loaded.count, replayable(loaded.champ, loaded.tables))
+    return loaded.replays[1]
+
+
 @router.get("/api/championships/{cid}", responses=ERRORS, response_model=dict[str, Any])
 async def describe(cid: Id, service: Service) -> Response:
     """Everything public: ``to_public()``, each partida's table and its live score. The JSON text of
@@ -184,7 +196,12 @@ async def describe(cid: Id, service: Service) -> Response:
     written for each request."""
     _, public = await service.public_async(cid)
     loaded = service.get(cid)
-    own = {"id": cid, "tables": {p: r for p, (r, _) in loaded.tables.items()}, "live": _live(service, cid)}
+    own = {
+        "id": cid,
+        "tables": {p: r for p, (r, _) in loaded.tables.items()},
+        "live": _live(service, cid),
+        "replays": _replays(loaded),
+    }
     head = json.dumps(own, ensure_ascii=False, separators=(",", ":"))
     return _json(head[:-1] + "," + public[1:])
 
@@ -362,6 +379,23 @@ async def hall_entry(cid: Id, partida: Id, body: EntryBody, service: Service, to
 async def hall_undo(cid: Id, partida: Id, service: Service, token: Token) -> dict[str, Any]:
     _need(service, cid, token, "judge")
     return service.undo(cid, partida).snapshot()
+
+
+@router.get(
+    "/api/championships/{cid}/partidas/{partida}/replay", responses=ERRORS, response_model=dict[str, Any]
+)
+async def partida_replay(cid: Id, partida: Id, service: Service) -> Response:
+    """A finished online partida step by step, as ``GET /api/games/{room}/replay`` answers (its ``room``
+    null), with ``championship``, ``partida`` and ``names``: public once nothing of it can still be played
+    (docs/championships.md "Replays"); 404 ``no_record`` for a hall partida or a walkover, 409
+    ``partida_in_play`` or ``twins_in_play`` until then. The record is read and replayed in a thread."""
+    loaded = service.get(cid)
+    try:
+        room = partida_room(loaded.champ, loaded.tables, partida)
+        found = await asyncio.to_thread(partida_replay_answer, service.store, cid, partida, room)
+    except Refused as exc:
+        raise Refusal(exc.status, exc.detail, exc.code) from None
+    return _json(json.dumps(found, ensure_ascii=False, separators=(",", ":")))
 
 
 async def _rows(service: Championships, cid: str) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Final
 
 import sqlalchemy as sa
@@ -271,35 +272,35 @@ async def limit_reclaims(request: Request) -> GuessTicket:
     return ticket
 
 
-async def limit_profile_creation(request: Request) -> None:
-    """New profiles per client address: the limits of new rooms (``rooms_per_minute``, ``rooms_burst``)."""
-    creation, host = _creation(request), _client(request)
-    limiter = creation.profiles
-    if not limiter.allow(host):
-        wait = limiter.retry_after(host)
-        creation.refused_profiles("profile creation refused to %s: over the rate limit", host)
-        raise HTTPException(
-            429,
-            f"too many new profiles from your address: at most {limiter.burst} at once; "
-            f"try again in {wait} s",
-            headers={"Retry-After": str(wait)},
-        )
+def _per_address(limiter: str, refused: str, what: str, doc: str) -> Callable[[Request], Awaitable[None]]:
+    """A dependency that lets an address make ``what`` within the limiter ``limiter`` of the app's
+    creation limits (429 with ``Retry-After`` past it, noted in the throttled log ``refused``)."""
+
+    async def guard(request: Request) -> None:
+        creation, host = _creation(request), _client(request)
+        bucket = getattr(creation, limiter)
+        if not bucket.allow(host):
+            wait = bucket.retry_after(host)
+            getattr(creation, refused)(f"{what} refused to %s: over the rate limit", host)
+            raise HTTPException(
+                429,
+                f"too many {what} from your address: at most {bucket.burst} at once; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+
+    guard.__doc__ = doc
+    return guard
 
 
-async def limit_puzzle_reports(request: Request) -> None:
-    """Reports of wrong puzzles per client address: the limits of new rooms (``rooms_per_minute``,
-    ``rooms_burst``; a person reports a puzzle now and then, never many a minute)."""
-    creation, host = _creation(request), _client(request)
-    limiter = creation.reports
-    if not limiter.allow(host):
-        wait = limiter.retry_after(host)
-        creation.refused_reports("puzzle reports refused to %s: over the rate limit", host)
-        raise HTTPException(
-            429,
-            f"too many puzzle reports from your address: at most {limiter.burst} at once; "
-            f"try again in {wait} s",
-            headers={"Retry-After": str(wait)},
-        )
+#: New profiles per client address: the limits of new rooms (``rooms_per_minute``, ``rooms_burst``).
+limit_profile_creation = _per_address(
+    "profiles", "refused_profiles", "new profiles", "New profiles per client address."
+)
+#: Reports of wrong puzzles per client address: the limits of new rooms (a person reports a puzzle now and
+#: then, never many a minute).
+limit_puzzle_reports = _per_address(
+    "reports", "refused_reports", "puzzle reports", "Reports of wrong puzzles per client address."
+)
 
 
 # -- errors -------------------------------------------------------------------------------------------

@@ -75,6 +75,31 @@ def _skill(conn: sa.Connection, table: sa.Table, key: sa.ColumnElement[bool]) ->
     return conn.execute(sa.select(c.mu, c.sigma, c.tries, c.solved).where(key).with_for_update()).first()
 
 
+def _put_skill(
+    conn: sa.Connection,
+    table: sa.Table,
+    key: str,
+    value: str,
+    stored: Any,
+    skill: Skill,
+    won: int,
+    when: str,
+) -> None:
+    """Write a puzzle's or a solver's skill after a rated try: its first row (one try, ``won`` of it), or
+    its ``stored`` row moved on by one try."""
+    if stored is None:
+        conn.execute(
+            table.insert(),
+            {key: value, "mu": skill[0], "sigma": skill[1], "tries": 1, "solved": won, "updated": when},
+        )
+        return
+    conn.execute(
+        table.update()
+        .where(table.c[key] == value)
+        .values(mu=skill[0], sigma=skill[1], tries=stored.tries + 1, solved=stored.solved + won, updated=when)
+    )
+
+
 def record_try(
     store: Store,
     puzzle: str,
@@ -102,42 +127,8 @@ def record_try(
             return TryResult(False, before, before, mine)
         after, now = rate(before, mine, solved)
         won = int(solved)
-        if stored_solver is None:
-            conn.execute(
-                puzzle_solvers_table.insert(),
-                {"solver_hash": solver_hash, "mu": now[0], "sigma": now[1], "tries": 1, "solved": won}
-                | {"updated": when},
-            )
-        else:
-            conn.execute(
-                puzzle_solvers_table.update()
-                .where(s.solver_hash == solver_hash)
-                .values(
-                    mu=now[0],
-                    sigma=now[1],
-                    tries=stored_solver.tries + 1,
-                    solved=stored_solver.solved + won,
-                    updated=when,
-                )
-            )
-        if stored_puzzle is None:
-            conn.execute(
-                puzzle_ratings_table.insert(),
-                {"puzzle": puzzle, "mu": after[0], "sigma": after[1], "tries": 1, "solved": 1 - won}
-                | {"updated": when},
-            )
-        else:
-            conn.execute(
-                puzzle_ratings_table.update()
-                .where(r.puzzle == puzzle)
-                .values(
-                    mu=after[0],
-                    sigma=after[1],
-                    tries=stored_puzzle.tries + 1,
-                    solved=stored_puzzle.solved + (1 - won),
-                    updated=when,
-                )
-            )
+        _put_skill(conn, puzzle_solvers_table, "solver_hash", solver_hash, stored_solver, now, won, when)
+        _put_skill(conn, puzzle_ratings_table, "puzzle", puzzle, stored_puzzle, after, 1 - won, when)
         conn.execute(
             puzzle_tries_table.insert(),
             {"solver_hash": solver_hash, "puzzle": puzzle, "solved": solved, "at": when},

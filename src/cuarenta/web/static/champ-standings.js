@@ -1,8 +1,9 @@
 // A championship's public standings `#standings=ID` (docs/web.md "Championships"): polled every few
 // seconds, the ranking (the final one once the championship is finished, with its champion), each round's
-// partidas with their chicas, a "Mirar" link to watch a table that is playing (`#watch=ROOM`), and the
-// standings as CSV and JSON files. A finished partida's record needs a seat's token
-// (`api/games/{room}/record`), so this public page links none.
+// partidas with their chicas, a "Mirar" link to watch a table that is playing (`#watch=ROOM`), a
+// "Repetir" button for each finished partida the server replays to anyone (`replays`: once nothing of it
+// can still be played; the replay screen of replay.js), and the standings as CSV and JSON files. A
+// finished partida's record needs a seat's token (`api/games/{room}/record`), so this public page links none.
 //
 // The ranking shows the figures that decide it (docs/championships.md "Tie-breaks": place, pair, partidas
 // won, chicas and points differences, Buchholz in a Swiss, the knockout rounds reached after a knockout);
@@ -13,9 +14,10 @@
 
 import * as I from "./i18n.js";
 import { championship, standingsFile } from "./api.js";
-import { champScreen, pairName, poll, showFailure } from "./champ-common.js";
+import { champScreen, pairName, partidaTitle, poll, refusalText, showFailure } from "./champ-common.js";
 import { roundsSection } from "./champ-organiser.js";
 import { $, el } from "./dom.js";
+import { showReplayOfPartida } from "./replay.js";
 import { app } from "./store.js";
 
 const { t } = I;
@@ -61,6 +63,25 @@ async function refresh(id) {
   } catch (err) {
     showFailure(err);
   }
+}
+
+/** "Repetir" for a finished partida the server replays to anyone now (`replays`), else nothing. */
+function replayButton(data, partida) {
+  if (!(data.replays ?? []).includes(partida.id)) return null;
+  const id = app.champ.id;
+  return el(
+    "span",
+    { class: "champ-actions" },
+    el("button", {
+      type: "button",
+      class: "btn btn-secondary",
+      "data-testid": "standings-replay",
+      "data-partida": partida.id,
+      "aria-label": t("page.champ.replay_label", { partida: partidaTitle(data, partida) }),
+      text: t("page.champ.replay"),
+      onclick: () => showReplayOfPartida(id, partida.id, { back: () => showStandings(id), refused: refusalText }),
+    }),
+  );
 }
 
 /** The room of a partida that is playing now, if the server names it (`live` or `tables`). */
@@ -149,7 +170,7 @@ export function renderStandings() {
     ),
     roundsSection(data, (p) => {
       const room = liveRoom(data, p);
-      if (!room) return null;
+      if (!room) return replayButton(data, p);
       const live = data.live?.[p.id];
       return el(
         "span",

@@ -218,14 +218,23 @@ function statsTable(data) {
   );
 }
 
-/** A record file chosen or dropped on History: its replay (the server, or the device's host, reads it). */
+/** A record file chosen or dropped on History: its replay (the server, or the device's host, reads it). The
+ * longest record is the server's `record_max_chars` (api/options); a file too big for it even at four bytes
+ * a character is not read at all. */
 async function openRecordFile(file) {
   if (!file) return;
-  if (file.size > 60000) {
+  const most = app.options?.record_max_chars;
+  const tooBig = (size) => Number.isInteger(most) && size > most;
+  if (tooBig(file.size / 4)) {
     showError(t("page.replay.too_big"));
     return;
   }
-  await showReplayOfRecord(await file.text());
+  const text = await file.text();
+  if (tooBig(text.length)) {
+    showError(t("page.replay.too_big"));
+    return;
+  }
+  await showReplayOfRecord(text);
 }
 
 export function wireRecordFiles() {

@@ -7,13 +7,14 @@
 //   showReplay(room, token, mesa)   // opens the screen on the mesa's first step
 //   showReplay(room, token, mesa, {analyse: true})   // and asks for the analysis of the token's seat
 //   showReplayOfRecord(text)        // a record file the person holds (History's "abrir una partida")
+//   showReplayOfPartida(id, partida, {back, refused})   // a championship's finished partida (its standings)
 //
 // "Analizar" asks for the computer's analysis of the seat whose hand is shown (analysis.js); each costly
 // move's "ver" steps the replay to the position it was played from.
 
 import * as I from "./i18n.js";
 import { analysing, analysisPanel, startAnalysis, stopAnalysis } from "./analysis.js";
-import { api, authorized } from "./api.js";
+import { api, authorized, championship } from "./api.js";
 import { cardElement, cardText } from "./cards.js";
 import { $, el } from "./dom.js";
 import { showError } from "./errors.js";
@@ -22,9 +23,10 @@ import { app } from "./store.js";
 
 const { t } = I;
 
-/** The replay shown: the server's answer, the ply, whose hand is shown, every hand or not, and what
- * asked it (the room, the seat's token, the mesa: the analysis is asked with them). */
-const shown = { data: null, ply: 0, seat: 0, open: false, asked: null };
+/** The replay shown: the server's answer, the ply, whose hand is shown, every hand or not, what asked it
+ * (the room, the seat's token, the mesa: the analysis is asked with them), and where "back" goes (a
+ * championship's standings) if anywhere. */
+const shown = { data: null, ply: 0, seat: 0, open: false, asked: null, back: null };
 
 /** Open the replay of `mesa` of `room` (the seat's `token` asks it); with `analyse`, ask for the analysis
  * of the token's seat too. */
@@ -39,22 +41,37 @@ export async function showReplayOfRecord(text) {
   await open(() => api("api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record: text }) }), () => null, false);
 }
 
-async function open(fetchData, askedOf, analyse) {
+/** Open the replay of a finished partida of championship `id`, from its public standings: no token (the
+ * server gives it once nothing of it can be played), no analysis, every hand shown; `back()` goes back to
+ * the standings, `refused(err)` words a refusal in the page's language. */
+export async function showReplayOfPartida(id, partida, { back = null, refused = null } = {}) {
+  await open(() => championship(id, `/partidas/${encodeURIComponent(partida)}/replay`), () => null, false, { back, refused, open: true });
+}
+
+async function open(fetchData, askedOf, analyse, { back = null, refused = null, open = false } = {}) {
   stopAnalysis();
-  shown.data = null;
+  Object.assign(shown, { data: null, back });
+  app.replayFrom = back ? "standings" : null; // History is not where a championship's replay came from
   showScreen("replay");
   $("#replay-body").replaceChildren(el("p", { text: t("page.loading") }));
   try {
     const data = await fetchData();
-    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open: false, asked: askedOf(data) });
+    Object.assign(shown, { data, ply: 0, seat: data.seat ?? 0, open, asked: askedOf(data) });
   } catch (err) {
-    $("#replay-body").replaceChildren(el("p", { "data-testid": "replay-error", text: t("page.replay.failed") }));
-    showError(err instanceof TypeError ? t("page.err.network") : t("page.replay.refused", { message: err.message }));
+    $("#replay-body").replaceChildren(el("p", { "data-testid": "replay-error", text: t("page.replay.failed") }), backButton());
+    if (err instanceof TypeError) showError(t("page.err.network"));
+    else showError(refused ? refused(err) : t("page.replay.refused", { message: err.message }), err?.code ?? "");
     return;
   }
   if (analyse) askAnalysis(shown.seat);
   render();
   $(analyse ? "#replay-analyse" : "#replay-next")?.focus();
+}
+
+/** The button back to a championship's standings, when the replay was opened from them. */
+function backButton() {
+  if (!shown.back) return "";
+  return el("button", { type: "button", id: "replay-back", class: "btn btn-secondary", "data-testid": "replay-back", text: t("page.replay.back_standings"), onclick: shown.back });
 }
 
 /** Ask for the analysis of `seat`'s moves in the mesa shown. */
@@ -160,6 +177,7 @@ function render() {
     el("button", { type: "button", id, class: "btn", "data-testid": id, text: t(key), disabled, onclick: () => goTo(target) });
   const focused = document.activeElement?.id;
   $("#replay-body").replaceChildren(
+    backButton(),
     el("p", { class: "replay-where", "data-testid": "replay-where", "data-ply": String(shown.ply), text: where }),
     el(
       "div",

@@ -26,7 +26,7 @@ export function showScreen(name) {
 export function updateNav() {
   $("#nav-table").hidden = !app.session;
   for (const [id, screen] of [["#nav-table", "table"], ["#nav-new", "new"], ["#nav-history", "history"]]) {
-    const here = app.screen === screen || (screen === "table" && app.screen === "wait") || (screen === "history" && app.screen === "replay");
+    const here = app.screen === screen || (screen === "table" && app.screen === "wait") || (screen === "history" && app.screen === "replay" && app.replayFrom !== "standings");
     if (here) $(id).setAttribute("aria-current", "page");
     else $(id).removeAttribute("aria-current");
   }

@@ -29,6 +29,7 @@ const fields = {
   rematchSent: null, // the mesa after which this page asked for a rematch
   finalEvents: null, // the events of the mesa's last message
   champ: null, // the championship screen shown (champ-*.js): {view, id, token, data, …} as the server sent it
+  replayFrom: null, // where the replay shown was opened: "standings" (a championship's), else null (History's)
 };
 
 const subscribers = new Map(); // field → Set of functions

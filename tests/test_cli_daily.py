@@ -14,6 +14,7 @@ import pytest
 
 from cuarenta.daily import DAILY_LEVEL, daily_rules, is_offline, result, today
 from cuarenta.record import GameRecord
+from cuarenta.seeds import mesa_seed
 from support.commands import run_cli
 from support.ports import free_port
 from support.served import Served, serve_process
@@ -65,7 +66,7 @@ def test_without_a_connection_it_plays_what_it_kept_and_sends_later(served: Serv
     assert "No se pudo hablar con el servidor" in offline.stderr and "se enviará" in offline.stdout
     [waiting] = list((tmp_path / "outbox").glob("*.cuarenta"))
     record = GameRecord.from_text(waiting.read_text())
-    assert record.seed == deals["days"][today().isoformat()] and record.rules == daily_rules()
+    assert record.seed == mesa_seed(deals["days"][today().isoformat()], 1) and record.rules == daily_rules()
     assert record.seats == ("person", f"bot:{DAILY_LEVEL}")
     mine = result(record.replay())
     before = offline_ranking(served)["count"]

@@ -27,6 +27,7 @@ from cuarenta.daily import (
     today,
 )
 from cuarenta.record import GameRecord
+from cuarenta.seeds import mesa_seed
 from support.app import running
 
 
@@ -37,8 +38,9 @@ def secret_of(client: TestClient) -> bytes:
 def played(
     seed: str, *, pick: int = 0, seats: tuple[str, str] = ("Ana", f"bot:{DAILY_LEVEL}"), **rules: Any
 ) -> str:
-    """The record text of a chica of ``seed`` played to its end (each side the ``pick``-th legal move)."""
-    game = Game.new(dataclasses.replace(daily_rules(), **rules), seed)
+    """The record text of a chica of ``seed`` played to its end (each side the ``pick``-th legal move), dealt
+    as a room's first mesa is (the device's, the terminal's)."""
+    game = Game.new(dataclasses.replace(daily_rules(), **rules), mesa_seed(seed, 1))
     while not game.is_over:
         game.play(game.legal_moves()[pick])
     return GameRecord.from_game(game, seats=seats).to_text()
@@ -104,6 +106,7 @@ def test_a_result_sent_later_is_checked_kept_once_and_ranked_apart(tmp_path: Pat
         ("another level", 400, "not_offline_daily"),
         ("not over", 400, "not_offline_daily"),
         ("tomorrow", 409, "not_yet"),
+        ("the seed itself", 400, "not_offline_daily"),  # a chica is dealt from the mesa seed of the day's
     ],
 )
 def test_what_is_not_a_finished_offline_deal_is_refused_and_kept_nowhere(
@@ -122,6 +125,7 @@ def test_what_is_not_a_finished_offline_deal_is_refused_and_kept_nowhere(
             "another level": lambda: played(seed, seats=("Ana", "bot:normal")),
             "not over": lambda: _unfinished(seed),
             "tomorrow": lambda: played(offline_seed(secret, day + datetime.timedelta(1))),
+            "the seed itself": lambda: _dealt_from(seed),
         }[change]()
         refused = client.post("/api/daily/offline", json={"record": text})
         assert refused.status_code == status, refused.text
@@ -130,7 +134,44 @@ def test_what_is_not_a_finished_offline_deal_is_refused_and_kept_nowhere(
 
 
 def _unfinished(seed: str) -> str:
-    game = Game.new(daily_rules(), seed)
+    game = Game.new(daily_rules(), mesa_seed(seed, 1))
     for _ in range(6):
         game.play(game.legal_moves()[0])
     return GameRecord.from_game(game, seats=("Ana", f"bot:{DAILY_LEVEL}")).to_text()
+
+
+def _dealt_from(seed: str) -> str:
+    game = Game.new(daily_rules(), seed)
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+    return GameRecord.from_game(game, seats=("Ana", f"bot:{DAILY_LEVEL}")).to_text()
+
+
+def test_a_device_rooms_record_of_the_offline_deal_is_taken(tmp_path: Path) -> None:
+    """The device plays the offline deal in a room of its host (``POST api/daily``), dealt as every room's
+    first mesa is: its record names that chica's seed, from which the server finds the day. Another server's
+    offline deal is refused."""
+    import asyncio
+
+    from support.device import device_page, finished
+
+    async def device_record(seed: str) -> str:
+        host, page = device_page()
+        made = page.http("POST", "api/daily", {"seed": seed, "name": "Ana"})["body"]
+        page.join(made["room"], made["token"])
+        await page.play_until(finished)
+        text: str = page.http("GET", f"api/games/{made['room']}/record", token=made["token"])["text"]
+        await host.shutdown()
+        return text
+
+    with running(tmp_path / "data", workers=0) as client:
+        seed = offline_seed(secret_of(client), today())
+        text = asyncio.run(device_record(seed))
+        assert GameRecord.from_text(text).seed == mesa_seed(seed, 1)  # the terminal deals the same chica
+        sent = client.post("/api/daily/offline", json={"record": text})
+        assert sent.status_code == 200, sent.text
+        mine = result(GameRecord.from_text(text).replay())
+        assert sent.json()["day"] == today().isoformat() and sent.json()["result"] == mine
+        other = asyncio.run(device_record(offline_seed(b"x" * 32, today())))
+        refused = client.post("/api/daily/offline", json={"record": other})
+        assert refused.status_code == 400 and refused.json()["code"] == "not_offline_daily"

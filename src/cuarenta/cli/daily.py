@@ -38,6 +38,7 @@ from cuarenta.daily import DAILY_LEVEL, daily_rules, is_offline, today
 from cuarenta.i18n import DEFAULT_LANG, t
 from cuarenta.names import BadName, clean_name
 from cuarenta.record import GameRecord
+from cuarenta.seeds import mesa_seed
 
 #: Seconds a request to the server may take before the terminal plays on without it.
 TIMEOUT_SECONDS: Final = 10.0
@@ -236,7 +237,9 @@ def daily_command(
     if delay is None:
         delay = TTY_DELAY if sys.stdin.isatty() else 0.0
     typer.echo(t("term.daily.title", lang, day=today().isoformat()))
-    game = TerminalGame(daily_rules(), level=DAILY_LEVEL, seed=seed, lang=lang, delay=delay)
+    # dealt as a room deals its first mesa (the server's and the device's alike): the same cards, the same
+    # computer player (seeded from the chica's seed and its seat)
+    game = TerminalGame(daily_rules(), level=DAILY_LEVEL, seed=mesa_seed(seed, 1), lang=lang, delay=delay)
     code = game.run()
     if not game.game.chica_results:
         typer.echo(t("term.daily.unfinished", lang))

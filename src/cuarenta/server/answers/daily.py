@@ -16,10 +16,11 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from cuarenta.daily import DAILY_LEVEL, daily_rules, daily_seed, day_of, offline_seed, result, standing, today
+from cuarenta.daily import DAILY_LEVEL, daily_rules, daily_seed, offline_seed, result, standing, today
 from cuarenta.errors import CuarentaError
 from cuarenta.names import BadName, clean_name
 from cuarenta.record import GameRecord
+from cuarenta.seeds import mesa_seed
 from cuarenta.server.answers.refused import Refused
 from cuarenta.server.answers.replay import MAX_RECORD_CHARS
 from cuarenta.server.store.daily import OfflineRow
@@ -35,6 +36,8 @@ FIRST_DAY: Final = datetime.date(2026, 12, 1)
 #: How many days of offline deals ``GET /api/daily/offline`` hands out: today and the days after (a device
 #: that goes without a signal for a week still has each day's deal).
 OFFLINE_DAYS: Final = 7
+#: How many days a result played offline may wait to be sent: today's and the 30 days' before.
+LATE_DAYS: Final = 31
 
 
 class DailyStore(Protocol):
@@ -159,11 +162,25 @@ def _not_offline_daily(why: str) -> Refused:
     )
 
 
+def offline_day(secret: bytes, seed: object) -> datetime.date | None:
+    """The day whose offline deal a chica dealt from ``seed`` is, or ``None``. The chica of a day's deal is
+    dealt as any room's first mesa, from ``mesa_seed(offline_seed(secret, day), 1)`` (the seed its record
+    names), on a server, a device or the terminal alike; the days looked at are those handed out ahead
+    (:data:`OFFLINE_DAYS`) and those a result may wait (:data:`LATE_DAYS`)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        return None
+    for back in range(-(OFFLINE_DAYS - 1), LATE_DAYS):
+        day = today() - datetime.timedelta(days=back)
+        if day >= FIRST_DAY and mesa_seed(offline_seed(secret, day), 1) == seed:
+            return day
+    return None
+
+
 def checked_offline(store: DailyStore, text: str) -> tuple[datetime.date, GameRecord, list[int]]:
     """The day, the record and the chica's score of an offline deal of the day's record, checked by replaying
-    it: the day's offline seed of this server, its rules, a person at seat 0 against the day's computer
-    player, from the deal, legal move after move, the chica over. :class:`Refused` says what is not so
-    (``bad_record``, ``not_offline_daily``; ``409 not_yet`` for a day still to come)."""
+    it: an offline deal of this server (:func:`offline_day`), its rules, a person at seat 0 against the
+    day's computer player, from the deal, legal move after move, the chica over. :class:`Refused` says what
+    is not so (``bad_record``, ``not_offline_daily``; ``409 not_yet`` for a day still to come)."""
     if len(text) > MAX_RECORD_CHARS:
         raise Refused(400, f"a record is at most {MAX_RECORD_CHARS} characters here", "bad_record")
     try:
@@ -171,15 +188,16 @@ def checked_offline(store: DailyStore, text: str) -> tuple[datetime.date, GameRe
         game = record.replay()
     except CuarentaError as exc:
         raise Refused(400, f"that is not a record this game can replay: {exc}", "bad_record") from None
-    day = day_of(record.seed)
+    day = offline_day(store.daily_secret(), record.seed)
     if day is None:
-        raise _not_offline_daily(f"its seed {str(record.seed)[:40]!r} is not a deal of the day's")
+        raise _not_offline_daily(
+            f"its seed {str(record.seed)[:40]!r} is not the chica of an offline deal of this server of the "
+            f"last {LATE_DAYS} days"
+        )
     if day > today():
         raise Refused(
             409, f"the deal of {day.isoformat()} is played from that day on (UTC): send it then", "not_yet"
         )
-    if day < FIRST_DAY or record.seed != offline_seed(store.daily_secret(), day):
-        raise _not_offline_daily(f"its seed is not this server's offline deal of {day.isoformat()}")
     if record.rules != daily_rules() or record.start is not None:
         raise _not_offline_daily("it is not played by the deal of the day's rules, from the deal")
     person, computer = record.seats
@@ -246,12 +264,14 @@ def offline_result(store: DailyStore, body: Any) -> dict[str, Any]:
 
 __all__ = [
     "FIRST_DAY",
+    "LATE_DAYS",
     "OFFLINE_DAYS",
     "RANKING_MAX",
     "DailyStore",
     "checked_offline",
     "daily_answer",
     "new_daily",
+    "offline_day",
     "offline_days",
     "offline_result",
     "parse_day",

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
-import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -27,6 +26,7 @@ import cuarenta.players as registry
 from cuarenta.game import Game
 from cuarenta.i18n import SayingLog
 from cuarenta.rules import Rules
+from cuarenta.seeds import mesa_seed  # a room's mesas are dealt as any series' (re-exported here)
 from cuarenta.server.authority.messages import Pace, Status
 from cuarenta.server.authority.ports import SeatRow, dumps
 from cuarenta.server.authority.wire.messages import SharedMessage  # version 2's frames are shared too
@@ -50,18 +50,6 @@ def default_level() -> str:
     """``normal`` when it is available, else the weakest available level."""
     levels = available_levels()
     return "normal" if "normal" in levels else levels[0]
-
-
-def mesa_seed(room_seed: int | str, mesa: int) -> int:
-    """The seed of mesa ``mesa`` (1, 2 …) of a room: a hash, so one mesa's seed says nothing of another.
-
-    >>> mesa_seed(7, 1) == mesa_seed(7, 1) != mesa_seed(7, 2)
-    True
-    >>> 0 <= mesa_seed("x", 3) < 2**63
-    True
-    """
-    digest = hashlib.sha256(f"cuarenta-room/{room_seed}/mesa/{mesa}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def now_text() -> str:

@@ -227,7 +227,8 @@ def test_a_cleaned_name_is_clean_and_cleaning_it_again_changes_nothing(name: str
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     where = tmp_path_factory.mktemp("names")
-    with serve_process(where / "serve.log", "--data", str(where / "data"), "--rooms-per-minute", "0") as s:
+    limits = ["--rooms-per-minute", "0", "--http-per-minute", "0"]  # names are checked here, not the limits
+    with serve_process(where / "serve.log", "--data", str(where / "data"), *limits) as s:
         yield s
 
 

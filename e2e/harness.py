@@ -424,6 +424,9 @@ def start_game(  # noqa: PLR0913 - one keyword per choice of the new-game form
         page.goto(base_url)
     form = page.locator("#new-game-form")
     expect(form).to_be_visible()
+    # the form is built from api/options (the start button waits for them): a choice made before would be
+    # met by the form being built under it (CI's loaded run once saw "players-4" refuse to stay checked)
+    expect(page.get_by_test_id("start")).to_be_enabled()
     page.get_by_test_id("player-name").fill(name)
     page.get_by_test_id(f"players-{players}").check()
     page.get_by_test_id(f"level-{level}").check()

@@ -17,12 +17,11 @@ import secrets
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from cuarenta.daily import DAILY_LEVEL, daily_rules, daily_seed, offline_seed, result, standing, today
-from cuarenta.errors import CuarentaError
 from cuarenta.names import BadName, clean_name
 from cuarenta.record import GameRecord
 from cuarenta.seeds import mesa_seed
 from cuarenta.server.answers.refused import Refused
-from cuarenta.server.answers.replay import MAX_RECORD_CHARS
+from cuarenta.server.answers.replay import read_record_text
 from cuarenta.server.store.daily import OfflineRow
 
 if TYPE_CHECKING:
@@ -181,13 +180,8 @@ def checked_offline(store: DailyStore, text: str) -> tuple[datetime.date, GameRe
     it: an offline deal of this server (:func:`offline_day`), its rules, a person at seat 0 against the
     day's computer player, from the deal, legal move after move, the chica over. :class:`Refused` says what
     is not so (``bad_record``, ``not_offline_daily``; ``409 not_yet`` for a day still to come)."""
-    if len(text) > MAX_RECORD_CHARS:
-        raise Refused(400, f"a record is at most {MAX_RECORD_CHARS} characters here", "bad_record")
-    try:
-        record = GameRecord.from_text(text)
-        game = record.replay()
-    except CuarentaError as exc:
-        raise Refused(400, f"that is not a record this game can replay: {exc}", "bad_record") from None
+    replay = read_record_text(text)
+    record, game = replay.record, replay.goto(replay.last).game
     day = offline_day(store.daily_secret(), record.seed)
     if day is None:
         raise _not_offline_daily(
@@ -212,25 +206,14 @@ def checked_offline(store: DailyStore, text: str) -> tuple[datetime.date, GameRe
     return day, record, scores
 
 
-def offline_result(store: DailyStore, body: Any) -> dict[str, Any]:
-    """``POST /api/daily/offline`` with ``{"record": "..."}`` (and a ``name`` to be ranked under, else the
-    record's): keep an offline deal of the day's result, checked (:func:`checked_offline`), and answer its
-    entry: its id (``entry``, for ``GET /api/daily?offline=true&room=``), whether it is ``new`` (the same
-    record sent again is the same entry), the day, score and result, and where it stands among the day's
-    offline results (``place``, ``beats``, ``count``)."""
-    if (
-        not isinstance(body, dict)
-        or not {"record"} <= set(body) <= {"record", "name"}
-        or not isinstance(body["record"], str)
-        or not isinstance(body.get("name", ""), str)
-    ):
-        raise Refused(400, 'send {"record": "..."}: the text of the game record (.cuarenta)', "bad_record")
-    text = body["record"]
+def offline_result(store: DailyStore, text: str, name: str | None = None) -> dict[str, Any]:
+    """``POST /api/daily/offline``: keep the result of an offline deal of the day's record ``text``, checked
+    (:func:`checked_offline`), ranked under ``name`` (checked by the route; else the record's), and answer
+    its entry: its id (``entry``, for ``GET /api/daily?offline=true&entry=``), whether it is ``new`` (the
+    same record sent again is the same entry), the day, score and result, and where it stands among the
+    day's offline results (``place``, ``beats``, ``count``)."""
     day, record, scores = checked_offline(store, text)
-    given = body.get("name")
-    if given is not None:
-        name = clean_name(given, empty_ok=True)  # BadName: the edge's 400 (the body's model checks it first)
-    else:
+    if name is None:
         try:
             name = clean_name(record.seats[0] or "", empty_ok=True)
         except BadName:

@@ -81,19 +81,25 @@ def replay_frames(replay: Replay | GameRecord) -> dict[str, Any]:
 MAX_RECORD_CHARS: Final = 60_000
 
 
+def read_record_text(text: str) -> Replay:
+    """A record's text a person sent (a file they hold, a chica played offline), read and replayed once:
+    :class:`Refused` 400 ``bad_record`` saying what is wrong, for text over :data:`MAX_RECORD_CHARS` or not
+    a record that replays."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise Refused(400, f"a record is at most {MAX_RECORD_CHARS} characters here", "bad_record")
+    try:
+        return Replay.from_text(text)
+    except RecordError as exc:
+        raise Refused(400, f"that is not a record this game can replay: {exc}", "bad_record") from None
+
+
 def replay_text_answer(body: Any) -> dict[str, Any]:
     """``POST /api/replay`` with ``{"record": "..."}``: the steps of a finished mesa's record that the person
     holds (a file dropped on the page): :class:`Refused` 400 ``bad_record`` saying what is wrong with it, 409
     ``mesa_in_play`` for a record whose mesa is not over (every card is shown only then)."""
     if not isinstance(body, dict) or set(body) != {"record"} or not isinstance(body["record"], str):
         raise Refused(400, 'send {"record": "..."}: the text of a game record (.cuarenta)', "bad_record")
-    text = body["record"]
-    if len(text) > MAX_RECORD_CHARS:
-        raise Refused(400, f"a record is at most {MAX_RECORD_CHARS} characters here", "bad_record")
-    try:
-        replay = Replay.from_text(text)
-    except RecordError as exc:
-        raise Refused(400, f"that is not a record this game can replay: {exc}", "bad_record") from None
+    replay = read_record_text(body["record"])
     return {
         "room": None,
         "mesa": None,
@@ -120,4 +126,4 @@ def replay_answer(
     }
 
 
-__all__ = ["MAX_RECORD_CHARS", "replay_answer", "replay_frames", "replay_text_answer"]
+__all__ = ["MAX_RECORD_CHARS", "read_record_text", "replay_answer", "replay_frames", "replay_text_answer"]

@@ -111,7 +111,7 @@ def offline_result(body: OfflineResult, store: StoreDep) -> dict[str, Any]:
     """An offline deal of the day's result, sent later as its record: checked by replaying it, kept, and
     placed among the day's offline results. The same record sent again answers the same entry."""
     try:
-        return daily.offline_result(store, body.model_dump(exclude_none=True))
+        return daily.offline_result(store, body.record, body.name)
     except Refused as exc:
         raise Refusal(exc.status, exc.detail, exc.code) from None
 

@@ -45,6 +45,8 @@ def test_played_with_a_connection_the_chica_is_sent_and_placed(served: Served, t
     assert done.returncode == 0, done.stderr
     assert f"Deal of the day {today().isoformat()}" in done.stdout and "offline" in done.stdout
     assert "Place " in done.stdout and f"of {before + 1} offline" in done.stdout, done.stdout[-600:]
+    alone = "the first result of the day" in done.stdout  # no "better than 100% of the others" of nobody
+    assert alone == (before == 0) and ("better than" in done.stdout) == (before > 0), done.stdout[-600:]
     ranking = offline_ranking(served)
     assert ranking["count"] == before + 1 and "Ana" in {e["name"] for e in ranking["ranking"]}
     kept = json.loads((tmp_path / "deals.json").read_text())

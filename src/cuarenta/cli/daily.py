@@ -160,6 +160,16 @@ class DailyShelf:
         path.unlink()
 
 
+def standing_words(count: int, beats: float, lang: str) -> str:
+    """Where a result stands among the day's ``count`` offline results, of which it beats the share
+    ``beats``: alone, the day's first (beating "100% of the others" when there are none says nothing).
+
+    >>> standing_words(4, 0.75, "en"), standing_words(1, 1.0, "en")
+    ('better than 75% of the others', 'the first result of the day')
+    """
+    return t("page.daily.beats", lang, beats=round(100 * beats)) if count > 1 else t("page.daily.first", lang)
+
+
 def send_waiting(shelf: DailyShelf, client: DailyClient, lang: str) -> bool:
     """Send every record that waits, saying what the server made of each; ``False`` if the server could
     not be reached (what is left waits for the next time)."""
@@ -181,7 +191,7 @@ def send_waiting(shelf: DailyShelf, client: DailyClient, lang: str) -> bool:
                 result=f"{answer['result']:+d}",
                 place=answer["place"],
                 count=answer["count"],
-                beats=round(100 * answer["beats"]),
+                standing=standing_words(answer["count"], answer["beats"], lang),
             )
         )
     return True

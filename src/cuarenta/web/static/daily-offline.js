@@ -166,6 +166,12 @@ export async function offlineRanking(day, entry) {
   }
 }
 
+/** Where a result stands among `count` results of which it beats the share `beats`, in the page's words:
+ * alone, the day's first result (beating "100 % of the others" when there are none says nothing). */
+export function standingWords(count, beats) {
+  return count > 1 ? t("page.daily.beats", { beats: Math.round(100 * (beats ?? 0)) }) : t("page.daily.first");
+}
+
 /** Where a result of `resultOf` stands, in the page's words: to be sent, its place among the offline
  * results, or why the server refused it. */
 export function resultWords(result) {
@@ -173,7 +179,7 @@ export function resultWords(result) {
   if (result.state === "pending") return t("page.daily.will_send");
   if (result.state === "refused") return t("page.daily.refused", { detail: result.refused });
   const [you, rival] = Array.isArray(result.score) ? result.score : ["?", "?"];
-  return t("page.daily.offline_mine", { you, rival, place: result.place, count: result.count, beats: Math.round(100 * (result.beats ?? 0)) });
+  return t("page.daily.offline_mine", { you, rival, place: result.place, count: result.count, standing: standingWords(result.count, result.beats) });
 }
 
 /** The result panel of the device's offline deal of the day (`session`'s room): its mesa goes into the

@@ -10,7 +10,7 @@
 
 import * as I from "./i18n.js";
 import { api, postJSON } from "./api.js";
-import { offlineDays, offlineRanking, resultOf, resultWords, todaysDeal } from "./daily-offline.js";
+import { offlineDays, offlineRanking, resultOf, resultWords, standingWords, todaysDeal } from "./daily-offline.js";
 import { onDevice } from "./device.js";
 import { $, el } from "./dom.js";
 import { showError } from "./errors.js";
@@ -61,7 +61,7 @@ function render(data) {
         class: "daily-mine",
         "data-testid": "daily-mine",
         "data-result": String(m.result),
-        text: t("page.daily.mine", { you: m.score[0], rival: m.score[1], place: m.place, count: data.count, beats: Math.round(100 * m.beats) }),
+        text: t("page.daily.mine", { you: m.score[0], rival: m.score[1], place: m.place, count: data.count, standing: standingWords(data.count, m.beats) }),
       }),
     );
   } else if (played) {

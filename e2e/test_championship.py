@@ -109,6 +109,8 @@ def test_a_swiss_championship_from_creation_to_standings(people: People, server:
 
     # -- the organiser creates it from the home screen
     organiser.goto(base)
+    # the page settled first (a tap while it loads: test_a_button_tapped_while_the_page_loads_…)
+    expect(organiser.get_by_test_id("start")).to_be_enabled()
     organiser.get_by_test_id("champ-new").click()
     expect(organiser.get_by_test_id("champ-create-form")).to_be_visible()
     a11y.check(organiser, "the championship form")
@@ -232,6 +234,8 @@ def test_a_hall_championship_gives_the_judge_a_score_sheet_per_table(people: Peo
     base = server.url
     organiser, _ = people.open(bypass_csp=True)
     organiser.goto(base)
+    # the page settled first (a tap while it loads: test_a_button_tapped_while_the_page_loads_…)
+    expect(organiser.get_by_test_id("start")).to_be_enabled()
     organiser.get_by_test_id("champ-new").click()
     organiser.get_by_test_id("champ-name").fill("Torneo del Salón")
     organiser.get_by_test_id("champ-venue").select_option("hall")
@@ -291,6 +295,8 @@ def test_a_rated_championship_seats_each_player_with_their_own_browsers_profile(
     base = server.url
     organiser, _ = people.open(bypass_csp=True)
     organiser.goto(base)
+    # the page settled first (a tap while it loads: test_a_button_tapped_while_the_page_loads_…)
+    expect(organiser.get_by_test_id("start")).to_be_enabled()
     organiser.get_by_test_id("champ-new").click()
     organiser.get_by_test_id("champ-name").fill("Copa con puntuación")
     organiser.get_by_test_id("champ-swiss-rounds").fill("1")

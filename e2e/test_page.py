@@ -19,7 +19,7 @@ from harness import (
     table_cards,
     wait_step,
 )
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from cuarenta import catalogue
 from cuarenta.events import event_from_dict
@@ -71,6 +71,29 @@ def test_language_switch_persists(page: Page, base_url: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "es")
     expect(page.get_by_role("group", name="Tu mano")).to_be_visible()
     assert local_storage(page)["cuarenta.lang"] == "es"
+
+
+def test_the_start_button_waits_for_the_form(page: Page, base_url: str) -> None:
+    """Until the page has its words and GET api/options has answered there is no form to start from: the
+    button is disabled from the first paint (a tap did nothing), and once it is enabled every choice has its
+    words."""
+    held: dict[str, Route] = {}
+    page.route("**/api/texts/*", lambda route: held.__setitem__("texts", route))
+    page.route("**/api/options", lambda route: held.__setitem__("options", route))
+    page.goto(base_url, wait_until="domcontentloaded")
+    page.wait_for_function("() => document.querySelector('#start-game') !== null")
+    expect(page.get_by_test_id("start")).to_be_disabled()  # no words yet, no options
+    page.wait_for_timeout(200)
+    assert set(held) == {"texts"}, held
+    held.pop("texts").continue_()
+    expect(page.locator("#new-title")).to_have_text("Nueva partida")
+    expect(page.locator("body")).to_have_attribute("data-words", "ready")
+    expect(page.get_by_test_id("start")).to_be_disabled()  # words, no options
+    page.wait_for_timeout(200)
+    held.pop("options").continue_()
+    expect(page.get_by_test_id("start")).to_be_enabled()
+    words = page.locator(".choice:visible :is(.choice-main, .choice-sub)").all_inner_texts()
+    assert words and all(w.strip() for w in words), words
 
 
 def test_without_the_options_the_page_says_so_and_offers_to_retry(

@@ -1,11 +1,13 @@
-"""Playing a person's turns in a browser test, and what the page shows on their turn (used by
-e2e/test_resume.py and e2e/test_cluster_failover.py)."""
+"""Playing a person's turns in a browser test (first card, first option), and what the page shows on their
+turn: one loop for the server's page and the device's (e2e/ondevice.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from harness import (
+    STEP_TIMEOUT_MS,
     choose_first_option,
     close_summary,
     hand_cards,
@@ -43,19 +45,37 @@ def seen(page: Page) -> Seen:
     )
 
 
-def play_moves(page: Page, n: int) -> Seen:
-    """Play ``n`` cards of the person (first card, first option); returns what the page shows after."""
+def play(
+    page: Page,
+    *,
+    cards: int | None = None,
+    until: Literal["summary", "over"] = "summary",
+    timeout: int = STEP_TIMEOUT_MS,
+) -> int:
+    """Play the person's turns until ``cards`` were played and the page waits for the person again, or
+    until the hand's summary (closed), or with ``until="over"`` the mesa's result (summaries closed on the
+    way); the number of cards played. ``timeout`` is each wait for the page, in milliseconds."""
     played = 0
     while True:
-        kind = wait_step(page)
+        kind = wait_step(page, timeout=timeout)
         if kind == "ready":
-            if played == n:
-                return seen(page)
+            if played == cards:
+                return played
             play_first_card(page)
             played += 1
         elif kind == "choice":
             choose_first_option(page)
         elif kind == "summary":
             close_summary(page)
+            if until == "summary":
+                return played
         else:
-            raise AssertionError("the mesa ended before the moves were played")
+            assert kind == "over", kind
+            return played
+
+
+def play_moves(page: Page, n: int) -> Seen:
+    """Play ``n`` cards of the person, hands' ends passed; returns what the page shows after."""
+    played = play(page, cards=n, until="over")
+    assert played == n, f"the mesa ended after {played} of the {n} moves"
+    return seen(page)

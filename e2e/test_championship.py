@@ -31,6 +31,8 @@ from harness import (
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from cuarenta import catalogue
+
 
 def fragment(link: str, kind: str) -> str:
     """The `#kind=…` fragment of a link the page shows (the page's base is the server's)."""
@@ -343,22 +345,106 @@ def test_a_rated_championship_seats_each_player_with_their_own_browsers_profile(
     expect(caro.locator("#error")).to_have_attribute("data-code", "profile_seated")
 
 
-def test_a_button_tapped_while_the_page_loads_keeps_its_screen(people: People, server: Server) -> None:
-    """ "Campeonato" is live as soon as the page shows: tapped before the page's options have come (a slow
-    phone), its form stays, and is not replaced by the home screen when the loading ends."""
+def test_what_a_pair_types_stays_while_the_registration_page_loads(people: People, server: Server) -> None:
+    """The registration form shows before the championship's data has come: what a pair types meanwhile
+    stays when the data comes (the form is drawn again under the championship's name), and when the
+    language changes; then it registers."""
+    body = {"name": "Copa de Cuenca", "rules": {"preset": "campeonato"}}
+    made = server.post_json("/api/championships", body)
+    cid, code = made["championship"], made["register"]
     page, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
     held: list[Any] = []
-    page.route("**/api/options", lambda route: held.append(route))
+    page.route(f"**/api/championships/{cid}", lambda route: held.append(route))
+    page.goto(f"{server.url}#register={cid}.{code}")
+    expect(page.get_by_test_id("register-form")).to_be_visible()
+    assert len(held) == 1
+    page.get_by_test_id("register-name").fill("Los Ases")
+    page.get_by_test_id("register-a").fill("Ana")
+    page.get_by_test_id("register-b").fill("Be")
+    held[0].continue_()
+    page.unroute(f"**/api/championships/{cid}")
+    expect(page.get_by_test_id("register-champ-name")).to_have_text("Copa de Cuenca")
+    expect(page.get_by_test_id("register-name")).to_have_value("Los Ases")
+    expect(page.get_by_test_id("register-a")).to_have_value("Ana")
+    expect(page.get_by_test_id("register-b")).to_be_focused()
+    page.keyboard.type("to")
+    expect(page.get_by_test_id("register-b")).to_have_value("Beto")
+    page.get_by_test_id("lang-switch").click()
+    expect(page.get_by_test_id("register-submit")).to_have_text(catalogue.text("page.champ.register", "en"))
+    expect(page.get_by_test_id("register-name")).to_have_value("Los Ases")
+    page.get_by_test_id("register-submit").click()
+    expect(page.get_by_test_id("register-done")).to_contain_text("Los Ases")
+    pairs = server.get_json(f"/api/championships/{cid}")["pairs"]
+    assert [(p["name"], p["players"]) for p in pairs] == [("Los Ases", ["Ana", "Beto"])], pairs
+
+
+def test_the_organisers_pair_form_outlives_the_poll(people: People, server: Server) -> None:
+    """The organiser's screen is asked again every few seconds: a pair's name typed and left (a phone's
+    keyboard closed) is still there after the next poll; once the pair is added the form is empty."""
+    made = server.post_json("/api/championships", {"name": "Copa de Loja", "rules": {"preset": "campeonato"}})
+    cid, token = made["championship"], made["organiser"]
+    page, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
+    page.goto(f"{server.url}#champ={cid}.{token}")
+    expect(page.get_by_test_id("champ-add-pair")).to_be_visible()
+    page.get_by_test_id("add-pair-name").fill("Los Ases")
+    page.get_by_test_id("add-pair-a").fill("Ana")
+    page.locator("#champ-title").click()  # the field left
+    for _ in range(2):  # two polls drawn after it
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith(f"/api/championships/{cid}")):
+            pass
+    page.wait_for_timeout(100)
+    expect(page.get_by_test_id("add-pair-name")).to_have_value("Los Ases")
+    expect(page.get_by_test_id("add-pair-a")).to_have_value("Ana")
+    page.get_by_test_id("add-pair-b").fill("Beto")
+    page.get_by_test_id("add-pair-submit").click()
+    expect(page.get_by_test_id("champ-pair-row")).to_have_count(1)
+    expect(page.get_by_test_id("add-pair-name")).to_have_value("")
+    expect(page.get_by_test_id("add-pair-a")).to_have_value("")
+
+
+def test_a_button_tapped_while_the_page_loads_keeps_its_screen(people: People, server: Server) -> None:
+    """ "Campeonato" is live as soon as the page shows: tapped before the page's words and options have come
+    (a slow phone), its form stays, is not replaced by the home screen when the loading ends, and keeps what
+    the organiser typed while the words, the options and another language came; then it creates."""
+    page, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
+    held: dict[str, Any] = {}
+    page.route("**/api/texts/*", lambda route: held.__setitem__("texts", route))
+    page.route("**/api/options", lambda route: held.__setitem__("options", route))
     page.goto(server.url, wait_until="domcontentloaded")
     deadline = time.monotonic() + 20
-    while not held and time.monotonic() < deadline:
+    while "texts" not in held and time.monotonic() < deadline:
         page.wait_for_timeout(50)
-    assert held, "the page never asked for its options"
+    assert "texts" in held, "the page never asked for its words"
     page.get_by_test_id("champ-new").click()
     expect(page.get_by_test_id("champ-create-form")).to_be_visible()
+    page.get_by_test_id("champ-name").fill("Copa del Barrio")
+    page.get_by_test_id("champ-venue").select_option("hall")
+    # the words come: the form is drawn again in Spanish, with what was typed
+    page.unroute("**/api/texts/*")
+    held.pop("texts").continue_()
+    page.wait_for_function("() => document.body.dataset.texts === 'ready'")
+    expect(page.get_by_test_id("champ-create")).to_have_text(catalogue.text("page.champ.create", "es"))
+    expect(page.get_by_test_id("champ-name")).to_have_value("Copa del Barrio")
+    deadline = time.monotonic() + 20
+    while "options" not in held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert "options" in held, "the page never asked for its options"
     # the options come; the page asks for the lobby next and then picks its first screen, in one go
     with page.expect_request("**/api/lobby"):
-        held[0].continue_()
-    page.wait_for_function("() => document.body.dataset.texts === 'ready'")
+        held.pop("options").continue_()
+    expect(page.get_by_test_id("champ-preset").locator("option")).not_to_have_count(1)  # the server's presets
     assert page.get_by_test_id("champ-create-form").is_visible()
     assert page.evaluate("() => document.querySelector('#screen-new').hidden")
+    expect(page.get_by_test_id("champ-name")).to_have_value("Copa del Barrio")
+    expect(page.get_by_test_id("champ-venue")).to_have_value("hall")
+    expect(page.get_by_test_id("champ-preset")).to_have_value("campeonato")
+    # another language: the same form, the same choices
+    page.get_by_test_id("lang-switch").click()
+    expect(page.get_by_test_id("champ-create")).to_have_text(catalogue.text("page.champ.create", "en"))
+    expect(page.get_by_test_id("champ-name")).to_have_value("Copa del Barrio")
+    expect(page.get_by_test_id("champ-venue")).to_have_value("hall")
+    with page.expect_request("**/api/championships") as made:
+        page.get_by_test_id("champ-create").click()
+    assert made.value.post_data_json["name"] == "Copa del Barrio"
+    assert made.value.post_data_json["venue"] == "hall"
+    expect(page.get_by_test_id("champ-links")).to_be_visible()

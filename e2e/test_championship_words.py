@@ -284,3 +284,27 @@ def test_a_count_typed_while_an_entry_is_answered_keeps_the_focus(people: People
     expect(judge.get_by_test_id("hall-carton-a")).to_be_focused()
     judge.keyboard.type("7")
     expect(judge.get_by_test_id("hall-carton-a")).to_have_value("27")
+
+
+def test_the_judges_reason_and_choice_outlive_the_poll(people: People, server: Server) -> None:
+    """The judge's board is asked again every few seconds: a reason typed and a winner chosen, then left (a
+    phone's keyboard closed), are still there after the next polls; a decision taken empties its reason."""
+    made, _ = championship(server, 2, rounds=1)
+    public = start(server, made)
+    (partida,) = public["rounds"][0]
+    judge, _ = people.open(bypass_csp=True, width=360, height=740)
+    judge.goto(f"{server.url}#judge={made['championship']}.{made['judge']}")
+    table = judge.locator(f'[data-testid=judge-table][data-partida="{partida["id"]}"]')
+    table.get_by_test_id("judge-reason").fill("Beto llegó tarde")
+    table.get_by_test_id("walkover-winner").select_option(partida["pairs"][1])
+    judge.locator("#champ-title").click()  # the fields left
+    board = f"/api/championships/{made['championship']}"
+    for _ in range(2):  # two polls drawn after it
+        with judge.expect_response(lambda r: board in r.url):
+            pass
+    judge.wait_for_timeout(100)
+    expect(table.get_by_test_id("judge-reason")).to_have_value("Beto llegó tarde")
+    expect(table.get_by_test_id("walkover-winner")).to_have_value(partida["pairs"][1])
+    table.get_by_test_id("judge-pause").click()
+    expect(table.get_by_test_id("judge-resume")).to_be_visible()
+    expect(table.get_by_test_id("judge-reason")).to_have_value("")

@@ -35,7 +35,8 @@ from harness import (
     wait_step,
     watch_page,
 )
-from ondevice import booted, build_pack, cuarenta, play
+from ondevice import DEVICE_STEP_MS, booted, build_pack, cuarenta
+from playing import play
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from cuarenta.analysis.puzzles import shipped
@@ -192,7 +193,7 @@ def test_the_static_site_plays_a_hand_with_no_server(browser: Browser, site: str
         expect(page.get_by_test_id("status")).to_have_attribute("data-advice", "true")
         answers = [f for f in _frames(page) if f.get("type") == "advice"]
         assert len(answers) == 1 and answers[0]["move"].split(" ")[0] == advised.get_attribute("data-card")
-        assert play(page) >= 1
+        assert play(page, timeout=DEVICE_STEP_MS) >= 1
         _no_hidden_card(_frames(page))
         assert not log.errors, log.errors
     finally:
@@ -231,7 +232,7 @@ def test_install_then_offline_play_resume_and_history(
         for level, cards in (("facil", None), ("normal", 3), ("dificil", 3)):
             _seed(page, {"facil": 3, "normal": 4, "dificil": 5}[level])
             _start(page, level)
-            assert play(page, cards=cards) >= 1, level
+            assert play(page, cards=cards, timeout=DEVICE_STEP_MS) >= 1, level
         _no_hidden_card(_frames(page))
 
         # close mid-hand, open again: the same hand resumes
@@ -251,7 +252,7 @@ def test_install_then_offline_play_resume_and_history(
         # a short mesa (one chica to 10) played to its end: in the history, its record downloads and replays
         _seed(page, 12, {"target": 10, "chicas": 1, "ronda_limit": None})
         _start(page)
-        assert play(page, to_the_end=True) >= 1
+        assert play(page, until="over", timeout=DEVICE_STEP_MS) >= 1
         page.get_by_test_id("nav-history").click()
         row = page.get_by_test_id("history-row").first
         expect(row).to_be_visible(timeout=TIMEOUT_MS)

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from harness import PHONE, Server, local_storage, new_context, watch_page
-from ondevice import BOOT_MS, booted, build_pack, play
+from ondevice import BOOT_MS, DEVICE_STEP_MS, booted, build_pack
+from playing import play
 from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
 
 from cuarenta import catalogue
@@ -148,7 +149,7 @@ def test_the_offline_deal_of_the_day_is_played_on_the_device_and_its_result_sent
     page.get_by_test_id("daily-play").click()
     expect(page.locator('[data-testid=table-screen][data-ready="1"]')).to_be_visible(timeout=BOOT_MS)
     assert stored(page, "cuarenta.device.daily")["day"] == day
-    assert play(page, to_the_end=True) >= 1
+    assert play(page, until="over", timeout=DEVICE_STEP_MS) >= 1
     note = page.get_by_test_id("result-daily-note")
     expect(note).to_have_text(words("page.daily.will_send"))
     expect(note).to_have_attribute("data-state", "pending")

@@ -311,6 +311,7 @@ async function main() {
   document.body.dataset.texts = "ready";
   applyLanguage();
   await loadOptions();
+  relabelChamp(); // a championship form opened while the page loaded: now with the server's presets
   loadLobby();
   reachServer();
   if (watchFromHash()) {

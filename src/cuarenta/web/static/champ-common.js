@@ -1,7 +1,8 @@
 // What the championship screens share (docs/web.md "Championships"): their links (the token or code in
 // the fragment only: `#champ=ID.TOKEN`, `#judge=`, `#pair=`, `#register=ID.CODE`, `#standings=ID`), the
 // screen they draw into, the poll that keeps a screen live, a link box (copy and QR code), pair names,
-// partidas and decisions in words, and the error banner: a refusal in the page's language, from its code.
+// partidas and decisions in words, a form drawn again with what was typed in it, and the error banner: a
+// refusal in the page's language, from its code.
 
 import * as I from "./i18n.js";
 import { showError, hideError } from "./errors.js";
@@ -32,6 +33,24 @@ export function parseChampHash(hash = location.hash) {
   const m = /^#(champ|judge|pair|register|standings)=([^.]+)(?:\.(.+))?$/.exec(hash || "");
   if (!m) return null;
   return { kind: m[1], id: decodeURIComponent(m[2]), secret: m[3] ? decodeURIComponent(m[3]) : "" };
+}
+
+/** Run `draw` (which draws the screen's fields again: the page's words came, the language changed, the
+ * championship's data arrived or was polled) keeping what the person typed and chose in the fields of
+ * `root` before it, matched by their ids, and the field in focus. A choice the new field no longer offers
+ * stays at its default; with `keep` false, `draw` runs alone. */
+export function keepingTyped(root, draw, keep = true) {
+  const fields = keep ? [...root.querySelectorAll("input[id], select[id], textarea[id]")] : [];
+  const values = fields.map((n) => [n.id, n.type === "checkbox" ? n.checked : n.value]);
+  const focused = keep && root.contains(document.activeElement) ? document.activeElement.id : "";
+  draw();
+  for (const [id, value] of values) {
+    const n = root.querySelector(`#${CSS.escape(id)}`);
+    if (!n) continue;
+    if (n.type === "checkbox") n.checked = value;
+    else if (n.tagName !== "SELECT" || [...n.options].some((o) => o.value === value)) n.value = value;
+  }
+  if (focused) root.querySelector(`#${CSS.escape(focused)}`)?.focus();
 }
 
 /** The championship screen, emptied, with its heading; returns the element a view draws into. */

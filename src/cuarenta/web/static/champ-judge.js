@@ -4,7 +4,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act, champScreen, pairName, partidaWords, poll, showFailure } from "./champ-common.js";
+import { act, champScreen, pairName, partidaWords, keepingTyped, poll, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
 import { choicesIn, renderSheet, restoreChoices } from "./hall-sheet.js";
 import { app } from "./store.js";
@@ -44,7 +44,12 @@ async function refresh(id, token) {
 export async function judgeAction(button, partida, path, body) {
   const { id, token } = app.champ;
   const done = await act(button, () => championship(id, `/partidas/${encodeURIComponent(partida)}${path}`, { body, token }));
-  if (done !== undefined) await refresh(id, token);
+  if (done !== undefined) {
+    // the reason was this decision's: the table's next decision is given its own
+    const reason = document.getElementById(`reason-${partida}`);
+    if (reason) reason.value = "";
+    await refresh(id, token);
+  }
   return done;
 }
 
@@ -67,6 +72,10 @@ export function renderJudge() {
   const root = $("#champ-view");
   const active = document.activeElement;
   if (root.contains(active) && active.matches("input, select, textarea")) return; // a reason or a count being typed
+  keepingTyped(root, () => drawJudge(c, root)); // a reason typed and left outlives the poll's drawing
+}
+
+function drawJudge(c, root) {
   const kept = choicesIn(root); // the sheets' choices outlive the poll's drawing
   root.replaceChildren(el("h1", { id: "champ-title", text: c.data ? `${t("page.champ.judge_title")} · ${c.data.settings.name}` : t("page.champ.judge_title") }));
   if (!c.board) return;
@@ -102,7 +111,7 @@ function tableCard(c, tb) {
   };
   const winner = el(
     "select",
-    { "aria-label": t("page.champ.walkover_winner"), "data-testid": "walkover-winner" },
+    { id: `winner-${tb.partida}`, "aria-label": t("page.champ.walkover_winner"), "data-testid": "walkover-winner" },
     pairs.filter((p) => p !== null).map((p) => el("option", { value: p, text: pairName(data, p) })),
   );
   const walkover = el("button", { type: "button", class: "btn btn-secondary", "data-testid": "judge-walkover", text: t("page.champ.walkover_give") });

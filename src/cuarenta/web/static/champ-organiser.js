@@ -7,7 +7,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act, champLink, champScreen, choice, decisionLine, field, linkBox, pairName, partidaTitle, poll, reasonWords, resultText, showFailure } from "./champ-common.js";
+import { act, champLink, champScreen, choice, decisionLine, field, keepingTyped, linkBox, pairName, partidaTitle, poll, reasonWords, resultText, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
 import { app } from "./store.js";
 import { champKey, load, store } from "./storage.js";
@@ -17,8 +17,15 @@ const { t, pick } = I;
 const keyOf = champKey;
 
 // -- the creation form ------------------------------------------------------------------------------------
+/** The creation form, drawn again in place when the page's words or the server's options come or the
+ * language changes: what the organiser has typed and chosen stays. */
 export function showChampForm() {
+  const again = app.champ?.view === "new";
   app.champ = { view: "new" };
+  keepingTyped($("#champ-view"), drawChampForm, again);
+}
+
+function drawChampForm() {
   const root = champScreen("champ-form", t("page.champ.new_title"));
   const presets = (app.options?.presets ?? []).filter((p) => (p.players ?? [4]).includes(4));
   const presetChoices = presets.map((p) => [p.name, pick(p.label, p.name)]);
@@ -99,9 +106,14 @@ export function renderOrganiser() {
   const c = app.champ;
   if (c?.view !== "organiser") return;
   const root = $("#champ-view");
-  // a form being typed in stays as it is: only the parts that show the championship are drawn again
+  // a field being typed in stays as it is: the poll draws nothing meanwhile; what was typed in the pair's
+  // form and left (a phone's keyboard closed) stays when it does
   const typing = root.contains(document.activeElement) && document.activeElement.matches("input, select, textarea");
   if (typing && root.querySelector("[data-testid=champ-pairs]")) return;
+  keepingTyped(root, () => drawOrganiser(c, root));
+}
+
+function drawOrganiser(c, root) {
   const data = c.data;
   root.replaceChildren(el("h1", { id: "champ-title", text: data ? data.settings.name : t("page.champ.organiser_title") }));
   if (!data) return;
@@ -185,7 +197,8 @@ function pairsSection(data) {
       document.activeElement?.blur();
       const body = { name, players };
       if ($("#add-pair-who").value) body.computer = $("#add-pair-who").value;
-      if (await organiserAction(button, "/pairs", body)) form.reset();
+      // the pair is in: the form drawn again with the championship is emptied for the next one
+      if (await organiserAction(button, "/pairs", body)) $('[data-testid="champ-add-pair"]')?.reset();
     });
     const start = el("button", { type: "button", class: "btn btn-primary", "data-testid": "champ-start", text: t("page.champ.start") });
     start.addEventListener("click", () => organiserAction(start, "/start"));

@@ -4,7 +4,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { act, champLink, champScreen, field, linkBox, showFailure } from "./champ-common.js";
+import { act, champLink, champScreen, field, keepingTyped, linkBox, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
 import { app } from "./store.js";
 
@@ -23,9 +23,15 @@ export async function showRegister(id, code) {
   renderRegister();
 }
 
+/** The registration screen, drawn again (the championship's data came, the language changed) with what
+ * was typed in its form. */
 export function renderRegister() {
   const c = app.champ;
   if (c?.view !== "register") return;
+  keepingTyped($("#champ-view"), () => drawRegister(c));
+}
+
+function drawRegister(c) {
   const root = $("#champ-view");
   root.replaceChildren(el("h1", { id: "champ-title", text: t("page.champ.register_title") }));
   if (c.data) root.append(el("p", { class: "tagline", "data-testid": "register-champ-name", text: c.data.settings.name }));

@@ -22,7 +22,7 @@ from cuarenta.players.experto import ExpertoPlayer
 from cuarenta.players.oracle import OraclePlayer
 from cuarenta.players.search import WorldSearch, move_classes, rank_key
 from cuarenta.players.winprob import WinModel, carton_points, win_model
-from support.examples import quick_first
+from support.examples import examples, quick_first
 from support.positions import position
 
 #: A small budget so that whole hands play fast in tests.
@@ -515,18 +515,20 @@ def test_streak_from_the_view() -> None:
     assert longest >= 2
 
 
-@pytest.mark.parametrize("level", ["dificil", "experto"])
+@pytest.mark.parametrize("level", quick_first(["dificil", "experto"]))
 def test_the_values_it_gives_are_the_ones_it_chooses_by(level: str) -> None:
     """``values`` (what the analysis reads) weighs the same worlds as ``choose`` for the same seed: the
-    class it values most is the one it plays, for either team; every value is a chance."""
+    class it values most is the one it plays, for either team; every value is a chance. (12 decisions a
+    player in CI, 3 in the quick loop.)"""
     small = Budget(nodes=0, min_worlds=6, max_worlds=6)
     checked = 0
+    per_player = examples(12)
     for players in (2, 4):
         game = Game.new(Rules(players=players), seed=12)
         bots = [make_player("normal", s) for s in range(players)]
         for s, bot in enumerate(bots):
             bot.start(s, game.rules)
-        while not game.is_over and checked < 12 * players:
+        while not game.is_over and checked < per_player * players:
             seat = game.turn
             classes = move_classes(game.legal_moves(), False)
             if len(classes) > 1:
@@ -542,4 +544,4 @@ def test_the_values_it_gives_are_the_ones_it_chooses_by(level: str) -> None:
                 assert valuer.work == chooser.work  # the same worlds, the same work
                 checked += 1
             game.play(act(bots[seat], game))
-    assert checked >= 12
+    assert checked >= per_player

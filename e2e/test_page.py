@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from typing import Any
 
 import pytest
@@ -73,6 +74,14 @@ def test_language_switch_persists(page: Page, base_url: str) -> None:
     assert local_storage(page)["cuarenta.lang"] == "es"
 
 
+def wait_for_held(page: Page, held: dict[str, Route], name: str) -> None:
+    """Wait until the page has asked for ``name`` (its request held by a route of the test)."""
+    deadline = time.monotonic() + 20
+    while name not in held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert name in held, f"the page never asked for its {name}"
+
+
 def test_the_start_button_waits_for_the_form(page: Page, base_url: str) -> None:
     """Until the page has its words and GET api/options has answered there is no form to start from: the
     button is disabled from the first paint (a tap did nothing), and once it is enabled every choice has its
@@ -83,13 +92,14 @@ def test_the_start_button_waits_for_the_form(page: Page, base_url: str) -> None:
     page.goto(base_url, wait_until="domcontentloaded")
     page.wait_for_function("() => document.querySelector('#start-game') !== null")
     expect(page.get_by_test_id("start")).to_be_disabled()  # no words yet, no options
-    page.wait_for_timeout(200)
-    assert set(held) == {"texts"}, held
+    wait_for_held(page, held, "texts")
+    assert "options" not in held  # the page asks for its options once it has its words
+    expect(page.get_by_test_id("start")).to_be_disabled()
     held.pop("texts").continue_()
     expect(page.locator("#new-title")).to_have_text("Nueva partida")
     expect(page.locator("body")).to_have_attribute("data-words", "ready")
+    wait_for_held(page, held, "options")
     expect(page.get_by_test_id("start")).to_be_disabled()  # words, no options
-    page.wait_for_timeout(200)
     held.pop("options").continue_()
     expect(page.get_by_test_id("start")).to_be_enabled()
     words = page.locator(".choice:visible :is(.choice-main, .choice-sub)").all_inner_texts()

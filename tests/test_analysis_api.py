@@ -101,8 +101,9 @@ def test_the_device_analyses_as_the_terminal_does() -> None:
             if answer["body"]["status"] != "running":
                 break
             await asyncio.sleep(0.01)  # the page asks again; the host thinks in between
-        wrong = page.http("GET", path + "?seat=x", token=made["token"])
-        assert wrong["status"] == 400
+        for bad in ("x", "9" * 5000):  # (int() refuses 4,300 digits: a refusal, not a crash)
+            wrong = page.http("GET", f"{path}?seat={bad}", token=made["token"])
+            assert wrong["status"] == 400 and "from 0 to 3" in str(wrong["body"]), wrong
         record = page.http("GET", f"api/games/{made['room']}/record", token=made["token"])
         await host.shutdown()
         return seen, str(record["text"])

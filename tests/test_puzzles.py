@@ -27,7 +27,7 @@ from cuarenta.analysis.puzzles import (
     shipped,
     solve,
 )
-from cuarenta.cli.puzzle import TerminalPuzzles, pick
+from cuarenta.cli.puzzle import TerminalPuzzles, _ways, pick
 from cuarenta.moves import Move
 from cuarenta.players.knowledge import Knowledge
 from cuarenta.players.search import rank_key
@@ -197,6 +197,23 @@ def test_the_script_rebuilds_the_first_sampled_puzzle(tmp_path: Path) -> None:
     shipped_lines = [line.rstrip(",") for line in SHIPPED.read_text(encoding="utf-8").splitlines()]
     assert json.loads(built[1])["id"] == SAMPLED[0].id and built[1] in shipped_lines
     assert "1 sampled puzzles kept" in run.stderr
+
+
+def test_the_puzzle_command_asks_again_for_a_way_it_cannot_read() -> None:
+    """A card with several ways to take: a number that is no way (thousands of digits too, which Python's
+    int() refuses) is asked again, and the puzzle goes on."""
+    for puzzle in shipped():
+        game = puzzle.game()
+        hand = list(game.hand(game.turn))
+        several = [i for i, c in enumerate(hand, start=1) if len(_ways(game.legal_moves(), c)) > 1]
+        if several:
+            break
+    else:
+        pytest.fail("no shipped puzzle offers a card with two ways to take")
+    stdin = f"{several[0]}\n{'9' * 5000}\nskip\nq\n"
+    run = run_cli("puzzle", "--id", puzzle.id, "--lang", "en", stdin=stdin)
+    assert run.returncode == 0, run.stderr
+    assert "Choose a number from 1 to" in run.stdout and "Skipped. The best was" in run.stdout
 
 
 def test_the_puzzle_command() -> None:

@@ -556,6 +556,24 @@ def test_lenient_collects_many_problems_and_keeps_the_rest() -> None:
     assert GameRecord.from_text(record.to_text()) == record
 
 
+def test_numbers_too_long_for_python_are_refused_in_words() -> None:
+    """A [SeatN] tag or an option with thousands of digits (Python's int() refuses 4,300, and str() of a
+    big one as much) is a record error that says what is wrong, strict or lenient."""
+    huge = "9" * 5000
+    seat = with_line(SMALL_TEXT, '[Seat0 "Ana"]', f'[Seat0 "Ana"]\n[Seat{huge} "X"]')
+    option = with_line(SMALL_TEXT, '[Rules "basico"]', f'[Rules "basico"]\n[Option "target={huge}"]')
+    for text, words in ((seat, "names no seat"), (option, "the number is too large")):
+        with pytest.raises(RecordError) as refused:
+            GameRecord.from_text(text)
+        assert words in str(refused.value) and len(str(refused.value)) < 400
+        lenient = GameRecord.from_text(text, strict=False)
+        assert any(words in problem for problem in lenient.errors), lenient.errors
+        assert lenient.actions == small_record().actions
+    # a long option number that fits is read as any other (and refused by the rules' own range)
+    fits = with_line(SMALL_TEXT, '[Rules "basico"]', '[Rules "basico"]\n[Option "target=' + "9" * 18 + '"]')
+    assert "too large" not in " ".join(GameRecord.from_text(fits, strict=False).errors)
+
+
 def test_lenient_guesses_what_is_missing() -> None:
     text = SMALL_TEXT
     for tag in ('[Format "cuarenta-record 2"]\n', '[Players "2"]\n', '[Result "*"]\n'):

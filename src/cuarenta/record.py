@@ -116,6 +116,8 @@ RESERVED_TAGS: Final = (
     "Score",
 )
 _SEAT_TAG = re.compile(r"Seat(0|[1-9][0-9]*)")
+_SEAT_DIGITS: Final = 3  #: a [SeatN] tag with more digits is no seat, whatever the players
+_INT_DIGITS: Final = 18  #: an option's whole number: more digits is too large (int() refuses 4,300)
 _HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 _ESCAPE = re.compile(r"\\(.)")
@@ -250,6 +252,8 @@ def _parse_option(name: str, text: str) -> object:
         if not _INT.fullmatch(t):
             extra = " (or none)" if kind == "int?" else ""
             raise ValueError(f"option {name}={brief(t)}: write a whole number{extra}")
+        if len(t.lstrip("-")) > _INT_DIGITS:
+            raise ValueError(f"option {name}={brief(t)}: the number is too large")
         return int(t)
     return t
 
@@ -941,7 +945,9 @@ def _sort_tags(tags: list[tuple[str, str, int]], reader: _Reader) -> _TextTags:
             reader.error(f"tag [{clip(name)}] is given twice", loc)
             continue
         seat = _SEAT_TAG.fullmatch(name)
-        if seat:
+        if seat and len(seat.group(1)) > _SEAT_DIGITS:  # (int() refuses 4,300 digits, and str() as much)
+            reader.error(f"tag [{clip(name)}] names no seat: the seats are 0..3 at most", loc)
+        elif seat:
             out.seats.append((int(seat.group(1)), value, line))
         elif name in RESERVED_TAGS:
             out.values[name] = value

@@ -143,7 +143,7 @@ class TerminalPuzzles:
                 for i, move in enumerate(ways, start=1):
                     self.screen.line(f"{i}) {describe_action(move, game, lang)}", None, 4)
                 choice = self._read(t("term.play.choose_prompt", lang, last=len(ways)))
-                if choice.isdigit() and 1 <= int(choice) <= len(ways):
+                if choice.isdigit() and len(choice) <= 3 and 1 <= int(choice) <= len(ways):
                     return ways[int(choice) - 1]
                 self.screen.line(t("term.input.choice", lang, last=len(ways)), "bold red", 2)
                 continue

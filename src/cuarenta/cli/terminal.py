@@ -40,7 +40,7 @@ from rich.text import Text
 import cuarenta.players as registry
 from cuarenta.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card
 from cuarenta.cli.styles import DIM, EVENT_STYLES, SAYING_STYLE
-from cuarenta.errors import CardParseError, IllegalMoveError, MoveParseError
+from cuarenta.errors import CardParseError, IllegalMoveError, MoveParseError, clip
 from cuarenta.events import (
     ChicaWon,
     Deal,
@@ -157,9 +157,9 @@ def interpret(text: str, hand: Sequence[Card], lang: str = DEFAULT_LANG) -> Card
             except MoveParseError as exc:
                 raise InputProblem(t("term.input.move", lang, text=s, reason=exc.text(lang))) from None
     if re.fullmatch(r"[+-]?\d+", s):
-        n = int(s)
+        n = int(s) if len(s) <= 6 else 0  # no hand is that long (and int() refuses 4,300 digits)
         if not 1 <= n <= last:
-            raise InputProblem(t("term.input.number", lang, n=s, last=last))
+            raise InputProblem(t("term.input.number", lang, n=clip(s), last=last))
         return hand[n - 1]
     head = s.split()[0]
     if head == s and "x" in head[2:].lower():  # "7hx3c", written without the space
@@ -651,7 +651,7 @@ class TerminalGame:
             self.screen.line(f"{i}) {text}", None, INDENT)
         while True:
             answer = self._read(t("term.play.choose_prompt", lang, last=len(options)))
-            if answer.isdigit() and 0 <= int(answer) <= len(options):
+            if answer.isdigit() and len(answer) <= 3 and 0 <= int(answer) <= len(options):
                 return None if int(answer) == 0 else options[int(answer) - 1]
             self._problem(t("term.input.choice", lang, last=len(options)))
 

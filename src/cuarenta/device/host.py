@@ -459,7 +459,7 @@ class DeviceHost:
         if not values:
             return None
         text = values[-1]
-        if not (text.isascii() and text.isdigit()) or int(text) > 3:
+        if not (text.isascii() and text.isdigit() and len(text) <= 2) or int(text) > 3:
             raise answers.Refused(400, "seat: Input should be a whole number from 0 to 3")
         return int(text)
 

@@ -6,7 +6,7 @@ import * as I from "./i18n.js";
 import { championship } from "./api.js";
 import { act, champScreen, pairName, partidaWords, keepingTyped, poll, showFailure } from "./champ-common.js";
 import { $, el } from "./dom.js";
-import { choicesIn, renderSheet, restoreChoices } from "./hall-sheet.js";
+import { renderSheet } from "./hall-sheet.js";
 import { app } from "./store.js";
 
 const { t } = I;
@@ -72,17 +72,16 @@ export function renderJudge() {
   const root = $("#champ-view");
   const active = document.activeElement;
   if (root.contains(active) && active.matches("input, select, textarea")) return; // a reason or a count being typed
-  keepingTyped(root, () => drawJudge(c, root)); // a reason typed and left outlives the poll's drawing
+  // a reason typed, a sheet's seat or count chosen, then left: they outlive the poll's drawing
+  keepingTyped(root, () => drawJudge(c, root));
 }
 
 function drawJudge(c, root) {
-  const kept = choicesIn(root); // the sheets' choices outlive the poll's drawing
   root.replaceChildren(el("h1", { id: "champ-title", text: c.data ? `${t("page.champ.judge_title")} · ${c.data.settings.name}` : t("page.champ.judge_title") }));
   if (!c.board) return;
   const tables = c.board.tables ?? [];
   if (!tables.length) root.append(el("p", { class: "hint-text", "data-testid": "judge-empty", text: t("page.champ.judge_empty") }));
   root.append(el("div", { class: "judge-tables" }, tables.map((tb) => tableCard(c, tb))));
-  restoreChoices(root, kept);
 }
 
 function tableCard(c, tb) {

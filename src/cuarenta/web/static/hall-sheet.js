@@ -7,7 +7,7 @@
 
 import * as I from "./i18n.js";
 import { championship } from "./api.js";
-import { refusalText } from "./champ-common.js";
+import { keepingTyped, refusalText } from "./champ-common.js";
 import { el } from "./dom.js";
 import { app } from "./store.js";
 
@@ -29,39 +29,19 @@ async function tap(partida, button, entry) {
   } finally {
     button.disabled = false;
   }
-  // the sheet drawn again (the board's poll keeps its last refusal too: app.champ.sheetErrors)
+  // the sheet drawn again (the board's poll keeps its last refusal too: app.champ.sheetErrors): what the
+  // judge chose stays chosen, a field they went on typing in while the answer came keeps the focus (both
+  // keepingTyped, champ-common.js); else the button tapped has it
   const now = document.querySelector(`[data-testid=hall-sheet][data-partida="${CSS.escape(partida)}"]`);
   if (!now) return;
-  const kept = choicesIn(now.parentElement);
-  // a field the judge went on typing in while the answer came keeps the focus; else the button tapped
-  const active = document.activeElement;
-  const typing = now.contains(active) && active.matches("input, select") ? active.dataset.testid : null;
-  const fresh = renderSheet(partida, app.champ.sheets[partida]);
-  now.replaceWith(fresh);
-  restoreChoices(fresh.parentElement, kept); // what the judge chose stays chosen
-  fresh.querySelector(`[data-testid="${typing ?? button.dataset.testid}"]`)?.focus();
-}
-
-/** What the judge chose or typed on the sheets under `root` (seat, team, the cartón's counts…), by partida
- * and field: the board's poll draws the sheets again every few seconds, and a choice made, then left for a
- * moment before its button, must not go back to seat 1 (renderJudge, tap). */
-export function choicesIn(root) {
-  const kept = new Map();
-  for (const input of root.querySelectorAll("[data-testid=hall-sheet] input, [data-testid=hall-sheet] select")) {
-    const partida = input.closest("[data-testid=hall-sheet]").dataset.partida;
-    kept.set(`${partida} ${input.dataset.testid}`, input.type === "checkbox" ? input.checked : input.value);
-  }
-  return kept;
-}
-
-/** Put the choices of `choicesIn` back on the sheets under `root`, drawn again. */
-export function restoreChoices(root, kept) {
-  for (const input of root.querySelectorAll("[data-testid=hall-sheet] input, [data-testid=hall-sheet] select")) {
-    const key = `${input.closest("[data-testid=hall-sheet]").dataset.partida} ${input.dataset.testid}`;
-    if (!kept.has(key)) continue;
-    if (input.type === "checkbox") input.checked = kept.get(key);
-    else input.value = kept.get(key);
-  }
+  const card = now.parentElement;
+  const typing = now.contains(document.activeElement) && document.activeElement.matches("input, select");
+  let fresh = null;
+  keepingTyped(card, () => {
+    fresh = renderSheet(partida, app.champ.sheets[partida]);
+    now.replaceWith(fresh);
+  });
+  if (!typing) fresh.querySelector(`[data-testid="${button.dataset.testid}"]`)?.focus();
 }
 
 /** What the sheet tells: each team's score and chicas, if the server sent them. */

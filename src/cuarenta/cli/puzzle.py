@@ -21,7 +21,7 @@ from cuarenta.analysis.puzzles import Puzzle, shipped
 from cuarenta.cards import Card
 from cuarenta.cli.analyze import describe_action
 from cuarenta.cli.options import LangOption
-from cuarenta.cli.terminal import QUIT_WORDS, RULE, InputProblem, Screen, interpret
+from cuarenta.cli.terminal import QUIT_WORDS, RULE, InputProblem, Screen, chosen_number, interpret
 from cuarenta.game import Game
 from cuarenta.i18n import DEFAULT_LANG, card_text, check_lang, score_text, t
 from cuarenta.moves import Action, Move
@@ -143,8 +143,9 @@ class TerminalPuzzles:
                 for i, move in enumerate(ways, start=1):
                     self.screen.line(f"{i}) {describe_action(move, game, lang)}", None, 4)
                 choice = self._read(t("term.play.choose_prompt", lang, last=len(ways)))
-                if choice.isdigit() and len(choice) <= 3 and 1 <= int(choice) <= len(ways):
-                    return ways[int(choice) - 1]
+                n = chosen_number(choice, 1, len(ways))
+                if n is not None:
+                    return ways[n - 1]
                 self.screen.line(t("term.input.choice", lang, last=len(ways)), "bold red", 2)
                 continue
             if given in legal:

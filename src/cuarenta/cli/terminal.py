@@ -131,6 +131,20 @@ def parse_card_text(text: str, lang: str = DEFAULT_LANG, last: int = 5) -> Card:
     return Card.parse(("A" if rank_text == "1" else rank_text) + suit_text)
 
 
+def chosen_number(text: str, low: int, high: int) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high``, or ``None``: what a person types to choose from a
+    numbered list. Thousands of digits are ``None`` too (Python's ``int()`` refuses 4,300).
+
+    >>> [chosen_number(text, 1, 5) for text in (" 2", "0", "9" * 5000, "²")]
+    [2, None, None, None]
+    """
+    s = text.strip()
+    if not s.isdecimal() or len(s) > len(str(high)):
+        return None
+    n = int(s)
+    return n if low <= n <= high else None
+
+
 def interpret(text: str, hand: Sequence[Card], lang: str = DEFAULT_LANG) -> Card | Action:
     """What the person typed at the card prompt: a card of ``hand`` or a whole action.
 
@@ -157,8 +171,8 @@ def interpret(text: str, hand: Sequence[Card], lang: str = DEFAULT_LANG) -> Card
             except MoveParseError as exc:
                 raise InputProblem(t("term.input.move", lang, text=s, reason=exc.text(lang))) from None
     if re.fullmatch(r"[+-]?\d+", s):
-        n = int(s) if len(s) <= 6 else 0  # no hand is that long (and int() refuses 4,300 digits)
-        if not 1 <= n <= last:
+        n = chosen_number(s.removeprefix("+"), 1, last)
+        if n is None:
             raise InputProblem(t("term.input.number", lang, n=clip(s), last=last))
         return hand[n - 1]
     head = s.split()[0]
@@ -651,8 +665,9 @@ class TerminalGame:
             self.screen.line(f"{i}) {text}", None, INDENT)
         while True:
             answer = self._read(t("term.play.choose_prompt", lang, last=len(options)))
-            if answer.isdigit() and len(answer) <= 3 and 0 <= int(answer) <= len(options):
-                return None if int(answer) == 0 else options[int(answer) - 1]
+            n = chosen_number(answer, 0, len(options))
+            if n is not None:
+                return None if n == 0 else options[n - 1]
             self._problem(t("term.input.choice", lang, last=len(options)))
 
     def _offer_claims(self, claims: Sequence[Claim]) -> Claim | None:

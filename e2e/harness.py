@@ -564,6 +564,15 @@ def close_summary(page: Page) -> None:
     expect(page.get_by_test_id("hand-summary")).to_be_hidden()
 
 
+def wait_for_held(page: Page, held: dict[str, Route], name: str, seconds: float = 20) -> None:
+    """Wait until the page has asked for ``name``: its request held by the test's route, which stores it in
+    ``held`` under that name (``page.route(url, lambda route: held.__setitem__(name, route))``)."""
+    deadline = time.monotonic() + seconds
+    while name not in held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert name in held, f"the page never asked for its {name}"
+
+
 def local_storage(page: Page) -> dict[str, str]:
     return dict(page.evaluate("() => Object.fromEntries(Object.entries(localStorage))"))
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
 
 import a11y
 import httpx
@@ -27,8 +26,9 @@ from harness import (
     close_summary,
     local_storage,
     play_first_card,
+    wait_for_held,
 )
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from cuarenta import catalogue
@@ -353,18 +353,15 @@ def test_what_a_pair_types_stays_while_the_registration_page_loads(people: Peopl
     made = server.post_json("/api/championships", body)
     cid, code = made["championship"], made["register"]
     page, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
-    held: list[Any] = []
-    page.route(f"**/api/championships/{cid}", lambda route: held.append(route))
+    held: dict[str, Route] = {}
+    page.route(f"**/api/championships/{cid}", lambda route: held.__setitem__("championship", route))
     page.goto(f"{server.url}#register={cid}.{code}")
     expect(page.get_by_test_id("register-form")).to_be_visible()
-    deadline = time.monotonic() + 20  # the form shows first, then the page asks for the championship
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert len(held) == 1, "the page never asked for the championship"
+    wait_for_held(page, held, "championship")  # the form shows first, then the page asks for it
     page.get_by_test_id("register-name").fill("Los Ases")
     page.get_by_test_id("register-a").fill("Ana")
     page.get_by_test_id("register-b").fill("Be")
-    held[0].continue_()
+    held.pop("championship").continue_()
     page.unroute(f"**/api/championships/{cid}")
     expect(page.get_by_test_id("register-champ-name")).to_have_text("Copa de Cuenca")
     expect(page.get_by_test_id("register-name")).to_have_value("Los Ases")
@@ -410,14 +407,11 @@ def test_a_button_tapped_while_the_page_loads_keeps_its_screen(people: People, s
     (a slow phone), its form stays, is not replaced by the home screen when the loading ends, and keeps what
     the organiser typed while the words, the options and another language came; then it creates."""
     page, _ = people.open(bypass_csp=True, width=PHONE["width"], height=PHONE["height"])
-    held: dict[str, Any] = {}
+    held: dict[str, Route] = {}
     page.route("**/api/texts/*", lambda route: held.__setitem__("texts", route))
     page.route("**/api/options", lambda route: held.__setitem__("options", route))
     page.goto(server.url, wait_until="domcontentloaded")
-    deadline = time.monotonic() + 20
-    while "texts" not in held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert "texts" in held, "the page never asked for its words"
+    wait_for_held(page, held, "texts")
     page.get_by_test_id("champ-new").click()
     expect(page.get_by_test_id("champ-create-form")).to_be_visible()
     page.get_by_test_id("champ-name").fill("Copa del Barrio")
@@ -428,10 +422,7 @@ def test_a_button_tapped_while_the_page_loads_keeps_its_screen(people: People, s
     page.wait_for_function("() => document.body.dataset.texts === 'ready'")
     expect(page.get_by_test_id("champ-create")).to_have_text(catalogue.text("page.champ.create", "es"))
     expect(page.get_by_test_id("champ-name")).to_have_value("Copa del Barrio")
-    deadline = time.monotonic() + 20
-    while "options" not in held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert "options" in held, "the page never asked for its options"
+    wait_for_held(page, held, "options")
     # the options come; the page asks for the lobby next and then picks its first screen, in one go
     with page.expect_request("**/api/lobby"):
         held.pop("options").continue_()

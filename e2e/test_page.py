@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from harness import (
     play_first_card,
     start_game,
     table_cards,
+    wait_for_held,
     wait_step,
 )
 from playwright.sync_api import Page, Route, expect
@@ -72,14 +72,6 @@ def test_language_switch_persists(page: Page, base_url: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "es")
     expect(page.get_by_role("group", name="Tu mano")).to_be_visible()
     assert local_storage(page)["cuarenta.lang"] == "es"
-
-
-def wait_for_held(page: Page, held: dict[str, Route], name: str) -> None:
-    """Wait until the page has asked for ``name`` (its request held by a route of the test)."""
-    deadline = time.monotonic() + 20
-    while name not in held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert name in held, f"the page never asked for its {name}"
 
 
 def test_the_start_button_waits_for_the_form(page: Page, base_url: str) -> None:
